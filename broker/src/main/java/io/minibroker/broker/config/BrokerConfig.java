@@ -183,9 +183,8 @@ public final class BrokerConfig {
             intKey("producer.id.expiration.check.interval.ms", 600_000, 1);
     public static final ConfigKey<Double> LOG_CLEANER_MIN_CLEANABLE_RATIO = new ConfigKey<>(
             "log.cleaner.min.cleanable.ratio", Double::valueOf, 0.5, v -> v >= 0 && v <= 1, "a number in [0, 1]");
-    /** A list of compact and delete; empty (Kafka 4.3 takes it) neither deletes nor compacts. */
     /**
-     * Empty (or blank) is taken, as by Kafka 4.3: every topic without its own policy then neither deletes nor
+     * A list of compact and delete. Empty (or blank) is taken, as by Kafka 4.3: every topic without its own policy then neither deletes nor
      * compacts (Kafka's "infinite retention"); a policy named twice counts once, as Kafka 4.3 parses this key.
      */
     public static final ConfigKey<List<String>> LOG_CLEANUP_POLICY = new ConfigKey<>("log.cleanup.policy",
@@ -440,9 +439,9 @@ public final class BrokerConfig {
 
     @SuppressWarnings("unchecked")
     public <T> T get(ConfigKey<T> key) {
-        Map<ConfigKey<?>, Object> dynamic = dynamicValues;
-        if (!dynamic.isEmpty() && dynamic.containsKey(key)) {
-            return (T) dynamic.get(key);
+        Object dynamic = dynamicValues.get(key); // one look-up: a dynamic value is never null (Map.copyOf)
+        if (dynamic != null) {
+            return (T) dynamic;
         }
         return values.containsKey(key) ? (T) values.get(key) : key.defaultValue();
     }
