@@ -18,6 +18,11 @@ public record Acknowledgement(long firstOffset, long lastOffset, List<Byte> type
         return offset >= firstOffset && offset <= lastOffset && typeOf(offset) == AcknowledgeType.RELEASE;
     }
 
+    /** Whether the batch releases any offset. */
+    boolean releasesAny() {
+        return types.contains(AcknowledgeType.RELEASE.id());
+    }
+
     /** Whether the batch renews a lock, which then needs a new expiry. */
     boolean renewsAny() {
         return types.contains(AcknowledgeType.RENEW.id());

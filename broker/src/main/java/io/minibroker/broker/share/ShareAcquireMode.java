@@ -20,8 +20,10 @@ public enum ShareAcquireMode {
     }
 
     /** The mode for a wire id, or null for an id Kafka does not define. */
+    private static final ShareAcquireMode[] MODES = values(); // values() copies the array at each call
+
     static ShareAcquireMode forId(byte id) {
-        for (ShareAcquireMode mode : values()) {
+        for (ShareAcquireMode mode : MODES) {
             if (mode.id == id) {
                 return mode;
             }
