@@ -23,8 +23,6 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
 
     private static final int NO_LEADER = -1;
 
-    /** Kafka's internal topics: clients leave them out of topic listings and subscriptions by pattern. */
-
     /** A live broker's endpoint on one of its listeners. */
     public record BrokerNode(int id, String listener, String host, int port) {
     }
@@ -139,18 +137,23 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
     }
 
     /**
-     * Writes a topic into a client's answer: a partition whose leader has no live endpoint on {@code listener} (a
-     * fenced broker the controller has not replaced yet) has no leader, LEADER_NOT_AVAILABLE, as Kafka's
-     * KRaftMetadataCache answers it, so that clients wait for the new leader instead of sending to a dead one.
+     * Which leaders a client on {@code listener} can reach: the brokers live in this image with an endpoint there.
+     * Worked out once per request and given to {@link #describe(TopicImage, MetadataResponseView.MetadataResponseTopic,
+     * IntPredicate)} for each topic.
      */
-    public void describe(TopicImage topic, MetadataResponseView.MetadataResponseTopic result, String listener) {
+    public IntPredicate reachableOn(String listener) {
         Set<Integer> reachable = new HashSet<>();
         brokers(listener).forEach(broker -> reachable.add(broker.id()));
-        describe(topic, result, reachable::contains);
+        return reachable::contains;
     }
 
-    private static void describe(TopicImage topic, MetadataResponseView.MetadataResponseTopic result,
-                                 IntPredicate leaderReachable) {
+    /**
+     * Writes a topic into a client's answer: a partition whose leader is not {@code leaderReachable} (a fenced broker
+     * the controller has not replaced yet) has no leader, LEADER_NOT_AVAILABLE, as Kafka's KRaftMetadataCache answers
+     * it, so that clients wait for the new leader instead of sending to a dead one.
+     */
+    public static void describe(TopicImage topic, MetadataResponseView.MetadataResponseTopic result,
+                                IntPredicate leaderReachable) {
         result.name(topic.name()).topicId(topic.id()).errorCode(Errors.NONE.code())
                 .isInternal(InternalTopics.isInternal(topic.name()));
         for (PartitionImage partition : topic.partitions()) {

@@ -14,6 +14,7 @@ import io.minibroker.protocol.schema.Struct;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntPredicate;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -70,9 +71,10 @@ public final class ClusterMetadataHandler implements ApiHandler {
         ClusterMetadata image = metadata.current();
         MetadataResponseView response = new MetadataResponseView().clusterId(clusterId);
         image.describeCluster(response, context.listenerName());
+        IntPredicate reachable = image.reachableOn(context.listenerName());
         if (MetadataHandler.asksForAllTopics(request.version(), requested)) {
             image.topics().values()
-                    .forEach(topic -> image.describe(topic, response.addTopic(), context.listenerName()));
+                    .forEach(topic -> ClusterMetadata.describe(topic, response.addTopic(), reachable));
             return response.struct();
         }
         boolean idsOnly = MetadataHandler.answersByIdOnly(requested);
@@ -85,7 +87,7 @@ public final class ClusterMetadataHandler implements ApiHandler {
             Optional<ClusterMetadata.TopicImage> topic = byId
                     ? image.topic(wanted.topicId()) : image.topic(wanted.name());
             if (topic.isPresent()) {
-                image.describe(topic.get(), result, context.listenerName());
+                ClusterMetadata.describe(topic.get(), result, reachable);
             } else if (byId) {
                 result.topicId(wanted.topicId()).errorCode(Errors.UNKNOWN_TOPIC_ID.code());
             } else if (TopicRegistry.invalidName(wanted.name()) != null) {

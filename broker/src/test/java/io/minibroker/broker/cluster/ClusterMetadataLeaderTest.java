@@ -29,7 +29,7 @@ class ClusterMetadataLeaderTest {
     @Test
     void answersNoLeaderForAPartitionWhoseLeaderIsNotLive() {
         MetadataResponseView response = new MetadataResponseView();
-        IMAGE.describe(TOPIC, response.addTopic(), "PLAINTEXT");
+        ClusterMetadata.describe(TOPIC, response.addTopic(), IMAGE.reachableOn("PLAINTEXT"));
 
         List<MetadataResponseView.MetadataResponsePartition> partitions = response.topics().get(0).partitions();
         assertThat(partitions.get(0).leaderId()).isEqualTo(0);
@@ -43,7 +43,7 @@ class ClusterMetadataLeaderTest {
     @Test
     void answersNoLeaderWhenTheLeaderHasNoEndpointOnTheClientsListener() {
         MetadataResponseView response = new MetadataResponseView();
-        IMAGE.describe(TOPIC, response.addTopic(), "SSL");
+        ClusterMetadata.describe(TOPIC, response.addTopic(), IMAGE.reachableOn("SSL"));
 
         assertThat(response.topics().get(0).partitions().get(0).errorCode())
                 .isEqualTo(Errors.LEADER_NOT_AVAILABLE.code());
