@@ -16,6 +16,7 @@ import io.minibroker.protocol.message.view.ShareGroupDescribeRequestView;
 import io.minibroker.protocol.message.view.ShareGroupDescribeResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -73,18 +74,30 @@ public final class AuthorizedOperations {
         });
     }
 
+    /** The bits of every operation Kafka supports on each resource type, worked out once. */
+    private static final Map<ResourceType, Integer> SUPPORTED_BITS = supportedBits();
+
+    private static Map<ResourceType, Integer> supportedBits() {
+        Map<ResourceType, Integer> bits = new EnumMap<>(ResourceType.class);
+        SUPPORTED.forEach((type, operations) -> {
+            int mask = 0;
+            for (AclOperation operation : operations) {
+                mask |= 1 << operation.code();
+            }
+            bits.put(type, mask);
+        });
+        return bits;
+    }
+
     /** The bits of every operation Kafka supports on the resource type. */
     static int supported(ResourceType type) {
-        int bits = 0;
-        for (AclOperation operation : SUPPORTED.get(type)) {
-            bits |= 1 << operation.code();
-        }
-        return bits;
+        return SUPPORTED_BITS.get(type);
     }
 
     /**
      * Fills the fields the request asks for in its answer: each group answered without an error, and each topic
-     * looked up (not refused, not an unknown id), gets {@code operations}' bits, the cluster {@code cluster}'s (asked only when needed).
+     * looked up (not refused, not an unknown id), gets {@code operations}' bits, the cluster {@code cluster}'s (asked
+     * only when needed).
      */
     static void fill(Request request, Struct answer, Source operations, IntSupplier cluster) {
         switch (request.api()) {
