@@ -27,6 +27,11 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import static io.minibroker.broker.admin.AlterConfigOp.APPEND;
+import static io.minibroker.broker.admin.AlterConfigOp.DELETE;
+import static io.minibroker.broker.admin.AlterConfigOp.SET;
+import static io.minibroker.broker.admin.AlterConfigOp.SUBTRACT;
+
 /**
  * Changes topic configs, in either of Kafka's two request shapes: AlterConfigs replaces a topic's overrides
  * with the ones given; IncrementalAlterConfigs applies SET, DELETE, and (for list configs, here
@@ -36,10 +41,6 @@ import java.util.concurrent.CompletionStage;
  */
 public final class AlterTopicConfigsHandler implements ApiHandler {
 
-    private static final byte SET = 0;
-    private static final byte DELETE = 1;
-    private static final byte APPEND = 2;
-    private static final byte SUBTRACT = 3;
     /** The topic configs Kafka types as lists, which APPEND and SUBTRACT work on, with their defaults. */
     private static final Map<String, String> LIST_DEFAULTS = Map.of(
             TopicConfig.CLEANUP_POLICY, "delete",
@@ -73,12 +74,8 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
         this.brokers = brokers;
     }
 
-    /** One config of a resource, from either request shape; AlterConfigs' have no operation and read as SET. */
-    private record Config(String name, String value, byte operation) {
-    }
-
     /** One resource of either request shape. */
-    private record Resource(byte type, String name, List<Config> configs) {
+    private record Resource(byte type, String name, List<AlterConfigOp> configs) {
     }
 
     @Override
@@ -86,8 +83,9 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
         if (api == ApiKey.INCREMENTAL_ALTER_CONFIGS) {
             IncrementalAlterConfigsRequestView alter = new IncrementalAlterConfigsRequestView(request.body());
             List<Resource> resources = alter.resources().stream().map(resource -> new Resource(
-                    resource.resourceType(), resource.resourceName(), resource.configs().stream().map(config ->
-                            new Config(config.name(), config.value(), config.configOperation())).toList())).toList();
+                    resource.resourceType(), resource.resourceName(), resource.configs().stream()
+                            .map(config -> new AlterConfigOp(config.name(), config.value(), config.configOperation()))
+                            .toList())).toList();
             List<ConfigurableTopics.Change> changes = alterEach(resources, alter.validateOnly());
             IncrementalAlterConfigsResponseView response = new IncrementalAlterConfigsResponseView();
             for (int i = 0; i < resources.size(); i++) {
@@ -99,7 +97,7 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
         AlterConfigsRequestView alter = new AlterConfigsRequestView(request.body());
         List<Resource> resources = alter.resources().stream().map(resource -> new Resource(resource.resourceType(),
                 resource.resourceName(), resource.configs().stream()
-                        .map(config -> new Config(config.name(), config.value(), SET)).toList())).toList();
+                        .map(config -> new AlterConfigOp(config.name(), config.value(), SET)).toList())).toList();
         List<ConfigurableTopics.Change> changes = alterEach(resources, alter.validateOnly());
         AlterConfigsResponseView response = new AlterConfigsResponseView();
         for (int i = 0; i < resources.size(); i++) {
@@ -139,12 +137,12 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
             }
         }
         for (int i = 0; i < resources.size(); i++) {
-            List<Config> configs = resources.get(i).configs();
+            List<AlterConfigOp> configs = resources.get(i).configs();
             if (refused.get(i) != null) {
                 continue;
             }
             String nullValues = nullValuesOutsideDelete(configs);
-            if (configs.stream().map(Config::name).distinct().count() != configs.size()) {
+            if (configs.stream().map(AlterConfigOp::name).distinct().count() != configs.size()) {
                 refused.set(i, new ConfigurableTopics.Change(Errors.INVALID_REQUEST,
                         "Error due to duplicate config keys"));
             } else if (nullValues != null) {
@@ -156,14 +154,12 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
     }
 
     /** Changes one resource's configs, or says why not: the error and message to answer it with. */
-    private ConfigurableTopics.Change alter(byte type, String name, List<Config> configs, boolean validateOnly) {
+    private ConfigurableTopics.Change alter(byte type, String name, List<AlterConfigOp> configs, boolean validateOnly) {
         if (type == ConfigResources.GROUP && groups != null) {
             return alterGroup(name, configs, validateOnly);
         }
         if ((type == ConfigResources.BROKER || type == ConfigResources.BROKER_LOGGER) && brokers != null) {
-            return brokers.apply(type, name, configs.stream()
-                    .map(config -> new BrokerConfigChanges.Op(config.name(), config.value(), config.operation()))
-                    .toList(), api == ApiKey.INCREMENTAL_ALTER_CONFIGS, validateOnly);
+            return brokers.apply(type, name, configs, api == ApiKey.INCREMENTAL_ALTER_CONFIGS, validateOnly);
         }
         if (type != ConfigResources.TOPIC) {
             return new ConfigurableTopics.Change(Errors.INVALID_REQUEST,
@@ -176,7 +172,7 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
      * A topic's configs, checked in the order of Kafka's controller (ControllerConfigurationValidator, then the
      * existence check): its name, the configs it would have, then whether it exists.
      */
-    private ConfigurableTopics.Change alterTopic(String name, List<Config> configs, boolean validateOnly) {
+    private ConfigurableTopics.Change alterTopic(String name, List<AlterConfigOp> configs, boolean validateOnly) {
         if (name.isEmpty()) {
             return new ConfigurableTopics.Change(Errors.INVALID_REQUEST, "Default topic resources are not allowed.");
         }
@@ -205,7 +201,7 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
     }
 
     /** A group's configs: Kafka's INVALID_CONFIG for an unknown name, a bad value, or APPEND/SUBTRACT. */
-    private ConfigurableTopics.Change alterGroup(String groupId, List<Config> configs, boolean validateOnly) {
+    private ConfigurableTopics.Change alterGroup(String groupId, List<AlterConfigOp> configs, boolean validateOnly) {
         if (groupId.isEmpty()) {
             return new ConfigurableTopics.Change(Errors.INVALID_REQUEST, "Default group resources are not allowed.");
         }
@@ -222,17 +218,17 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
                 : new ConfigurableTopics.Change(Errors.INVALID_CONFIG, change.message());
     }
 
-    private static Map<String, String> replacement(List<Config> configs) {
+    private static Map<String, String> replacement(List<AlterConfigOp> configs) {
         Map<String, String> overrides = new LinkedHashMap<>();
-        for (Config config : configs) {
+        for (AlterConfigOp config : configs) {
             overrides.put(config.name(), config.value());
         }
         return overrides;
     }
 
-    private static Map<String, String> applyIncrementally(Map<String, String> current, List<Config> configs) {
+    private static Map<String, String> applyIncrementally(Map<String, String> current, List<AlterConfigOp> configs) {
         Map<String, String> overrides = new LinkedHashMap<>(current);
-        for (Config config : configs) {
+        for (AlterConfigOp config : configs) {
             String name = config.name();
             String value = config.value();
             byte operation = config.operation();
@@ -260,9 +256,9 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
     }
 
     /** The names, comma-separated, of the configs given a null value by an operation other than DELETE; null if none. */
-    private static String nullValuesOutsideDelete(List<Config> configs) {
+    private static String nullValuesOutsideDelete(List<AlterConfigOp> configs) {
         List<String> names = new ArrayList<>();
-        for (Config config : configs) {
+        for (AlterConfigOp config : configs) {
             if (config.value() == null && config.operation() != DELETE) {
                 names.add(config.name());
             }

@@ -16,6 +16,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import static io.minibroker.broker.admin.AlterConfigOp.APPEND;
+import static io.minibroker.broker.admin.AlterConfigOp.DELETE;
+import static io.minibroker.broker.admin.AlterConfigOp.SET;
+import static io.minibroker.broker.admin.AlterConfigOp.SUBTRACT;
+
 /**
  * AlterConfigs and IncrementalAlterConfigs of the BROKER and BROKER_LOGGER resources, in Kafka's two steps. The
  * broker that gets the request preprocesses it ({@link #preprocess}, Kafka's ConfigAdminManager): a logger's level is
@@ -26,21 +31,13 @@ import java.util.stream.Collectors;
  */
 public final class BrokerConfigChanges {
 
-    private static final byte SET = 0;
-    private static final byte DELETE = 1;
-    private static final byte APPEND = 2;
-    private static final byte SUBTRACT = 3;
     /** Kafka's LogLevelConfig.VALID_LOG_LEVELS, in the order its message lists them. */
     private static final List<String> LOG_LEVELS = List.of("DEBUG", "ERROR", "FATAL", "INFO", "TRACE", "WARN");
-
-    /** One config of a resource, from either request shape; AlterConfigs' read as SET. */
-    public record Op(String name, String value, byte operation) {
-    }
 
     /** What a request handler does with a BROKER or BROKER_LOGGER resource: {@link #alter} or {@link #persist}. */
     @FunctionalInterface
     public interface Step {
-        Change apply(byte type, String name, List<Op> ops, boolean incremental, boolean validateOnly);
+        Change apply(byte type, String name, List<AlterConfigOp> ops, boolean incremental, boolean validateOnly);
     }
 
     /** A change refused, with Kafka's error and message. */
@@ -79,7 +76,7 @@ public final class BrokerConfigChanges {
     }
 
     /** Preprocesses, then stores what passed: a single node's whole change. */
-    public Change alter(byte type, String name, List<Op> ops, boolean incremental, boolean validateOnly) {
+    public Change alter(byte type, String name, List<AlterConfigOp> ops, boolean incremental, boolean validateOnly) {
         Change preprocessed = preprocess(type, name, ops, incremental, validateOnly);
         return preprocessed != null ? preprocessed : persist(type, name, ops, incremental, validateOnly);
     }
@@ -88,10 +85,11 @@ public final class BrokerConfigChanges {
      * Kafka's ConfigAdminManager.preprocess of a BROKER or BROKER_LOGGER resource: the answer for a logger change
      * (made here unless {@code validateOnly}) or a refused broker change; null for a broker change to store.
      */
-    public Change preprocess(byte type, String name, List<Op> ops, boolean incremental, boolean validateOnly) {
+    public Change preprocess(byte type, String name, List<AlterConfigOp> ops, boolean incremental,
+                             boolean validateOnly) {
         try {
             String nullValues = ops.stream().filter(op -> op.value() == null && op.operation() != DELETE)
-                    .map(Op::name).collect(Collectors.joining(", "));
+                    .map(AlterConfigOp::name).collect(Collectors.joining(", "));
             if (!nullValues.isEmpty()) { // Kafka's first check of every resource
                 throw new Refused(Errors.INVALID_REQUEST, "Null value not supported for : " + nullValues);
             }
@@ -119,7 +117,8 @@ public final class BrokerConfigChanges {
     }
 
     /** The controller's part: the name checked as Kafka's ControllerConfigurationValidator does, then stored. */
-    public Change persist(byte type, String name, List<Op> ops, boolean incremental, boolean validateOnly) {
+    public Change persist(byte type, String name, List<AlterConfigOp> ops, boolean incremental,
+                          boolean validateOnly) {
         try {
             if (type != ConfigResources.BROKER) {
                 throw new Refused(Errors.INVALID_REQUEST, "Unknown resource type " + type);
@@ -148,9 +147,9 @@ public final class BrokerConfigChanges {
     }
 
     /** The resource's configs once {@code ops} apply: on top of the stored ones, or replacing them (AlterConfigs). */
-    private Map<String, String> after(String name, List<Op> ops, boolean incremental) throws Refused {
+    private Map<String, String> after(String name, List<AlterConfigOp> ops, boolean incremental) throws Refused {
         Map<String, String> configs = new LinkedHashMap<>(incremental ? stored.of(name) : Map.of());
-        for (Op op : ops) {
+        for (AlterConfigOp op : ops) {
             switch (op.operation()) {
                 case SET -> configs.put(op.name(), op.value());
                 case DELETE -> configs.remove(op.name());
@@ -171,7 +170,7 @@ public final class BrokerConfigChanges {
     }
 
     /** A list config's items before an APPEND or SUBTRACT: its stored value, else its default, as Kafka takes them. */
-    private static List<String> listItems(Op op, String current) throws Refused {
+    private static List<String> listItems(AlterConfigOp op, String current) throws Refused {
         ConfigKey<?> key = BrokerConfig.knownKeys().get(op.name());
         if (key == null) {
             throw new Refused(Errors.INVALID_CONFIG, "Unknown config name: " + op.name());
@@ -187,12 +186,12 @@ public final class BrokerConfigChanges {
     }
 
     /** Kafka's RuntimeLoggerManager: every operation checked, then (unless validate only) applied in order. */
-    private void alterLoggers(String name, List<Op> ops, boolean validateOnly) throws Refused {
+    private void alterLoggers(String name, List<AlterConfigOp> ops, boolean validateOnly) throws Refused {
         // Kafka's message names its own id twice, whatever was asked for; kept, as clients may match it.
         requireThisNode(name, "Node id must be an integer, but it is: " + name,
                 "Unexpected node id. Expected " + nodeId + ", but received " + nodeId);
         Set<String> existing = loggers.loggers().keySet();
-        for (Op op : ops) {
+        for (AlterConfigOp op : ops) {
             switch (op.operation()) {
                 case SET -> {
                     requireLogger(existing, op.name());
@@ -218,7 +217,7 @@ public final class BrokerConfigChanges {
             }
         }
         if (!validateOnly) {
-            for (Op op : ops) {
+            for (AlterConfigOp op : ops) {
                 if (op.operation() == SET) {
                     loggers.setLevel(op.name(), op.value());
                 } else {

@@ -53,7 +53,7 @@ public final class PreprocessedAlterConfigs implements ApiHandler {
             List<IncrementalAlterConfigsRequestView.AlterConfigsResource> remaining = new ArrayList<>();
             for (IncrementalAlterConfigsRequestView.AlterConfigsResource resource : alter.resources()) {
                 Change change = preprocess(resource.resourceType(), resource.resourceName(), resource.configs()
-                        .stream().map(config -> new BrokerConfigChanges.Op(config.name(), config.value(),
+                        .stream().map(config -> new AlterConfigOp(config.name(), config.value(),
                                 config.configOperation())).toList(), true, alter.validateOnly());
                 resources.add(new Resource(resource.resourceType(), resource.resourceName(), change));
                 if (change == null) {
@@ -67,7 +67,7 @@ public final class PreprocessedAlterConfigs implements ApiHandler {
             List<AlterConfigsRequestView.AlterConfigsResource> remaining = new ArrayList<>();
             for (AlterConfigsRequestView.AlterConfigsResource resource : alter.resources()) {
                 Change change = preprocess(resource.resourceType(), resource.resourceName(), resource.configs()
-                        .stream().map(config -> new BrokerConfigChanges.Op(config.name(), config.value(), (byte) 0))
+                        .stream().map(config -> new AlterConfigOp(config.name(), config.value(), AlterConfigOp.SET))
                         .toList(), false, alter.validateOnly());
                 resources.add(new Resource(resource.resourceType(), resource.resourceName(), change));
                 if (change == null) {
@@ -85,7 +85,7 @@ public final class PreprocessedAlterConfigs implements ApiHandler {
     }
 
     /** A BROKER or BROKER_LOGGER resource's answer here; null for one the controller answers. */
-    private Change preprocess(byte type, String name, List<BrokerConfigChanges.Op> ops, boolean incremental,
+    private Change preprocess(byte type, String name, List<AlterConfigOp> ops, boolean incremental,
                               boolean validateOnly) {
         if (type != ConfigResources.BROKER && type != ConfigResources.BROKER_LOGGER) {
             return null;
