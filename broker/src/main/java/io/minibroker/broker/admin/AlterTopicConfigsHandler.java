@@ -9,15 +9,8 @@ import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
-import io.minibroker.protocol.message.view.AlterConfigsRequestView;
-import io.minibroker.protocol.message.view.AlterConfigsResponseView;
-import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
-import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -74,83 +67,17 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
         this.brokers = brokers;
     }
 
-    /** One resource of either request shape. */
-    private record Resource(byte type, String name, List<AlterConfigOp> configs) {
-    }
-
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        if (api == ApiKey.INCREMENTAL_ALTER_CONFIGS) {
-            IncrementalAlterConfigsRequestView alter = new IncrementalAlterConfigsRequestView(request.body());
-            List<Resource> resources = alter.resources().stream().map(resource -> new Resource(
-                    resource.resourceType(), resource.resourceName(), resource.configs().stream()
-                            .map(config -> new AlterConfigOp(config.name(), config.value(), config.configOperation()))
-                            .toList())).toList();
-            List<ConfigurableTopics.Change> changes = alterEach(resources, alter.validateOnly());
-            IncrementalAlterConfigsResponseView response = new IncrementalAlterConfigsResponseView();
-            for (int i = 0; i < resources.size(); i++) {
-                response.addResponse().resourceType(resources.get(i).type()).resourceName(resources.get(i).name())
-                        .errorCode(changes.get(i).error().code()).errorMessage(changes.get(i).message());
-            }
-            return CompletableFuture.completedFuture(response.struct());
-        }
-        AlterConfigsRequestView alter = new AlterConfigsRequestView(request.body());
-        List<Resource> resources = alter.resources().stream().map(resource -> new Resource(resource.resourceType(),
-                resource.resourceName(), resource.configs().stream()
-                        .map(config -> new AlterConfigOp(config.name(), config.value(), SET)).toList())).toList();
-        List<ConfigurableTopics.Change> changes = alterEach(resources, alter.validateOnly());
-        AlterConfigsResponseView response = new AlterConfigsResponseView();
-        for (int i = 0; i < resources.size(); i++) {
-            response.addResponse().resourceType(resources.get(i).type()).resourceName(resources.get(i).name())
-                    .errorCode(changes.get(i).error().code()).errorMessage(changes.get(i).message());
-        }
-        return CompletableFuture.completedFuture(response.struct());
-    }
-
-    /** Each resource's change, or why not, in the request's order. */
-    private List<ConfigurableTopics.Change> alterEach(List<Resource> resources, boolean validateOnly) {
-        List<ConfigurableTopics.Change> changes = requestRefusals(resources);
-        for (int i = 0; i < resources.size(); i++) {
+        AlterConfigsRequest alter = new AlterConfigsRequest(api, request.body());
+        List<ConfigurableTopics.Change> changes = alter.refusals();
+        for (int i = 0; i < changes.size(); i++) {
             if (changes.get(i) == null) {
-                Resource resource = resources.get(i);
-                changes.set(i, alter(resource.type(), resource.name(), resource.configs(), validateOnly));
+                AlterConfigsRequest.Resource resource = alter.resources().get(i);
+                changes.set(i, alter(resource.type(), resource.name(), resource.configs(), alter.validateOnly()));
             }
         }
-        return changes;
-    }
-
-    /**
-     * What Kafka's ConfigAdminManager.preprocess refuses before looking at any resource's type or configs, by index
-     * (null where nothing): a resource named twice (both answered), a config named twice in one resource, a null
-     * value other than an IncrementalAlterConfigs DELETE's.
-     */
-    private static List<ConfigurableTopics.Change> requestRefusals(List<Resource> resources) {
-        List<ConfigurableTopics.Change> refused = new ArrayList<>(Collections.nCopies(resources.size(), null));
-        Map<Map.Entry<Byte, String>, Integer> firstIndex = new HashMap<>();
-        for (int i = 0; i < resources.size(); i++) {
-            Integer first = firstIndex.putIfAbsent(Map.entry(resources.get(i).type(), resources.get(i).name()), i);
-            if (first != null) {
-                ConfigurableTopics.Change twice = new ConfigurableTopics.Change(Errors.INVALID_REQUEST,
-                        "Each resource must appear at most once.");
-                refused.set(first, twice);
-                refused.set(i, twice);
-            }
-        }
-        for (int i = 0; i < resources.size(); i++) {
-            List<AlterConfigOp> configs = resources.get(i).configs();
-            if (refused.get(i) != null) {
-                continue;
-            }
-            String nullValues = nullValuesOutsideDelete(configs);
-            if (configs.stream().map(AlterConfigOp::name).distinct().count() != configs.size()) {
-                refused.set(i, new ConfigurableTopics.Change(Errors.INVALID_REQUEST,
-                        "Error due to duplicate config keys"));
-            } else if (nullValues != null) {
-                refused.set(i, new ConfigurableTopics.Change(Errors.INVALID_REQUEST,
-                        "Null value not supported for : " + nullValues));
-            }
-        }
-        return refused;
+        return CompletableFuture.completedFuture(alter.answer(changes));
     }
 
     /** Changes one resource's configs, or says why not: the error and message to answer it with. */
@@ -253,17 +180,6 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
             }
         }
         return overrides;
-    }
-
-    /** The names, comma-separated, of the configs given a null value by an operation other than DELETE; null if none. */
-    private static String nullValuesOutsideDelete(List<AlterConfigOp> configs) {
-        List<String> names = new ArrayList<>();
-        for (AlterConfigOp config : configs) {
-            if (config.value() == null && config.operation() != DELETE) {
-                names.add(config.name());
-            }
-        }
-        return names.isEmpty() ? null : String.join(", ", names);
     }
 
     private static Set<String> listItems(String list) {

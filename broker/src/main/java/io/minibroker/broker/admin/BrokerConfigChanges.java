@@ -82,17 +82,13 @@ public final class BrokerConfigChanges {
     }
 
     /**
-     * Kafka's ConfigAdminManager.preprocess of a BROKER or BROKER_LOGGER resource: the answer for a logger change
-     * (made here unless {@code validateOnly}) or a refused broker change; null for a broker change to store.
+     * Kafka's ConfigAdminManager.preprocess of a BROKER or BROKER_LOGGER resource, once the request's own checks
+     * ({@link AlterConfigsRequest#refusals}) passed it: the answer for a logger change (made here unless
+     * {@code validateOnly}) or a refused broker change; null for a broker change to store.
      */
     public Change preprocess(byte type, String name, List<AlterConfigOp> ops, boolean incremental,
                              boolean validateOnly) {
         try {
-            String nullValues = ops.stream().filter(op -> op.value() == null && op.operation() != DELETE)
-                    .map(AlterConfigOp::name).collect(Collectors.joining(", "));
-            if (!nullValues.isEmpty()) { // Kafka's first check of every resource
-                throw new Refused(Errors.INVALID_REQUEST, "Null value not supported for : " + nullValues);
-            }
             if (type == ConfigResources.BROKER_LOGGER) {
                 if (!incremental) { // the legacy AlterConfigs never served loggers
                     throw new Refused(Errors.INVALID_REQUEST, "Unknown resource type " + type);

@@ -6,9 +6,7 @@ import io.minibroker.broker.topic.ConfigurableTopics.Change;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
-import io.minibroker.protocol.message.view.AlterConfigsRequestView;
 import io.minibroker.protocol.message.view.AlterConfigsResponseView;
-import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
 import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
@@ -39,58 +37,42 @@ public final class PreprocessedAlterConfigs implements ApiHandler {
         this.controller = controller;
     }
 
-    /** One resource of either request shape, and its answer once known here (null while it is the controller's). */
-    private record Resource(byte type, String name, Change preprocessed) {
-    }
-
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        boolean incremental = api == ApiKey.INCREMENTAL_ALTER_CONFIGS;
-        List<Resource> resources = new ArrayList<>();
-        Struct forwarded;
-        if (incremental) {
-            IncrementalAlterConfigsRequestView alter = new IncrementalAlterConfigsRequestView(request.body());
-            List<IncrementalAlterConfigsRequestView.AlterConfigsResource> remaining = new ArrayList<>();
-            for (IncrementalAlterConfigsRequestView.AlterConfigsResource resource : alter.resources()) {
-                Change change = preprocess(resource.resourceType(), resource.resourceName(), resource.configs()
-                        .stream().map(config -> new AlterConfigOp(config.name(), config.value(),
-                                config.configOperation())).toList(), true, alter.validateOnly());
-                resources.add(new Resource(resource.resourceType(), resource.resourceName(), change));
-                if (change == null) {
-                    remaining.add(resource);
-                }
+        AlterConfigsRequest alter = new AlterConfigsRequest(api, request.body());
+        // Kafka's order: the request's own refusals first, so a resource refused there is neither preprocessed (a
+        // logger's level left as it is) nor forwarded.
+        List<Change> answers = alter.refusals();
+        List<AlterConfigsRequest.Resource> forwarded = new ArrayList<>();
+        for (int i = 0; i < answers.size(); i++) {
+            AlterConfigsRequest.Resource resource = alter.resources().get(i);
+            if (answers.get(i) == null && isBrokers(resource.type())) {
+                answers.set(i, changes.preprocess(resource.type(), resource.name(), resource.configs(),
+                        alter.incremental(), alter.validateOnly()));
             }
-            forwarded = remaining.isEmpty() ? null : new IncrementalAlterConfigsRequestView()
-                    .validateOnly(alter.validateOnly()).resources(remaining).struct();
-        } else {
-            AlterConfigsRequestView alter = new AlterConfigsRequestView(request.body());
-            List<AlterConfigsRequestView.AlterConfigsResource> remaining = new ArrayList<>();
-            for (AlterConfigsRequestView.AlterConfigsResource resource : alter.resources()) {
-                Change change = preprocess(resource.resourceType(), resource.resourceName(), resource.configs()
-                        .stream().map(config -> new AlterConfigOp(config.name(), config.value(), AlterConfigOp.SET))
-                        .toList(), false, alter.validateOnly());
-                resources.add(new Resource(resource.resourceType(), resource.resourceName(), change));
-                if (change == null) {
-                    remaining.add(resource);
-                }
+            if (answers.get(i) == null) {
+                forwarded.add(resource);
             }
-            forwarded = remaining.isEmpty() ? null : new AlterConfigsRequestView()
-                    .validateOnly(alter.validateOnly()).resources(remaining).struct();
         }
-        if (forwarded == null) {
-            return CompletableFuture.completedFuture(answer(resources, Map.of()));
+        if (forwarded.isEmpty()) {
+            return CompletableFuture.completedFuture(alter.answer(answers));
         }
-        return controller.handle(context, new Request(request.header(), request.api(), forwarded))
-                .thenApply(response -> answer(resources, controllerAnswers(response)));
+        return controller.handle(context, new Request(request.header(), request.api(), alter.with(forwarded)))
+                .thenApply(response -> {
+                    Map<String, Change> controllerAnswers = controllerAnswers(response);
+                    for (int i = 0; i < answers.size(); i++) {
+                        if (answers.get(i) == null) {
+                            AlterConfigsRequest.Resource resource = alter.resources().get(i);
+                            answers.set(i, controllerAnswers.getOrDefault(key(resource.type(), resource.name()),
+                                    new Change(Errors.UNKNOWN_SERVER_ERROR, null)));
+                        }
+                    }
+                    return alter.answer(answers);
+                });
     }
 
-    /** A BROKER or BROKER_LOGGER resource's answer here; null for one the controller answers. */
-    private Change preprocess(byte type, String name, List<AlterConfigOp> ops, boolean incremental,
-                              boolean validateOnly) {
-        if (type != ConfigResources.BROKER && type != ConfigResources.BROKER_LOGGER) {
-            return null;
-        }
-        return changes.preprocess(type, name, ops, incremental, validateOnly);
+    private static boolean isBrokers(byte type) {
+        return type == ConfigResources.BROKER || type == ConfigResources.BROKER_LOGGER;
     }
 
     /** The controller's answers by resource type and name (a controller that answered none leaves a gap, below). */
@@ -106,25 +88,6 @@ public final class PreprocessedAlterConfigs implements ApiHandler {
                     new Change(Errors.forCode(answer.errorCode()), answer.errorMessage())));
         }
         return answers;
-    }
-
-    /** Every resource in the request's order: its answer here, else the controller's, else UNKNOWN_SERVER_ERROR. */
-    private Struct answer(List<Resource> resources, Map<String, Change> controllerAnswers) {
-        IncrementalAlterConfigsResponseView incremental = new IncrementalAlterConfigsResponseView();
-        AlterConfigsResponseView legacy = new AlterConfigsResponseView();
-        for (Resource resource : resources) {
-            Change change = resource.preprocessed() != null ? resource.preprocessed()
-                    : controllerAnswers.getOrDefault(key(resource.type(), resource.name()),
-                            new Change(Errors.UNKNOWN_SERVER_ERROR, null));
-            if (api == ApiKey.INCREMENTAL_ALTER_CONFIGS) {
-                incremental.addResponse().resourceType(resource.type()).resourceName(resource.name())
-                        .errorCode(change.error().code()).errorMessage(change.message());
-            } else {
-                legacy.addResponse().resourceType(resource.type()).resourceName(resource.name())
-                        .errorCode(change.error().code()).errorMessage(change.message());
-            }
-        }
-        return api == ApiKey.INCREMENTAL_ALTER_CONFIGS ? incremental.struct() : legacy.struct();
     }
 
     private static String key(byte type, String name) {

@@ -98,6 +98,29 @@ class ClusterBrokerConfigsTest {
         assertThat(answers.get(2).getString("ErrorMessage")).isEqualTo("Null value not supported for : log.retention.ms");
     }
 
+    @Test
+    void theRequestsOwnChecksComeBeforeABrokerOrLoggerResourceIsPreprocessed() {
+        // As Kafka's ConfigAdminManager.preprocess, and as on one node: another broker's resource named twice is
+        // refused for being named twice, not for its id, and a logger change naming a key twice changes nothing.
+        Struct request = ApiKey.INCREMENTAL_ALTER_CONFIGS.request().newMessage().set("ValidateOnly", false);
+        for (int i = 0; i < 2; i++) {
+            request.addElement("Resources").set("ResourceType", ConfigResources.BROKER).set("ResourceName", "2")
+                    .addElement("Configs").set("Name", "log.cleaner.backoff.ms").set("ConfigOperation", (byte) 0)
+                    .set("Value", "1");
+        }
+        Struct logger = request.addElement("Resources").set("ResourceType", ConfigResources.BROKER_LOGGER)
+                .set("ResourceName", Integer.toString(ALTERED_ON));
+        for (String level : List.of("DEBUG", "INFO")) {
+            logger.addElement("Configs").set("Name", "root").set("ConfigOperation", (byte) 0).set("Value", level);
+        }
+        assertThat(call(ALTERED_ON, ApiKey.INCREMENTAL_ALTER_CONFIGS, 1, request).getStructs("Responses"))
+                .map(answer -> answer.getString("ResourceName") + ":" + answer.getInt16("ErrorCode") + ":"
+                        + answer.getString("ErrorMessage")).containsExactly(
+                        "2:" + Errors.INVALID_REQUEST.code() + ":Each resource must appear at most once.",
+                        "2:" + Errors.INVALID_REQUEST.code() + ":Each resource must appear at most once.",
+                        ALTERED_ON + ":" + Errors.INVALID_REQUEST.code() + ":Error due to duplicate config keys");
+    }
+
     private Admin admin(int node) {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 "localhost:" + cluster.node(node).boundPort("PLAINTEXT")));
