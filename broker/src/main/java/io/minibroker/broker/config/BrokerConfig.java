@@ -473,8 +473,10 @@ public final class BrokerConfig {
      * for the keys {@link #IN_FORCE_WHEN_DYNAMIC}; the others are kept by whoever stores them, and change nothing
      * here. A value that does not parse (stored before a check it now fails) is skipped with a warning, so that the
      * file's value stays in force.
+     *
+     * @return whether a value in force changed (else what depends on them, the logs' configs, need not be redone)
      */
-    public void applyDynamic(Map<String, String> clusterDefault, Map<String, String> perBroker) {
+    public boolean applyDynamic(Map<String, String> clusterDefault, Map<String, String> perBroker) {
         Map<ConfigKey<?>, Object> parsed = new HashMap<>();
         for (Map<String, String> level : List.of(clusterDefault, perBroker)) {
             level.forEach((name, text) -> {
@@ -488,7 +490,9 @@ public final class BrokerConfig {
                 }
             });
         }
+        Map<ConfigKey<?>, Object> previous = dynamicValues;
         dynamicValues = Map.copyOf(parsed);
+        return !dynamicValues.equals(previous);
     }
 
     /** Every key this broker knows, by name. */

@@ -235,12 +235,15 @@ public final class Broker implements AutoCloseable {
     }
 
     /**
-     * Puts the dynamic broker configs in force: this broker's config answers them first, and every log takes its
-     * topic's settings again, so that a topic without an override follows a new default at once, as in Kafka.
+     * Puts the dynamic broker configs in force: this broker's config answers them first, and if a value in force
+     * changed (not for another broker's configs, or a key that is not a topic's default) every log takes its topic's
+     * settings again, so that a topic without an override follows a new default at once, as in Kafka.
      */
     private void applyDynamicConfigs() {
-        config.applyDynamic(dynamicConfigs.of(""), dynamicConfigs.of(Integer.toString(config.get(BrokerConfig.NODE_ID))));
-        topics.reapplyLogConfigs();
+        if (config.applyDynamic(dynamicConfigs.of(""),
+                dynamicConfigs.of(Integer.toString(config.get(BrokerConfig.NODE_ID))))) {
+            topics.reapplyLogConfigs();
+        }
     }
 
     /**

@@ -36,6 +36,20 @@ class BrokerConfigTest {
     }
 
     @Test
+    void applyingDynamicConfigsSaysWhetherAValueInForceChanged() {
+        BrokerConfig config = BrokerConfig.of(Map.of());
+
+        assertThat(config.applyDynamic(Map.of("log.retention.ms", "5000"), Map.of())).isTrue();
+        assertThat(config.logRetentionMs()).isEqualTo(5000L);
+        assertThat(config.applyDynamic(Map.of(), Map.of("log.retention.ms", "5000")))
+                .as("the same value, now this broker's own").isFalse();
+        assertThat(config.applyDynamic(Map.of("log.cleaner.backoff.ms", "1"), Map.of("log.retention.ms", "5000")))
+                .as("a key kept but not in force").isFalse();
+        assertThat(config.applyDynamic(Map.of(), Map.of())).isTrue();
+        assertThat(config.logRetentionMs()).isEqualTo(168 * 3_600_000L);
+    }
+
+    @Test
     void anEmptyLogCleanupPolicyIsTakenAsKafkasInfiniteRetentionAndADuplicateCountsOnce() {
         BrokerConfig empty = BrokerConfig.of(Map.of("log.cleanup.policy", ""));
         assertThat(empty.get(BrokerConfig.LOG_CLEANUP_POLICY)).isEmpty();
