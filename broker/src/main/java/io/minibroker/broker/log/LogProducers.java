@@ -91,9 +91,7 @@ final class LogProducers {
         }
         short epoch = batch.producerEpoch();
         int firstSequence = batch.baseSequence();
-        if (epoch < producer.epoch) {
-            throw refused(Errors.INVALID_PRODUCER_EPOCH, batch, "its epoch is older than " + producer.epoch);
-        }
+        checkEpoch(producer, batch.producerId(), epoch);
         int expected = 0;
         if (epoch == producer.epoch) {
             int lastSequence = lastSequence(firstSequence, batch.lastOffsetDelta());
@@ -112,6 +110,21 @@ final class LogProducers {
             throw refused(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, batch, "expected sequence " + expected);
         }
         return null;
+    }
+
+    /** INVALID_PRODUCER_EPOCH for an epoch older than the producer's in this log (none if it has no batch of it). */
+    void checkEpoch(long producerId, short epoch) {
+        Producer producer = producers.get(producerId);
+        if (producer != null) {
+            checkEpoch(producer, producerId, epoch);
+        }
+    }
+
+    private static void checkEpoch(Producer producer, long producerId, short epoch) {
+        if (epoch < producer.epoch) {
+            throw new LogException(Errors.INVALID_PRODUCER_EPOCH, "epoch " + epoch + " of producer " + producerId
+                    + " is older than its last seen epoch " + producer.epoch);
+        }
     }
 
     private static LogException refused(Errors error, RecordBatch batch, String why) {

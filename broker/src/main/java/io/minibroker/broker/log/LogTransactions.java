@@ -227,7 +227,7 @@ final class LogTransactions {
      * carry none, and Kafka checks only a client's.
      */
     void checkCoordinatorBatch(RecordBatch batch, VerificationGuard guard) {
-        checkEpoch(batch.producerId(), batch.producerEpoch());
+        producers.checkEpoch(batch.producerId(), batch.producerEpoch());
         checkVerified(batch, guard);
     }
 
@@ -245,15 +245,6 @@ final class LogTransactions {
         }
     }
 
-    /** INVALID_PRODUCER_EPOCH for an epoch older than the producer's in this log. */
-    private void checkEpoch(long producerId, short epoch) {
-        int known = producers.epoch(producerId);
-        if (known >= 0 && epoch < known) {
-            throw new LogException(Errors.INVALID_PRODUCER_EPOCH, "epoch " + epoch + " of producer " + producerId
-                    + " is older than its last seen epoch " + known);
-        }
-    }
-
     /**
      * Starts (or joins) a verification of the producer before its leader asks the coordinator about its transaction
      * (Kafka's maybeStartTransactionVerification): its guard, or {@link VerificationGuard#SENTINEL} if it has a
@@ -264,7 +255,7 @@ final class LogTransactions {
      */
     VerificationGuard startVerification(long producerId, short epoch, int sequence, boolean supportsEpochBump,
                                         long now) {
-        checkEpoch(producerId, epoch);
+        producers.checkEpoch(producerId, epoch);
         return hasOngoingTransaction(producerId, epoch) ? VerificationGuard.SENTINEL
                 : verifications.start(producerId, epoch, sequence, supportsEpochBump, now);
     }
