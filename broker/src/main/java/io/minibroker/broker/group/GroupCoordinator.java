@@ -74,8 +74,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final ShareGroupDeletion shareDeletion;
     private final ShareGroupOffsetsAdmin shareOffsets;
     private final ClassicMembersOfConsumerGroups classicMembers;
-    /** {@code transaction.partition.verification.enable}: a TxnOffsetCommit's write presents its verification's guard. */
-    private final boolean transactionVerification;
 
     /**
      * A single node's coordinator: replays the offsets topic; each group comes back as its last metadata record
@@ -138,7 +136,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                              ConsumerGroupTimings consumerTimings) {
         OffsetsTopic log = offsetsTopic.apply(thread); // in a cluster, its writes complete on the thread
         this.thread = thread;
-        this.transactionVerification = config.get(BrokerConfig.TRANSACTION_PARTITION_VERIFICATION_ENABLE);
         this.offsets = new OffsetStore(log);
         this.groups = new ClassicGroups(coordinated, offsets::partitionFor);
         this.membership = new ClassicGroupCoordinator(config, groups,
@@ -363,9 +360,10 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * ({@link OffsetCommit.Transaction}), so that a transaction ended between the coordinator's answer and the write
      * refuses the write instead of leaving a transaction open on the partition that no coordinator knows of (its last
      * stable offset stuck, the group's offsets pending for ever). {@link VerificationGuard#SENTINEL} if the producer's
-     * transaction is open on the partition at this epoch already: nothing needs asking. Null with
-     * {@code transaction.partition.verification.enable=false}: the write is not checked then, as Kafka's log does
-     * not check it. On the coordinator's thread, as a single node's first write there may create the topic.
+     * transaction is open on the partition at this epoch already: nothing needs asking. Not asked with
+     * {@code transaction.partition.verification.enable=false} ({@link TxnOffsetCommitHandler}), whose write is not
+     * checked, as Kafka's log does not check it. On the coordinator's thread, as a single node's first write there
+     * may create the topic.
      *
      * @param supportsEpochBump the producer uses transaction version 2 (TxnOffsetCommit v5+)
      * @return the guard; failed with a LogException: the group's coordinator error (NOT_COORDINATOR,
@@ -374,9 +372,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      */
     CompletableFuture<VerificationGuard> startTransactionVerification(String groupId, long producerId,
                                                                       short producerEpoch, boolean supportsEpochBump) {
-        if (!transactionVerification) {
-            return CompletableFuture.completedFuture(null);
-        }
         return thread.supply(() -> {
             Errors notHere = groups.coordinatorError(groupId);
             if (notHere != Errors.NONE) {

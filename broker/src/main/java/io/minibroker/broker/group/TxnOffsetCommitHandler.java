@@ -95,8 +95,12 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
         if (partitions.offsets().isEmpty()) {
             return CompletableFuture.completedFuture(response.struct());
         }
-        CompletionStage<Map<TopicPartition, Errors>> errors = coordinator.startTransactionVerification(body.groupId(),
-                        body.producerId(), body.producerEpoch(), version >= TRANSACTION_VERSION_2_FROM_VERSION)
+        // With verification off the write presents no guard (null), and goes in unchecked.
+        CompletableFuture<VerificationGuard> verification = transactions.verifiesPartitions()
+                ? coordinator.startTransactionVerification(body.groupId(), body.producerId(), body.producerEpoch(),
+                        version >= TRANSACTION_VERSION_2_FROM_VERSION)
+                : CompletableFuture.completedFuture(null);
+        CompletionStage<Map<TopicPartition, Errors>> errors = verification
                 .handle((guard, refused) -> refused != null
                         ? CompletableFuture.completedFuture(partitions.every(CoordinatorWriteErrors.answerFor(refused)))
                         : commitVerified(body, version, partitions, guard))

@@ -104,8 +104,7 @@ public final class ProduceHandler implements ApiHandler {
                           Purgatory<DelayedFetch> fetchPurgatory, Executor disk, PartitionLeadership leadership,
                           BrokerTopicMetrics topicMetrics, TransactionalProduceCheck transactions) {
         this.transactions = transactions;
-        this.verificationRequired = transactions != null
-                && brokerConfig.get(BrokerConfig.TRANSACTION_PARTITION_VERIFICATION_ENABLE);
+        this.verificationRequired = transactions != null && transactions.verifiesPartitions();
         this.topicMetrics = topicMetrics;
         this.topics = topics;
         this.brokerConfig = brokerConfig;

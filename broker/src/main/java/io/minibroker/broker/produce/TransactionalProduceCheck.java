@@ -28,4 +28,13 @@ public interface TransactionalProduceCheck {
                                                                 short producerEpoch,
                                                                 Collection<TopicPartition> partitions,
                                                                 short produceVersion);
+
+    /**
+     * Whether a transactional batch that would open its producer's transaction on a partition must present the guard
+     * of a verification started before this check (KIP-890, {@code transaction.partition.verification.enable}, read
+     * once by whoever builds the check): yes, but for {@link io.minibroker.broker.transaction.CoordinatorProduceCheck#addingOnly}'s.
+     */
+    default boolean verifiesPartitions() {
+        return true;
+    }
 }

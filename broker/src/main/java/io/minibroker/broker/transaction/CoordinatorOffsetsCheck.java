@@ -49,6 +49,11 @@ public final class CoordinatorOffsetsCheck implements TransactionalOffsetsCheck 
                         results.getOrDefault(offsetsPartition, Errors.UNKNOWN_SERVER_ERROR), txnOffsetCommitVersion));
     }
 
+    @Override
+    public boolean verifiesPartitions() {
+        return adder.verifiesPartitions();
+    }
+
     private static Errors forTxnOffsetCommit(Errors error, short version) {
         return switch (error) {
             case NONE, INVALID_PRODUCER_EPOCH, TRANSACTION_ABORTABLE, INVALID_TXN_STATE -> error;

@@ -63,10 +63,21 @@ public final class CoordinatorProduceCheck implements TransactionalProduceCheck 
      * appended unasked.
      */
     public static TransactionalProduceCheck addingOnly(TransactionalProduceCheck check) {
-        return (transactionalId, producerId, producerEpoch, partitions, produceVersion) ->
-                addsImplicitly(produceVersion)
+        return new TransactionalProduceCheck() {
+            @Override
+            public CompletionStage<Map<TopicPartition, Errors>> beforeAppend(
+                    String transactionalId, long producerId, short producerEpoch,
+                    Collection<TopicPartition> partitions, short produceVersion) {
+                return addsImplicitly(produceVersion)
                         ? check.beforeAppend(transactionalId, producerId, producerEpoch, partitions, produceVersion)
                         : CompletableFuture.completedFuture(PartitionErrors.every(partitions, Errors.NONE));
+            }
+
+            @Override
+            public boolean verifiesPartitions() {
+                return false;
+            }
+        };
     }
 
     /** This node's coordinator's own answer for each partition, asked once. */

@@ -16,4 +16,9 @@ public interface TransactionalOffsetsCheck {
 
     CompletionStage<Errors> beforeCommit(String transactionalId, long producerId, short producerEpoch,
                                          TopicPartition offsetsPartition, short txnOffsetCommitVersion);
+
+    /** Whether the write presents the guard of a verification started first (as a produce's: KIP-890). */
+    default boolean verifiesPartitions() {
+        return true;
+    }
 }

@@ -11,6 +11,7 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.broker.transaction.CoordinatorProduceCheck;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.frame.Frames;
 import io.minibroker.protocol.header.RequestHeader;
@@ -78,11 +79,14 @@ class TransactionalProduceFastPathTest {
         topics.create("txn", 2, 1, Map.of(), false);
         p0 = topics.partitionLog(topics.get("txn").orElseThrow(), 0).orElseThrow();
         p1 = topics.partitionLog(topics.get("txn").orElseThrow(), 1).orElseThrow();
-        produce = handler(config);
+        produce = handler(config, true);
     }
 
-    /** A handler whose coordinator holds its answers until the test gives them. */
-    private ProduceHandler handler(BrokerConfig config) {
+    /**
+     * A handler whose coordinator holds its answers until the test gives them; {@code verification} off, the check
+     * the broker builds for {@code transaction.partition.verification.enable=false}.
+     */
+    private ProduceHandler handler(BrokerConfig config, boolean verification) {
         TransactionalProduceCheck coordinator = (id, producerId, epoch, partitions, version) -> {
             CompletableFuture<Map<TopicPartition, Errors>> answer = new CompletableFuture<>();
             asked.add(answer);
@@ -91,7 +95,7 @@ class TransactionalProduceFastPathTest {
         };
         return new ProduceHandler(topics, config, producePurgatory, fetchPurgatory,
                 Runnable::run, PartitionLeadership.SINGLE_NODE, new BrokerTopicMetrics(new SimpleMeterRegistry()),
-                coordinator);
+                verification ? coordinator : CoordinatorProduceCheck.addingOnly(coordinator));
     }
 
     @AfterEach
@@ -169,8 +173,7 @@ class TransactionalProduceFastPathTest {
 
     @Test
     void withVerificationOffARefusedProduceLeavesNoHoldOnTheProducersSequences() throws Exception {
-        produce = handler(BrokerConfig.of(Map.of("log.dirs", logDir.toString(),
-                "transaction.partition.verification.enable", "false")));
+        produce = handler(BrokerConfig.of(Map.of("log.dirs", logDir.toString())), false);
         CompletableFuture<Struct> refused = send(0, (short) 0, 0);
         asked.get(0).complete(Map.of(TXN_0, Errors.CONCURRENT_TRANSACTIONS));
         assertThat(errors(refused)).containsExactly(Errors.CONCURRENT_TRANSACTIONS);
