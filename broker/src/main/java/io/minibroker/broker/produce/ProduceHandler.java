@@ -173,19 +173,24 @@ public final class ProduceHandler implements ApiHandler {
         ProduceRequestView body = new ProduceRequestView(request.body());
         if (body.transactionalId() == null) {
             return TransactionalRecords.in(body) ? refuseTransactionalWithoutId(request, body)
-                    : appendAll(request, body, Verified.NOTHING);
+                    : appendAll(request, body, Verified.NOTHING, null);
         }
         TransactionalBatches transactional = transactions == null
-                ? null : transactionalBatches(request.version(), body, null);
+                ? null : transactionalBatches(request.version(), body);
         if (transactional == null) {
-            return appendAll(request, body, Verified.NOTHING);
+            return appendAll(request, body, Verified.NOTHING, null);
         }
         long producerId = transactional.producerId();
         if (transactional.allOngoing() && !lastAsking.containsKey(producerId)) {
-            return appendAll(request, body, Verified.NOTHING);
+            // Appended now, on this thread: the logs just found are the ones to append to.
+            return appendAll(request, body, Verified.NOTHING, transactional.partitions());
         }
         Map<TopicPartition, ToVerify> partitions = new LinkedHashMap<>();
-        transactionalBatches(request.version(), body, partitions);
+        for (ToVerify partition : transactional.partitions()) {
+            if (partition != null) {
+                partitions.put(partition.partition(), partition);
+            }
+        }
         // A producer's requests arrive in order on its one connection, so this chains them in that order.
         CompletableFuture<Void> appendedHere = new CompletableFuture<>();
         CompletableFuture<Void> before = lastAsking.put(producerId, appendedHere);
@@ -198,7 +203,8 @@ public final class ProduceHandler implements ApiHandler {
                             throw failure instanceof CompletionException completion ? completion
                                     : new CompletionException(failure);
                         }
-                        return appendAll(request, body, verified);
+                        // Looked up again: a log found before the coordinator answered may have gone since.
+                        return appendAll(request, body, verified, null);
                     } finally { // appended (or failed): the producer's next request may go on
                         appendedHere.complete(null);
                         lastAsking.remove(producerId, appendedHere);
@@ -215,8 +221,8 @@ public final class ProduceHandler implements ApiHandler {
         static final Verified NOTHING = new Verified(Map.of(), Map.of());
     }
 
-    /** A partition of a request that asks the coordinator: its log (null if none here) and its batch's sequence. */
-    private record ToVerify(PartitionLog log, int baseSequence) {
+    /** A partition of a transactional batch: its log (null if none here) and its batch's sequence. */
+    private record ToVerify(TopicPartition partition, PartitionLog log, int baseSequence) {
     }
 
     /**
@@ -273,31 +279,30 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /**
-     * The producer of a request's transactional batches, and whether each of their partitions has this producer's
-     * transaction open at its epoch already.
+     * The producer of a request's transactional batches; whether each of their partitions has this producer's
+     * transaction open at its epoch already; and, by the position of each partition in the request, the partition of
+     * each transactional batch (null at the others).
      */
-    private record TransactionalBatches(long producerId, short producerEpoch, boolean allOngoing) {
+    private record TransactionalBatches(long producerId, short producerEpoch, boolean allOngoing,
+                                        List<ToVerify> partitions) {
     }
 
     /**
-     * The producer of a request's transactional batches (null if it has none); their partitions are put in
-     * {@code partitions} with their logs (null for a partition this broker has no log of) and their batches' base
-     * sequences unless it is null. Only a request that asks the coordinator needs them, so the common one
-     * (every produce of a transaction after its first on each partition) makes no set. A pass that collects them
-     * has decided to ask already, so it does not look at the partitions' transactions again (allOngoing is then
-     * false, meaningless).
+     * The producer of a request's transactional batches (null if it has none), in one pass that looks each of their
+     * logs up once: for whether the request asks the coordinator, for what it asks, and for an append made at once.
      */
-    private TransactionalBatches transactionalBatches(short version, ProduceRequestView body,
-                                                      Map<TopicPartition, ToVerify> partitions) {
+    private TransactionalBatches transactionalBatches(short version, ProduceRequestView body) {
         boolean byId = version >= TOPIC_IDS_FROM_VERSION;
         boolean any = false;
         long producerId = -1;
         short epoch = -1;
         boolean allOngoing = true;
+        List<ToVerify> partitions = new ArrayList<>();
         for (TopicProduceData topicData : body.topicData()) {
             Optional<TopicMetadata> topic = topics.resolve(byId, byId ? null : topicData.name(),
                     byId ? topicData.topicId() : null);
             for (PartitionProduceData partitionData : topicData.partitionData()) {
+                partitions.add(null);
                 ByteBuf records = partitionData.records();
                 if (topic.isEmpty() || records == null || partitionData.index() < 0) {
                     continue; // answered by the append's own checks
@@ -308,25 +313,26 @@ public final class ProduceHandler implements ApiHandler {
                         any = true;
                         producerId = batch.producerId();
                         epoch = batch.producerEpoch();
-                        if (partitions != null) {
-                            partitions.put(new TopicPartition(topic.get().name(), partitionData.index()),
-                                    new ToVerify(topics.partitionLog(topic.get(), partitionData.index()).orElse(null),
-                                            batch.baseSequence()));
-                            allOngoing = false;
-                        } else if (allOngoing) {
-                            PartitionLog log = topics.partitionLog(topic.get(), partitionData.index()).orElse(null);
-                            allOngoing = log != null && log.hasOngoingTransaction(producerId, epoch);
-                        }
+                        PartitionLog log = topics.partitionLog(topic.get(), partitionData.index()).orElse(null);
+                        partitions.set(partitions.size() - 1, new ToVerify(
+                                new TopicPartition(topic.get().name(), partitionData.index()), log,
+                                batch.baseSequence()));
+                        allOngoing = allOngoing && log != null && log.hasOngoingTransaction(producerId, epoch);
                     }
                 } catch (ProtocolException e) {
                     // a malformed batch is the append's to refuse
                 }
             }
         }
-        return any ? new TransactionalBatches(producerId, epoch, allOngoing) : null;
+        return any ? new TransactionalBatches(producerId, epoch, allOngoing, partitions) : null;
     }
 
-    private CompletionStage<Struct> appendAll(Request request, ProduceRequestView body, Verified verified) {
+    /**
+     * @param found the logs {@link #transactionalBatches} found, by the partition's position in the request, to append
+     *              to without looking them up again; null to look every log up
+     */
+    private CompletionStage<Struct> appendAll(Request request, ProduceRequestView body, Verified verified,
+                                              List<ToVerify> found) {
         short acks = body.acks();
         boolean validAcks = acks == 0 || acks == 1 || acks == -1;
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
@@ -334,6 +340,7 @@ public final class ProduceHandler implements ApiHandler {
         List<DelayedProduce.PendingAppend> pending = acks == -1 ? new ArrayList<>(1) : List.of();
         PendingFlushes flushes = new PendingFlushes();
         boolean anyError = false;
+        int position = 0;
         for (TopicProduceData topicData : body.topicData()) {
             String name = byId ? null : topicData.name();
             UUID id = byId ? topicData.topicId() : null;
@@ -347,7 +354,10 @@ public final class ProduceHandler implements ApiHandler {
             for (PartitionProduceData partitionData : topicData.partitionData()) {
                 int index = partitionData.index();
                 PartitionProduceResponse result = topicResponse.addPartitionResponse().index(index).baseOffset(-1L);
-                Optional<PartitionLog> log = topic.flatMap(t -> topics.partitionLog(t, index));
+                ToVerify known = found == null ? null : found.get(position);
+                position++;
+                Optional<PartitionLog> log = known != null && known.log() != null ? Optional.of(known.log())
+                        : topic.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
                     Errors notHere = topics.partitionNotHere(byId, name, id, index);
                     // A partition the cluster has is ReplicaManager's to answer, which checks the acks first.
