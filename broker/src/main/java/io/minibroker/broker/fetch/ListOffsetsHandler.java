@@ -6,6 +6,7 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TimestampAndOffset;
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -81,7 +82,7 @@ public final class ListOffsetsHandler implements ApiHandler {
         boolean committedOnly = replicaId == CONSUMER_REPLICA_ID;
         boolean readCommitted = request.version() >= ISOLATION_LEVEL_FROM_VERSION
                 && body.isolationLevel() == READ_COMMITTED;
-        Set<String> duplicates = duplicatePartitions(body);
+        Set<TopicPartition> duplicates = duplicatePartitions(body);
         for (ListOffsetsTopic topic : body.topics()) {
             String name = topic.name();
             ListOffsetsTopicResponse topicResponse = response.addTopic().name(name);
@@ -90,7 +91,7 @@ public final class ListOffsetsHandler implements ApiHandler {
                 int index = partition.partitionIndex();
                 ListOffsetsPartitionResponse result = topicResponse.addPartition().partitionIndex(index)
                         .timestamp(-1L).offset(-1L).leaderEpoch(NO_EPOCH);
-                if (duplicates.contains(name + '-' + index)) {
+                if (!duplicates.isEmpty() && duplicates.contains(new TopicPartition(name, index))) {
                     result.errorCode(Errors.INVALID_REQUEST.code());
                     continue;
                 }
@@ -125,19 +126,23 @@ public final class ListOffsetsHandler implements ApiHandler {
         return CompletableFuture.completedFuture(response.struct());
     }
 
-    /** Kafka's duplicatePartitions of a request: each named more than once, as "topic-partition". */
-    private static Set<String> duplicatePartitions(ListOffsetsRequestView body) {
-        Set<String> seen = new HashSet<>();
-        Set<String> duplicates = new HashSet<>();
+    /**
+     * Kafka's duplicatePartitions of a request: each named more than once; none (no set made) for the common request
+     * that names each once.
+     */
+    private static Set<TopicPartition> duplicatePartitions(ListOffsetsRequestView body) {
+        Set<TopicPartition> seen = new HashSet<>();
+        Set<TopicPartition> duplicates = null;
         for (ListOffsetsTopic topic : body.topics()) {
             for (ListOffsetsPartition partition : topic.partitions()) {
-                String key = topic.name() + '-' + partition.partitionIndex();
+                TopicPartition key = new TopicPartition(topic.name(), partition.partitionIndex());
                 if (!seen.add(key)) {
+                    duplicates = duplicates == null ? new HashSet<>() : duplicates;
                     duplicates.add(key);
                 }
             }
         }
-        return duplicates;
+        return duplicates == null ? Set.of() : duplicates;
     }
 
     /**
