@@ -201,9 +201,11 @@ public final class SharePartition {
             }
             long first = Math.max(batch[0], startOffset);
             long last = Math.min(batch[1], lastOffset);
-            boolean throttled = isThrottled(first, last, throttleFrom, inTransition);
-            if (throttled && count > 0) {
-                break; // records delivered often go in a fetch of their own
+            // Records delivered often go in a fetch of their own: a batch holding one is not begun once records are
+            // acquired. The first batch needs no walk of its own for it: the walk that acquires finds them.
+            boolean throttled = count > 0 && isThrottled(first, last, throttleFrom, inTransition);
+            if (throttled) {
+                break;
             }
             long fromBatch = 0;
             long throttledCap = -1;
@@ -223,6 +225,7 @@ public final class SharePartition {
                     }
                     if (record.deliveryCount >= throttleFrom && throttledCap < 0) {
                         // Kafka halves the records taken from the batch with each further delivery
+                        throttled = true;
                         long batchRecords = batch[1] - batch[0] + 1;
                         throttledCap = Math.max(1, batchRecords >> (record.deliveryCount - throttleFrom + 1));
                     }
@@ -250,6 +253,8 @@ public final class SharePartition {
                 }
             }
             if (throttled && fromBatch > 0) {
+                // A batch holding a record delivered often ends the fetch too; the walk above found any such record,
+                // as it leaves a batch early only at one, or where the fetch ends anyway.
                 break;
             }
         }
