@@ -121,7 +121,11 @@ final class ConsumerGroup {
      * does (the request's is a zombie of a process that was replaced), NONE if {@code memberId} holds it.
      */
     Errors instanceHolderCheck(String memberId, String instanceId) {
-        ConsumerGroupMember holder = staticMember(instanceId);
+        return holderCheck(staticMember(instanceId), memberId);
+    }
+
+    /** {@link #instanceHolderCheck} of the instance's {@code holder} ({@link #staticMember}, null if none). */
+    static Errors holderCheck(ConsumerGroupMember holder, String memberId) {
         if (holder == null) {
             return Errors.UNKNOWN_MEMBER_ID;
         }

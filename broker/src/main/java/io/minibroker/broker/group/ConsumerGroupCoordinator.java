@@ -459,7 +459,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
             return new Sender(member, member == null ? unknownMember(group, request) : null);
         }
         ConsumerGroupMember member = group.staticMember(request.instanceId());
-        return switch (group.instanceHolderCheck(request.memberId(), request.instanceId())) {
+        return switch (ConsumerGroup.holderCheck(member, request.memberId())) {
             case UNKNOWN_MEMBER_ID -> new Sender(null, ConsumerGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID,
                     "Instance id " + request.instanceId() + " is unknown."));
             case FENCED_INSTANCE_ID -> new Sender(null, ConsumerGroupHeartbeat.Response.error(
