@@ -14,6 +14,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
+import static java.util.concurrent.CompletableFuture.completedFuture;
+
 /**
  * The membership side of share groups (KIP-932), Kafka's GroupMetadataManager.shareGroupHeartbeat: members join,
  * heartbeat and leave through ShareGroupHeartbeat; a member coming or going, or a change of what they subscribe to
@@ -61,11 +63,11 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
     CompletableFuture<ShareGroupHeartbeat.Response> heartbeat(ShareGroupHeartbeat.Request request) {
         String problem = invalid(request);
         if (problem != null) {
-            return done(ShareGroupHeartbeat.Response.error(Errors.INVALID_REQUEST, problem));
+            return completedFuture(ShareGroupHeartbeat.Response.error(Errors.INVALID_REQUEST, problem));
         }
         Errors notHere = groups.coordinatorError(request.groupId());
         if (notHere != Errors.NONE) {
-            return done(ShareGroupHeartbeat.Response.error(notHere, null));
+            return completedFuture(ShareGroupHeartbeat.Response.error(notHere, null));
         }
         return thread.compose(() -> heartbeatOnCoordinatorThread(request));
     }
@@ -96,29 +98,29 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
         String groupId = request.groupId();
         Errors notHere = groups.coordinatorError(groupId); // it may have moved while queued
         if (notHere != Errors.NONE) {
-            return done(ShareGroupHeartbeat.Response.error(notHere, null));
+            return completedFuture(ShareGroupHeartbeat.Response.error(notHere, null));
         }
         ShareGroup group = groups.get(groupId);
         if (group == null) {
             String anotherType = groups.notAShareGroup(groupId);
             if (anotherType != null) {
-                return done(ShareGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
+                return completedFuture(ShareGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
             }
             if (request.memberEpoch() != 0) {
-                return done(ShareGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
+                return completedFuture(ShareGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
                         "Share group " + groupId + " not found."));
             }
             group = groups.getOrCreate(groupId);
         }
         synchronized (group) {
             if (group.isDead()) { // deleted or unloaded meanwhile: the client retries
-                return done(ShareGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
+                return completedFuture(ShareGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
             }
             boolean leaving = request.memberEpoch() == ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH;
             ShareGroupHeartbeat.Response response = leaving ? leave(group, request) : heartbeat(group, request);
             if (response.error() != Errors.NONE) {
                 groups.forgetIfUnwritten(group); // a first join refused: no group was made
-                return done(response);
+                return completedFuture(response);
             }
             Map<UUID, Set<Integer>> initializing = leaving ? Map.of() : states.startInitializing(group);
             int stateEpoch = group.groupEpoch;
@@ -294,9 +296,6 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
         }
     }
 
-    private static <T> CompletableFuture<T> done(T value) {
-        return CompletableFuture.completedFuture(value);
-    }
 
     void bindMetersTo(MeterRegistry registry) {
         sessions.bindMetersTo(registry);

@@ -14,6 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.IntFunction;
 
+import static java.util.concurrent.CompletableFuture.completedFuture;
+
 /**
  * The coordinator's part of the share-group offsets admin APIs ({@link ShareGroupMembership}, what the delivery
  * side's handlers ask): whether a share group exists and has members, the partitions it has state for, and record 15's
@@ -74,20 +76,21 @@ final class ShareGroupOffsetsAdmin implements ShareGroupMembership {
         return thread.compose(() -> {
             Errors notHere = groups.coordinatorError(groupId);
             if (notHere != Errors.NONE) {
-                return done(new Outcome(notHere, null));
+                return completedFuture(new Outcome(notHere, null));
             }
             String anotherType = groups.notAShareGroup(groupId);
             if (anotherType != null) {
-                return done(new Outcome(Errors.GROUP_ID_NOT_FOUND, anotherType));
+                return completedFuture(new Outcome(Errors.GROUP_ID_NOT_FOUND, anotherType));
             }
             boolean made = groups.get(groupId) == null;
             ShareGroup group = groups.getOrCreate(groupId); // if none, an empty one, as Kafka
             synchronized (group) {
                 if (group.isDead()) { // deleted or unloaded meanwhile: the client retries
-                    return done(new Outcome(Errors.COORDINATOR_NOT_AVAILABLE, null));
+                    return completedFuture(new Outcome(Errors.COORDINATOR_NOT_AVAILABLE, null));
                 }
                 if (!group.members.isEmpty()) {
-                    return done(new Outcome(Errors.NON_EMPTY_GROUP, "The group is not empty.")); // Kafka's message
+                    // Kafka's message
+                    return completedFuture(new Outcome(Errors.NON_EMPTY_GROUP, "The group is not empty."));
                 }
                 Map<UUID, Set<Integer>> altered = states.startInitializing(group, partitions);
                 // As Kafka, the altered partitions' state is initialized with the group's epoch as its state epoch.
@@ -102,7 +105,7 @@ final class ShareGroupOffsetsAdmin implements ShareGroupMembership {
                     return made ? thread.supply(() -> {
                         groups.forgetIfUnwritten(group);
                         return outcome;
-                    }) : done(outcome);
+                    }) : completedFuture(outcome);
                 });
             }
         });
@@ -113,18 +116,18 @@ final class ShareGroupOffsetsAdmin implements ShareGroupMembership {
         return thread.compose(() -> {
             ShareGroup group = groups.get(groupId);
             if (group == null) {
-                return done(new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, null), Map.of()));
+                return completedFuture(new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, null), Map.of()));
             }
             synchronized (group) {
                 if (group.isDead()) {
-                    return done(new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, null), Map.of()));
+                    return completedFuture(new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, null), Map.of()));
                 }
                 // Here, not before: checked and written in one operation, a member cannot join in between.
                 if (group.state() != ShareGroup.State.EMPTY) {
-                    return done(new OffsetsDeletion(new Outcome(Errors.NON_EMPTY_GROUP, null), Map.of()));
+                    return completedFuture(new OffsetsDeletion(new Outcome(Errors.NON_EMPTY_GROUP, null), Map.of()));
                 }
                 if (group.statePartitions == null) {
-                    return done(new OffsetsDeletion(Outcome.NONE, Map.of()));
+                    return completedFuture(new OffsetsDeletion(Outcome.NONE, Map.of()));
                 }
                 Map<UUID, Set<Integer>> eligible = group.statePartitions.startDeleting(topicIds,
                         topicId -> topics.known(topicId).map(TopicMetadata::partitions));
@@ -139,14 +142,14 @@ final class ShareGroupOffsetsAdmin implements ShareGroupMembership {
         return thread.compose(() -> {
             ShareGroup group = groups.get(groupId);
             if (group == null) {
-                return done(new Outcome(Errors.GROUP_ID_NOT_FOUND, null));
+                return completedFuture(new Outcome(Errors.GROUP_ID_NOT_FOUND, null));
             }
             synchronized (group) {
                 if (group.isDead()) { // deleted meanwhile: writing its record 15 would make it again on replay
-                    return done(new Outcome(Errors.GROUP_ID_NOT_FOUND, null));
+                    return completedFuture(new Outcome(Errors.GROUP_ID_NOT_FOUND, null));
                 }
                 if (group.statePartitions == null) {
-                    return done(Outcome.NONE);
+                    return completedFuture(Outcome.NONE);
                 }
                 group.statePartitions.deleted(topicIds);
                 return written(group);
@@ -158,9 +161,5 @@ final class ShareGroupOffsetsAdmin implements ShareGroupMembership {
     private CompletableFuture<Outcome> written(ShareGroup group) {
         return groups.write(group).handle((offset, failure) -> failure == null ? Outcome.NONE
                 : new Outcome(CoordinatorWriteErrors.answerFor(failure), null));
-    }
-
-    private static <T> CompletableFuture<T> done(T value) {
-        return CompletableFuture.completedFuture(value);
     }
 }

@@ -20,6 +20,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
+import static java.util.concurrent.CompletableFuture.completedFuture;
+
 /**
  * The transaction coordinator, Kafka's TransactionCoordinator with its TransactionStateManager: each transactional
  * id's state, kept in {@code __transaction_state} ({@link TransactionStateLog}) and changed only once the new state
@@ -190,14 +192,14 @@ public final class TransactionCoordinator implements AutoCloseable {
                                                                 long expectedProducerId, short expectedEpoch) {
         return onThread(() -> {
             if (transactionalId.isEmpty()) {
-                return done(ProducerIdAndEpoch.failed(Errors.INVALID_REQUEST));
+                return completedFuture(ProducerIdAndEpoch.failed(Errors.INVALID_REQUEST));
             }
             if (timeoutMs <= 0 || timeoutMs > config.maxTimeoutMs()) {
-                return done(ProducerIdAndEpoch.failed(Errors.INVALID_TRANSACTION_TIMEOUT));
+                return completedFuture(ProducerIdAndEpoch.failed(Errors.INVALID_TRANSACTION_TIMEOUT));
             }
             Errors coordinator = partitions.error(transactionalId);
             if (coordinator != Errors.NONE) {
-                return done(ProducerIdAndEpoch.failed(coordinator));
+                return completedFuture(ProducerIdAndEpoch.failed(coordinator));
             }
             long now = clock.wallClockMs();
             Entry entry = transactions.get(transactionalId);
@@ -218,14 +220,14 @@ public final class TransactionCoordinator implements AutoCloseable {
         TransactionMetadata current = entry.metadata;
         boolean expected = expectedProducerId != TransactionMetadata.NO_PRODUCER_ID;
         if (entry.pending) {
-            return done(ProducerIdAndEpoch.failed(Errors.CONCURRENT_TRANSACTIONS));
+            return completedFuture(ProducerIdAndEpoch.failed(Errors.CONCURRENT_TRANSACTIONS));
         }
         if (expected && !isValidProducerId(current, expectedProducerId, expectedEpoch)) {
-            return done(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
+            return completedFuture(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
         }
         switch (current.state()) {
             case PREPARE_COMMIT, PREPARE_ABORT, PREPARE_EPOCH_FENCE, DEAD -> {
-                return done(ProducerIdAndEpoch.failed(Errors.CONCURRENT_TRANSACTIONS));
+                return completedFuture(ProducerIdAndEpoch.failed(Errors.CONCURRENT_TRANSACTIONS));
             }
             case ONGOING -> {
                 // Kafka fences the producer of the open transaction and aborts it; this client retries meanwhile,
@@ -260,7 +262,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                         newEpoch = current.producerEpoch(); // a retried bump: the same answer again
                         newLast = current.lastProducerEpoch();
                     } else {
-                        return done(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
+                        return completedFuture(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
                     }
                     next = current.transitionTo(TransactionState.EMPTY, current.producerId(), newEpoch, newLast,
                             Set.of(), -1, now);
@@ -295,28 +297,28 @@ public final class TransactionCoordinator implements AutoCloseable {
         return onThread(() -> {
             Errors located = locate(transactionalId);
             if (located != Errors.NONE) {
-                return done(located);
+                return completedFuture(located);
             }
             Entry entry = transactions.get(transactionalId);
             // Kafka's order: a pending write first, for under TV2 it may be moving the producer to the new id this
             // request already names.
             if (entry.pending) {
-                return done(Errors.CONCURRENT_TRANSACTIONS);
+                return completedFuture(Errors.CONCURRENT_TRANSACTIONS);
             }
             Errors checked = checkProducer(entry, producerId, producerEpoch);
             if (checked != Errors.NONE) {
-                return done(checked);
+                return completedFuture(checked);
             }
             TransactionMetadata current = entry.metadata;
             if (current.state().isPrepare()) {
-                return done(Errors.CONCURRENT_TRANSACTIONS);
+                return completedFuture(Errors.CONCURRENT_TRANSACTIONS);
             }
             if (current.state() == TransactionState.ONGOING && current.partitions().containsAll(partitions)) {
-                return done(Errors.NONE);
+                return completedFuture(Errors.NONE);
             }
             if (current.state() != TransactionState.ONGOING && !current.state().isComplete()
                     && current.state() != TransactionState.EMPTY) {
-                return done(Errors.INVALID_TXN_STATE);
+                return completedFuture(Errors.INVALID_TXN_STATE);
             }
             long now = clock.wallClockMs();
             Set<TopicPartition> all = new HashSet<>(current.partitions());
@@ -358,7 +360,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                 }
                 result.put(partition, error);
             }
-            return done(result);
+            return completedFuture(result);
         });
     }
 
@@ -396,15 +398,15 @@ public final class TransactionCoordinator implements AutoCloseable {
                                                                 boolean transactionVersion2) {
         return onThread(() -> {
             if (transactionalId.isEmpty()) {
-                return done(ProducerIdAndEpoch.failed(Errors.INVALID_REQUEST));
+                return completedFuture(ProducerIdAndEpoch.failed(Errors.INVALID_REQUEST));
             }
             Errors coordinator = partitions.error(transactionalId);
             if (coordinator != Errors.NONE) {
-                return done(ProducerIdAndEpoch.failed(coordinator));
+                return completedFuture(ProducerIdAndEpoch.failed(coordinator));
             }
             Entry entry = transactions.get(transactionalId);
             if (entry == null) {
-                return done(ProducerIdAndEpoch.failed(Errors.INVALID_PRODUCER_ID_MAPPING));
+                return completedFuture(ProducerIdAndEpoch.failed(Errors.INVALID_PRODUCER_ID_MAPPING));
             }
             TransactionMetadata current = entry.metadata;
             // Under TV2 the epoch moves on at each EndTxn: a retry of it comes with the one before, or, where
@@ -414,15 +416,15 @@ public final class TransactionCoordinator implements AutoCloseable {
                     && producerId == current.previousProducerId() && producerEpoch == Short.MAX_VALUE - 1
                     && current.producerEpoch() == 0;
             if (current.producerId() != producerId && !retryAfterRotation) {
-                return done(ProducerIdAndEpoch.failed(Errors.INVALID_PRODUCER_ID_MAPPING));
+                return completedFuture(ProducerIdAndEpoch.failed(Errors.INVALID_PRODUCER_ID_MAPPING));
             }
             boolean retryAfterBump = transactionVersion2 && producerEpoch == current.producerEpoch() - 1;
             boolean retry = retryAfterRotation || retryAfterBump;
             if (!validEndEpoch(current, producerEpoch, transactionVersion2, retryAfterBump, retry)) {
-                return done(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
+                return completedFuture(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
             }
             if (entry.pending) {
-                return done(ProducerIdAndEpoch.failed(Errors.CONCURRENT_TRANSACTIONS));
+                return completedFuture(ProducerIdAndEpoch.failed(Errors.CONCURRENT_TRANSACTIONS));
             }
             boolean commit = result == TransactionResult.COMMIT;
             TransactionState ended = commit ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT;
@@ -433,25 +435,25 @@ public final class TransactionCoordinator implements AutoCloseable {
                 }
                 case COMPLETE_COMMIT, COMPLETE_ABORT -> {
                     if (current.state() == ended && (!transactionVersion2 || retry)) {
-                        return done(answer(current)); // a retry of the EndTxn that ended it
+                        return completedFuture(answer(current)); // a retry of the EndTxn that ended it
                     }
                     if (transactionVersion2 && !commit && !retry) {
                         return endOngoing(entry, preparing, true); // KIP-890: aborting when unsure is allowed
                     }
-                    return done(ProducerIdAndEpoch.failed(Errors.INVALID_TXN_STATE));
+                    return completedFuture(ProducerIdAndEpoch.failed(Errors.INVALID_TXN_STATE));
                 }
                 case EMPTY -> {
                     if (transactionVersion2 && !commit) {
                         return endOngoing(entry, preparing, true);
                     }
-                    return done(ProducerIdAndEpoch.failed(Errors.INVALID_TXN_STATE));
+                    return completedFuture(ProducerIdAndEpoch.failed(Errors.INVALID_TXN_STATE));
                 }
                 case PREPARE_COMMIT, PREPARE_ABORT -> {
-                    return done(ProducerIdAndEpoch.failed(current.state() == preparing
+                    return completedFuture(ProducerIdAndEpoch.failed(current.state() == preparing
                             ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE));
                 }
                 default -> {
-                    return done(ProducerIdAndEpoch.failed(Errors.INVALID_TXN_STATE));
+                    return completedFuture(ProducerIdAndEpoch.failed(Errors.INVALID_TXN_STATE));
                 }
             }
         });
@@ -583,7 +585,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                     answers.add(new Description(Errors.NONE, entry.metadata));
                 }
             }
-            return done(answers);
+            return completedFuture(answers);
         });
     }
 
@@ -592,7 +594,7 @@ public final class TransactionCoordinator implements AutoCloseable {
             partitions.adoptNew();
             if (partitions.anyLoading()) {
                 // As Kafka: while a partition loads, the listing would be partial, so none is given.
-                return done(new Listing(Errors.COORDINATOR_LOAD_IN_PROGRESS, List.of()));
+                return completedFuture(new Listing(Errors.COORDINATOR_LOAD_IN_PROGRESS, List.of()));
             }
             long now = clock.wallClockMs();
             List<TransactionMetadata> found = new ArrayList<>();
@@ -608,7 +610,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                 }
                 found.add(metadata);
             }
-            return done(new Listing(Errors.NONE, found));
+            return completedFuture(new Listing(Errors.NONE, found));
         });
     }
 
@@ -636,9 +638,6 @@ public final class TransactionCoordinator implements AutoCloseable {
         }, thread).thenCompose(future -> future);
     }
 
-    private static <T> CompletableFuture<T> done(T value) {
-        return CompletableFuture.completedFuture(value);
-    }
 
     /** The partition's loads and writes this node started are dropped; the next leader's load takes them up. */
     @Override
