@@ -91,8 +91,13 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      * a share partition in its cache).
      */
     public SharePartition loaded(SharePartitionKey key, PartitionLog partitionLog) {
+        return loaded(key, leaderEpochs.applyAsInt(partitionLog.topicPartition()));
+    }
+
+    /** The share partition of {@code key} in memory loaded under {@code epoch}, with the group's settings; or null. */
+    private SharePartition loaded(SharePartitionKey key, int epoch) {
         SharePartition partition = partitions.get(key);
-        if (partition == null || partition.leaderEpoch() != leaderEpochs.applyAsInt(partitionLog.topicPartition())) {
+        if (partition == null || partition.leaderEpoch() != epoch) {
             return null;
         }
         partition.updateSettings(configs.settings(key.groupId()));
@@ -116,30 +121,30 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      */
     public SharePartition partition(SharePartitionKey key, PartitionLog partitionLog, Executor eventLoop,
                                     Consumer<Errors> onLoadFailure) {
-        ShareGroupSettings settings = configs.settings(key.groupId());
         int epoch = leaderEpochs.applyAsInt(partitionLog.topicPartition());
-        SharePartition partition = partitions.get(key);
-        if (partition == null || partition.leaderEpoch() != epoch) {
-            Load load = new Load();
-            Load inFlight = loads.putIfAbsent(key, load);
-            if (inFlight != null) {
-                tellFailure(inFlight, onLoadFailure);
-                return null;
-            }
-            partition = partitions.get(key); // a load may have ended between the two looks
-            if (partition == null || partition.leaderEpoch() != epoch) {
-                if (partition != null) {
-                    partitions.remove(key, partition);
-                }
-                tellFailure(load, onLoadFailure);
-                load(key, partitionLog, settings, epoch, eventLoop, load);
-                return null;
-            }
+        SharePartition partition = loaded(key, epoch);
+        if (partition != null) {
+            return partition;
+        }
+        Load load = new Load();
+        Load inFlight = loads.putIfAbsent(key, load);
+        if (inFlight != null) {
+            tellFailure(inFlight, onLoadFailure);
+            return null;
+        }
+        partition = loaded(key, epoch); // a load may have ended between the two looks
+        if (partition != null) {
             loads.remove(key, load);
             load.complete(Errors.NONE);
+            return partition;
         }
-        partition.updateSettings(settings);
-        return partition;
+        SharePartition stale = partitions.get(key);
+        if (stale != null) {
+            partitions.remove(key, stale);
+        }
+        tellFailure(load, onLoadFailure);
+        load(key, partitionLog, configs.settings(key.groupId()), epoch, eventLoop, load);
+        return null;
     }
 
     /**
