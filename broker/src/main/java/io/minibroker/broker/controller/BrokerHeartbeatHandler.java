@@ -16,9 +16,9 @@ import java.util.concurrent.Executor;
  * controller keeps no metadata log that a broker could lag behind on.
  *
  * <p>A broker asking to shut down (KIP-841) is fenced, and in the same step its partitions get new leaders and it
- * leaves every ISR ({@link TopicAssignments#electLeaders}), as Kafka's ReplicationControlManager
- * handleBrokerInControlledShutdown does, before ShouldShutDown is answered: its leaders do not wait for the next
- * fencing check, a quarter of the session later. That step fsyncs, so it runs on {@code disk}.
+ * leaves every ISR ({@link TopicAssignments#electLeadersAwayFrom}, which looks at its partitions only), as Kafka's
+ * ReplicationControlManager handleBrokerInControlledShutdown does, before ShouldShutDown is answered: its leaders do
+ * not wait for the next fencing check, a quarter of the session later. That step fsyncs, so it runs on {@code disk}.
  */
 public final class BrokerHeartbeatHandler implements ApiHandler {
 
@@ -41,7 +41,7 @@ public final class BrokerHeartbeatHandler implements ApiHandler {
             return CompletableFuture.completedFuture(answer(outcome));
         }
         return CompletableFuture.supplyAsync(() -> {
-            assignments.electLeaders();
+            assignments.electLeadersAwayFrom(heartbeat.brokerId());
             return answer(outcome);
         }, disk);
     }

@@ -456,15 +456,35 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
      * restart the brokers register again before their absence means anything.
      */
     public synchronized void electLeaders() {
-        Function<PartitionImage, Election> withoutFenced = partition -> {
-            PartitionImage changed = withoutFencedBrokers(partition);
-            return changed == null ? Election.unchanged(ElectionResult.NOT_NEEDED)
-                    : new Election(ElectionResult.ELECTED, changed);
-        };
         for (TopicImage topic : List.copyOf(topics.values())) {
             // A failed save leaves the topic as it was; the next check tries again.
-            electIn(topic, topic.partitions().stream().map(PartitionImage::index).toList(), withoutFenced);
+            electIn(topic, topic.partitions().stream().map(PartitionImage::index).toList(), this::withoutFenced);
         }
+    }
+
+    /**
+     * {@link #electLeaders} of only the partitions {@code brokerId} leads or is in the ISR of, as Kafka's controller
+     * acts on a broker entering controlled shutdown (partitionsWithBrokerInIsr): the others' leaders and ISRs are not
+     * the stopping broker's to change, and a topic without any of them is left alone (not copied to be looked at).
+     */
+    public synchronized void electLeadersAwayFrom(int brokerId) {
+        for (TopicImage topic : List.copyOf(topics.values())) {
+            List<Integer> indices = new ArrayList<>();
+            for (PartitionImage partition : topic.partitions()) {
+                if (partition.leader() == brokerId || partition.isr().contains(brokerId)) {
+                    indices.add(partition.index());
+                }
+            }
+            if (!indices.isEmpty()) {
+                electIn(topic, indices, this::withoutFenced);
+            }
+        }
+    }
+
+    private Election withoutFenced(PartitionImage partition) {
+        PartitionImage changed = withoutFencedBrokers(partition);
+        return changed == null ? Election.unchanged(ElectionResult.NOT_NEEDED)
+                : new Election(ElectionResult.ELECTED, changed);
     }
 
     /** The partition with its fenced brokers out of the ISR and a live leader if one can be had; null if unchanged. */

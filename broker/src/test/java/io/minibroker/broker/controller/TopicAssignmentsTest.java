@@ -82,6 +82,22 @@ class TopicAssignmentsTest {
     }
 
     @Test
+    void aControlledShutdownMovesOnlyTheStoppingBrokersPartitions() {
+        assertThat(assignments.create("u", manual(List.of(List.of(1, 0), List.of(2, 0))), Map.of(), false).error())
+                .isEqualTo(Errors.NONE);
+        shutDown(2); // fenced, its partitions left to the next fencing check
+        shutDown(1);
+        assignments.electLeadersAwayFrom(1);
+
+        assertThat(leaderOf("u", 0)).as("node 1's partition moves").isZero();
+        assertThat(partition().isr()).as("node 1 leaves the ISR it follows in").containsExactly(0);
+        assertThat(leaderOf("u", 1)).as("node 2's partition waits for the fencing check").isEqualTo(2);
+
+        assignments.electLeaders();
+        assertThat(leaderOf("u", 1)).isZero();
+    }
+
+    @Test
     void anIsrNamingABrokerByAStaleEpochIsIneligible() {
         UUID topicId = assignments.image().topic("t").orElseThrow().id();
         long staleEpoch = brokerEpochs.get(2);
