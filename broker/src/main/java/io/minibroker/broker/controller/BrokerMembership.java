@@ -112,9 +112,15 @@ public final class BrokerMembership {
         }
     }
 
-    /** Every registered broker's id, fenced or not, ascending. */
-    public synchronized List<Integer> registeredIds() {
-        return List.copyOf(brokers.keySet());
+    /** The ids of the registered brokers, fenced or not, and of the live ones, both ascending and of one moment. */
+    public record BrokerIds(List<Integer> registered, List<Integer> live) {
+    }
+
+    /** Every registered broker's id and the ids of the {@link #liveBrokers}, read together. */
+    public synchronized BrokerIds ids() {
+        long now = clockMs.getAsLong();
+        return new BrokerIds(List.copyOf(brokers.keySet()),
+                brokers.values().stream().filter(broker -> isLive(broker, now)).map(RegisteredBroker::id).toList());
     }
 
     /** The brokers that are unfenced and heartbeat within the session timeout, by id. */

@@ -113,20 +113,21 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         if (invalidConfig != null) {
             return Outcome.failed(Errors.INVALID_CONFIG, invalidConfig);
         }
-        PartitionRules.Refusal refused = request.refusal(membership.registeredIds());
+        BrokerMembership.BrokerIds brokers = membership.ids();
+        PartitionRules.Refusal refused = request.refusal(brokers.registered());
         if (refused != null) {
             return Outcome.failed(refused.error(), refused.message());
         }
         List<List<Integer>> replicas;
         if (request.assignments().isEmpty()) {
-            String unplaceable = unplaceable(request.replicas());
+            String unplaceable = unplaceable(brokers, request.replicas());
             if (unplaceable != null) {
                 return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, unplaceable);
             }
-            replicas = place(nextStart, request.partitions(), request.replicas());
+            replicas = place(brokers, nextStart, request.partitions(), request.replicas());
         } else {
             replicas = request.replicaLists();
-            String fenced = allFenced(replicas);
+            String fenced = allFenced(brokers, replicas);
             if (fenced != null) {
                 return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, fenced);
             }
@@ -145,9 +146,9 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
      * only, as Kafka's ReplicationControlManager refuses it (a fenced broker may be a replica, out of the ISR until it
      * catches up, but one of them must be live to lead).
      */
-    private String allFenced(List<List<Integer>> assignments) {
+    private static String allFenced(BrokerMembership.BrokerIds brokers, List<List<Integer>> assignments) {
         for (List<Integer> assignment : assignments) {
-            if (assignment.stream().noneMatch(membership::isLive)) {
+            if (assignment.stream().noneMatch(brokers.live()::contains)) {
                 return "All brokers specified in the manual partition assignment " + assignment
                         + " are fenced or in controlled shutdown.";
             }
@@ -159,9 +160,9 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
      * Why {@code replicationFactor} replicas cannot be placed, or null: as Kafka's StripedReplicaPlacer, they are
      * placed over every registered broker, fenced ones too, and only the leader must be live.
      */
-    private String unplaceable(int replicationFactor) {
-        int registered = membership.registeredIds().size();
-        if (membership.liveBrokers().isEmpty()) {
+    private static String unplaceable(BrokerMembership.BrokerIds brokers, int replicationFactor) {
+        int registered = brokers.registered().size();
+        if (brokers.live().isEmpty()) {
             return "All brokers are currently fenced.";
         }
         if (replicationFactor > registered) {
@@ -177,9 +178,10 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
      * their number): each led by the next live broker, followed by the registered brokers after it, fenced ones
      * included (with every broker live, plain round-robin over them).
      */
-    private List<List<Integer>> place(int firstLeader, int count, int replicationFactor) {
-        List<Integer> registered = membership.registeredIds();
-        List<Integer> live = liveIds();
+    private static List<List<Integer>> place(BrokerMembership.BrokerIds brokers, int firstLeader, int count,
+                                             int replicationFactor) {
+        List<Integer> registered = brokers.registered();
+        List<Integer> live = brokers.live();
         List<List<Integer>> replicas = new ArrayList<>();
         for (int partition = 0; partition < count; partition++) {
             int leader = live.get((firstLeader + partition) % live.size());
@@ -193,18 +195,14 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         return replicas;
     }
 
-    private List<Integer> liveIds() {
-        return membership.liveBrokers().stream().map(BrokerMembership.RegisteredBroker::id).toList();
-    }
-
     /**
      * Where added partitions' leaders start among the live brokers: after the first replica of the topic's last
      * partition, so that they go on with its stripe, as Kafka's StripedReplicaPlacer goes on from the topic's last
      * leader.
      */
-    private int afterLastLeader(TopicImage topic) {
+    private static int afterLastLeader(BrokerMembership.BrokerIds brokers, TopicImage topic) {
         int last = topic.partitions().get(topic.partitions().size() - 1).replicas().get(0);
-        List<Integer> live = liveIds();
+        List<Integer> live = brokers.live();
         for (int i = 0; i < live.size(); i++) {
             if (live.get(i) > last) {
                 return i;
@@ -228,20 +226,21 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         }
         int current = topic.partitions().size();
         int replicationFactor = topic.partitions().get(0).replicas().size();
+        BrokerMembership.BrokerIds brokers = membership.ids();
         PartitionRules.Refusal refused = PartitionRules.increase(name, current, count, assignments,
-                replicationFactor, membership.registeredIds());
+                replicationFactor, brokers.registered());
         if (refused != null) {
             return Outcome.failed(refused.error(), refused.message());
         }
         List<List<Integer>> replicas;
         if (assignments == null) {
-            String unplaceable = unplaceable(replicationFactor);
+            String unplaceable = unplaceable(brokers, replicationFactor);
             if (unplaceable != null) {
                 return Outcome.failed(Errors.INVALID_REPLICATION_FACTOR, unplaceable);
             }
-            replicas = place(afterLastLeader(topic), count - current, replicationFactor);
+            replicas = place(brokers, afterLastLeader(brokers, topic), count - current, replicationFactor);
         } else {
-            String fenced = allFenced(assignments);
+            String fenced = allFenced(brokers, assignments);
             if (fenced != null) {
                 return Outcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, fenced);
             }
