@@ -59,13 +59,7 @@ public final class SecurityRecords {
 
         /** A snapshot without group or broker configs. */
         public Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials) {
-            this(acls, credentials, Map.of());
-        }
-
-        /** A snapshot without broker configs. */
-        public Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
-                        Map<String, Map<String, String>> groupConfigs) {
-            this(acls, credentials, groupConfigs, Map.of());
+            this(acls, credentials, Map.of(), Map.of());
         }
     }
 

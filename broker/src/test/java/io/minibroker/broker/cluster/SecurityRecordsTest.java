@@ -84,7 +84,7 @@ class SecurityRecordsTest {
     @Test
     void groupConfigsAreKafkasConfigRecordsAndReadBack() {
         SecurityRecords.Snapshot snapshot = new SecurityRecords.Snapshot(List.of(), Map.of(),
-                Map.of("workers", Map.of("share.record.lock.duration.ms", "15000")));
+                Map.of("workers", Map.of("share.record.lock.duration.ms", "15000")), Map.of());
         List<ByteBuffer> values = values(SecurityRecords.encode(snapshot));
         assertThat(values).hasSize(1);
         ConfigRecord config = (ConfigRecord) read(values.get(0), new ConfigRecord());

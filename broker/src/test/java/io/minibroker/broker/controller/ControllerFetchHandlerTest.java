@@ -68,7 +68,7 @@ class ControllerFetchHandlerTest {
         long digest = securityFetch(NOTHING_HELD).highWatermark();
 
         security = new SecurityRecords.Snapshot(List.of(ACL), Map.of(),
-                Map.of("workers", Map.of("share.delivery.count.limit", "3")));
+                Map.of("workers", Map.of("share.delivery.count.limit", "3")), Map.of());
         FetchResponseView.PartitionData changed = securityFetch(digest);
         assertThat(changed.highWatermark()).isNotEqualTo(digest);
         SecurityRecords.Snapshot received = SecurityRecords.decode(changed.records());

@@ -36,7 +36,7 @@ class SnapshotChangesTest {
     /** The snapshot as a broker receives it: encoded by the controller, decoded anew at each fetch. */
     private void fetched(Map<String, Map<String, String>> configs) {
         changes.accept(SecurityRecords.decode(SecurityRecords.encode(new Snapshot(List.of(ACL), CREDENTIALS,
-                configs))));
+                configs, Map.of()))));
     }
 
     @Test
@@ -72,11 +72,11 @@ class SnapshotChangesTest {
         fetched(Map.of());
         assertThat(groupConfigs).as("empty, as the copy starts").isEmpty();
 
-        changes.accept(new Snapshot(List.of(), CREDENTIALS, Map.of()));
+        changes.accept(new Snapshot(List.of(), CREDENTIALS, Map.of(), Map.of()));
         assertThat(acls).containsExactly(List.of(ACL), List.of());
         assertThat(credentials).hasSize(1);
 
-        changes.accept(new Snapshot(List.of(), Map.of(), Map.of()));
+        changes.accept(new Snapshot(List.of(), Map.of(), Map.of(), Map.of()));
         assertThat(credentials).hasSize(2);
         assertThat(credentials.get(1)).isEqualTo(Map.of());
         assertThat(acls).hasSize(2);
