@@ -258,8 +258,7 @@ final class ConsumerGroupRecords {
      */
     static final class Replay {
         private final Map<String, ConsumerGroup> groups = new LinkedHashMap<>();
-        /** The records read, by group and key: what the coordinator wrote, to diff its next write against. */
-        private final Map<String, Map<ByteBuffer, byte[]>> written = new HashMap<>();
+        private final ReplayedRecords written = new ReplayedRecords();
 
         /** Applies one record; {@code key} is positioned after its type. */
         void apply(short type, ByteBuf key, ByteBuf value) {
@@ -271,13 +270,10 @@ final class ConsumerGroupRecords {
             }
             ByteBuffer keyBytes = key(type, groupId, memberId);
             if (value == null) {
-                Map<ByteBuffer, byte[]> records = written.get(groupId);
-                if (records != null) {
-                    records.remove(keyBytes);
-                }
+                written.remove(groupId, keyBytes);
                 if (type == METADATA) {
                     groups.remove(groupId);
-                    written.remove(groupId);
+                    written.forget(groupId);
                 } else {
                     ConsumerGroup group = groups.get(groupId);
                     if (group != null && type == MEMBER_METADATA) {
@@ -286,9 +282,7 @@ final class ConsumerGroupRecords {
                 }
                 return;
             }
-            byte[] valueBytes = new byte[value.readableBytes()];
-            value.getBytes(value.readerIndex(), valueBytes);
-            written.computeIfAbsent(groupId, id -> new LinkedHashMap<>()).put(keyBytes, valueBytes);
+            written.put(groupId, keyBytes, value);
             ConsumerGroup group = groups.computeIfAbsent(groupId, ConsumerGroup::new);
             checkVersion(value, type);
             switch (type) {
@@ -363,7 +357,7 @@ final class ConsumerGroupRecords {
 
         /** The groups read, each with the records it was rebuilt from. */
         Map<String, ConsumerGroup> groups() {
-            groups.forEach((groupId, group) -> group.written = written.getOrDefault(groupId, new LinkedHashMap<>()));
+            groups.forEach((groupId, group) -> group.written = written.of(groupId));
             return groups;
         }
     }

@@ -6,7 +6,6 @@ import io.netty.buffer.Unpooled;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -180,7 +179,7 @@ final class ShareGroupRecords {
      */
     static final class Replay {
         private final Map<String, ShareGroup> groups = new LinkedHashMap<>();
-        private final Map<String, Map<ByteBuffer, byte[]>> written = new HashMap<>();
+        private final ReplayedRecords written = new ReplayedRecords();
 
         /**
          * Applies one record; {@code key} is positioned after its type. A tombstone that leaves a group without
@@ -196,14 +195,11 @@ final class ShareGroupRecords {
             String memberId = memberKey ? GroupMetadataRecord.readString(key) : null;
             ByteBuffer keyBytes = key(type, groupId, memberId);
             if (value == null) {
-                Map<ByteBuffer, byte[]> records = written.get(groupId);
-                if (records != null) {
-                    records.remove(keyBytes);
-                }
+                boolean recordsLeft = written.remove(groupId, keyBytes);
                 ShareGroup group = groups.get(groupId);
-                if (type == METADATA || records == null || records.isEmpty()) {
+                if (type == METADATA || !recordsLeft) {
                     groups.remove(groupId);
-                    written.remove(groupId);
+                    written.forget(groupId);
                 } else if (group != null && type == MEMBER_METADATA) {
                     group.members.remove(memberId);
                     group.targetAssignment.remove(memberId);
@@ -212,9 +208,7 @@ final class ShareGroupRecords {
                 }
                 return;
             }
-            byte[] valueBytes = new byte[value.readableBytes()];
-            value.getBytes(value.readerIndex(), valueBytes);
-            written.computeIfAbsent(groupId, id -> new LinkedHashMap<>()).put(keyBytes, valueBytes);
+            written.put(groupId, keyBytes, value);
             ShareGroup group = groups.computeIfAbsent(groupId, ShareGroup::new);
             checkVersion(value, type);
             switch (type) {
@@ -252,7 +246,7 @@ final class ShareGroupRecords {
 
         /** The groups read, each with the records it was rebuilt from. */
         Map<String, ShareGroup> groups() {
-            groups.forEach((groupId, group) -> group.written = written.getOrDefault(groupId, new LinkedHashMap<>()));
+            groups.forEach((groupId, group) -> group.written = written.of(groupId));
             return groups;
         }
     }

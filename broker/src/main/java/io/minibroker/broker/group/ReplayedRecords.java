@@ -1,0 +1,44 @@
+package io.minibroker.broker.group;
+
+import io.netty.buffer.ByteBuf;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The records a replay of consumer or share groups read, by group and key, the last of a key winning: what the
+ * coordinator wrote, which its next write of a group is diffed against ({@link ConsumerGroupRecords#diff}).
+ */
+final class ReplayedRecords {
+
+    private final Map<String, Map<ByteBuffer, byte[]>> byGroup = new HashMap<>();
+
+    /** A record of the group's: a copy of {@code value}'s readable bytes, its reader index left where it is. */
+    void put(String groupId, ByteBuffer key, ByteBuf value) {
+        byte[] bytes = new byte[value.readableBytes()];
+        value.getBytes(value.readerIndex(), bytes);
+        byGroup.computeIfAbsent(groupId, id -> new LinkedHashMap<>()).put(key, bytes);
+    }
+
+    /** A tombstone of the key: its record gone; whether the group has records left. */
+    boolean remove(String groupId, ByteBuffer key) {
+        Map<ByteBuffer, byte[]> records = byGroup.get(groupId);
+        if (records == null) {
+            return false;
+        }
+        records.remove(key);
+        return !records.isEmpty();
+    }
+
+    /** The group was deleted: none of its records count. */
+    void forget(String groupId) {
+        byGroup.remove(groupId);
+    }
+
+    /** The group's records, for it to keep (a new map if it has none). */
+    Map<ByteBuffer, byte[]> of(String groupId) {
+        return byGroup.getOrDefault(groupId, new LinkedHashMap<>());
+    }
+}
