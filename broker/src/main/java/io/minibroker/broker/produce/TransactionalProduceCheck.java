@@ -32,7 +32,8 @@ public interface TransactionalProduceCheck {
     /**
      * Whether a transactional batch that would open its producer's transaction on a partition must present the guard
      * of a verification started before this check (KIP-890, {@code transaction.partition.verification.enable}, read
-     * once by whoever builds the check): yes, but for {@link io.minibroker.broker.transaction.CoordinatorProduceCheck#addingOnly}'s.
+     * once by whoever builds the check): yes, but for the check a broker builds with it off (its transaction package's
+     * CoordinatorProduceCheck.addingOnly).
      */
     default boolean verifiesPartitions() {
         return true;
