@@ -23,6 +23,7 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The ACL APIs' answers to what Kafka 4.3 refuses: an UNKNOWN code (0) closes the connection, as Kafka's request
@@ -137,6 +138,34 @@ class AclApisHandlerTest {
         assertThat(deleted.filterResults()).extracting(r -> r.errorMessage())
                 .containsExactly("Unknown patternFilter.", "Unknown entryFilter.");
         assertThat(authorizer.bindings()).hasSize(1);
+    }
+
+    /**
+     * Kafka answers a successful deletion with ApiError.NONE's message, null, for the filter and for each ACL it
+     * removed, but leaves CreateAcls' and DescribeAcls' messages at their empty default (seen with kafkajs's suite
+     * against Kafka 4.3.1).
+     */
+    @Test
+    void successIsANullMessageForDeleteAclsAndAnEmptyOneForCreateAndDescribeAcls() {
+        CreateAclsRequestView create = new CreateAclsRequestView();
+        creation(create, "t");
+        CreateAclsResponseView created = new CreateAclsResponseView(call(ADMIN, ApiKey.CREATE_ACLS,
+                create.struct()));
+        assertThat(created.results()).extracting(r -> r.errorMessage()).containsExactly("");
+        DescribeAclsResponseView listed = new DescribeAclsResponseView(call(ADMIN, ApiKey.DESCRIBE_ACLS,
+                new DescribeAclsRequestView().resourceTypeFilter(ResourceType.ANY.code())
+                        .patternTypeFilter(PatternType.ANY.code()).operation(AclOperation.ANY.code())
+                        .permissionType(AclPermissionType.ANY.code()).struct()));
+        assertThat(listed.errorMessage()).isEmpty();
+
+        DeleteAclsRequestView delete = new DeleteAclsRequestView();
+        anyFilter(delete).resourceNameFilter(null).principalFilter(null).hostFilter(null);
+        DeleteAclsResponseView.DeleteAclsFilterResult deleted = new DeleteAclsResponseView(call(ADMIN,
+                ApiKey.DELETE_ACLS, delete.struct())).filterResults().get(0);
+        assertThat(deleted.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(deleted.errorMessage()).isNull();
+        assertThat(deleted.matchingAcls()).extracting(acl -> acl.resourceName(), acl -> acl.errorMessage())
+                .containsExactly(tuple("t", null));
     }
 
     @Test
