@@ -60,6 +60,21 @@ class AclApisHandlerTest {
                 .operation(AclOperation.READ.code()).permissionType(AclPermissionType.ALLOW.code());
     }
 
+    /** CreateAcls of one binding on topic {@code name}, asked by {@code principal}. */
+    private CreateAclsResponseView createOne(KafkaPrincipal principal, String name) {
+        CreateAclsRequestView create = new CreateAclsRequestView();
+        creation(create, name);
+        return new CreateAclsResponseView(call(principal, ApiKey.CREATE_ACLS, create.struct()));
+    }
+
+    /** DescribeAcls of every binding, asked by {@code principal}. */
+    private DescribeAclsResponseView describeAll(KafkaPrincipal principal) {
+        return new DescribeAclsResponseView(call(principal, ApiKey.DESCRIBE_ACLS,
+                new DescribeAclsRequestView().resourceTypeFilter(ResourceType.ANY.code())
+                        .patternTypeFilter(PatternType.ANY.code()).operation(AclOperation.ANY.code())
+                        .permissionType(AclPermissionType.ANY.code()).struct()));
+    }
+
     private static DeleteAclsRequestView.DeleteAclsFilter anyFilter(DeleteAclsRequestView request) {
         return request.addFilter().resourceTypeFilter(ResourceType.ANY.code())
                 .patternTypeFilter(PatternType.ANY.code()).operation(AclOperation.ANY.code())
@@ -119,9 +134,7 @@ class AclApisHandlerTest {
 
     @Test
     void filtersWithCodesKafkaDoesNotKnowMatchNothingOrAreRefused() {
-        CreateAclsRequestView create = new CreateAclsRequestView();
-        creation(create, "t");
-        call(ADMIN, ApiKey.CREATE_ACLS, create.struct());
+        createOne(ADMIN, "t");
 
         DescribeAclsResponseView listed = new DescribeAclsResponseView(call(ADMIN, ApiKey.DESCRIBE_ACLS,
                 new DescribeAclsRequestView().resourceTypeFilter(ResourceType.ANY.code())
@@ -147,16 +160,8 @@ class AclApisHandlerTest {
      */
     @Test
     void successIsANullMessageForDeleteAclsAndAnEmptyOneForCreateAndDescribeAcls() {
-        CreateAclsRequestView create = new CreateAclsRequestView();
-        creation(create, "t");
-        CreateAclsResponseView created = new CreateAclsResponseView(call(ADMIN, ApiKey.CREATE_ACLS,
-                create.struct()));
-        assertThat(created.results()).extracting(r -> r.errorMessage()).containsExactly("");
-        DescribeAclsResponseView listed = new DescribeAclsResponseView(call(ADMIN, ApiKey.DESCRIBE_ACLS,
-                new DescribeAclsRequestView().resourceTypeFilter(ResourceType.ANY.code())
-                        .patternTypeFilter(PatternType.ANY.code()).operation(AclOperation.ANY.code())
-                        .permissionType(AclPermissionType.ANY.code()).struct()));
-        assertThat(listed.errorMessage()).isEmpty();
+        assertThat(createOne(ADMIN, "t").results()).extracting(r -> r.errorMessage()).containsExactly("");
+        assertThat(describeAll(ADMIN).errorMessage()).isEmpty();
 
         DeleteAclsRequestView delete = new DeleteAclsRequestView();
         anyFilter(delete).resourceNameFilter(null).principalFilter(null).hostFilter(null);
@@ -170,18 +175,12 @@ class AclApisHandlerTest {
 
     @Test
     void aRefusalSaysWhoIsNotAuthorized() {
-        CreateAclsRequestView create = new CreateAclsRequestView();
-        creation(create, "t");
-        CreateAclsResponseView created = new CreateAclsResponseView(call(ALICE, ApiKey.CREATE_ACLS,
-                create.struct()));
+        CreateAclsResponseView created = createOne(ALICE, "t");
         assertThat(created.results().get(0).errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
         assertThat(created.results().get(0).errorMessage()).isEqualTo(
                 "Request CREATE_ACLS from User:alice is not authorized.");
-        DescribeAclsResponseView listed = new DescribeAclsResponseView(call(ALICE, ApiKey.DESCRIBE_ACLS,
-                new DescribeAclsRequestView().resourceTypeFilter(ResourceType.ANY.code())
-                        .patternTypeFilter(PatternType.ANY.code()).operation(AclOperation.ANY.code())
-                        .permissionType(AclPermissionType.ANY.code()).struct()));
-        assertThat(listed.errorMessage()).isEqualTo("Request DESCRIBE_ACLS from User:alice is not authorized.");
+        assertThat(describeAll(ALICE).errorMessage())
+                .isEqualTo("Request DESCRIBE_ACLS from User:alice is not authorized.");
         DeleteAclsRequestView delete = new DeleteAclsRequestView();
         anyFilter(delete);
         assertThat(new DeleteAclsResponseView(call(ALICE, ApiKey.DELETE_ACLS, delete.struct())).filterResults()
