@@ -56,7 +56,8 @@ public final class CreateTopicsHandler implements ApiHandler {
 
     /**
      * A CreateTopics response as Kafka's controller answers (ControllerApis.createTopics): {@code create} fills the
-     * result of each name asked once, in the request's order; then a name asked more than once is answered once,
+     * result of each name asked once, in the request's order, whose message stays null unless it fails (Kafka's
+     * controller sets null, not the schema's empty default); then a name asked more than once is answered once,
      * INVALID_REQUEST, and {@code __cluster_metadata} INVALID_REQUEST, neither created. If the others ask for more
      * partitions in all than Kafka allows ({@link PartitionsPerRequest}), none is created and each is answered
      * POLICY_VIOLATION.
@@ -75,7 +76,7 @@ public final class CreateTopicsHandler implements ApiHandler {
                 && !topic.name().equals(CLUSTER_METADATA)).toList();
         boolean tooMany = PartitionsPerRequest.tooManyToCreate(distinct, defaultPartitions);
         for (CreatableTopic topic : distinct) {
-            CreatableTopicResult result = response.addTopic().name(topic.name());
+            CreatableTopicResult result = response.addTopic().name(topic.name()).errorMessage(null);
             if (tooMany) {
                 fail(result, Errors.POLICY_VIOLATION, PartitionsPerRequest.TOO_MANY_FOR_CREATE_TOPICS);
             } else {

@@ -182,7 +182,9 @@ public final class AclApisHandler implements ApiHandler {
         List<AclBindingFilter> filters = new ArrayList<>();
         List<DeleteAclsResponseView.DeleteAclsFilterResult> results = new ArrayList<>();
         for (DeleteAclsRequestView.DeleteAclsFilter f : request.filters()) {
-            DeleteAclsResponseView.DeleteAclsFilterResult result = response.addFilterResult();
+            // Kafka answers a filter, and each binding it removed, with ApiError.NONE's message: null, not the
+            // schema's empty default (which CreateAcls and DescribeAcls do keep).
+            DeleteAclsResponseView.DeleteAclsFilterResult result = response.addFilterResult().errorMessage(null);
             if (refusal != null) {
                 result.errorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code()).errorMessage(refusal);
                 continue;
@@ -202,7 +204,8 @@ public final class AclApisHandler implements ApiHandler {
             List<List<AclBinding>> removed = authorizer.delete(filters);
             for (int i = 0; i < removed.size(); i++) {
                 DeleteAclsResponseView.DeleteAclsFilterResult result = results.get(i);
-                removed.get(i).forEach(b -> result.addMatchingAcl().resourceType(b.resourceType().code())
+                removed.get(i).forEach(b -> result.addMatchingAcl().errorMessage(null)
+                        .resourceType(b.resourceType().code())
                         .resourceName(b.resourceName()).patternType(b.patternType().code())
                         .principal(b.principal()).host(b.host()).operation(b.operation().code())
                         .permissionType(b.permission().code()));

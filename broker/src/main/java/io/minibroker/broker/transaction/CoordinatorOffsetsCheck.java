@@ -18,8 +18,9 @@ import java.util.concurrent.CompletionStage;
  * cluster). The produce-shaped answer is turned into TxnOffsetCommit's: a retriable one (the transaction busy with its
  * previous EndTxn, the coordinator loading, moving or unreachable, which a produce answers NOT_ENOUGH_REPLICAS)
  * becomes COORDINATOR_NOT_AVAILABLE, so the client looks the coordinator up again; a fenced producer's
- * INVALID_PRODUCER_EPOCH and the abortable errors go through; any other means the transaction went wrong: the
- * abortable error the version's client knows.
+ * INVALID_PRODUCER_EPOCH, the abortable errors and INVALID_PRODUCER_ID_MAPPING (an id the coordinator does not
+ * know, or another producer's id: Kafka's group coordinator passes its transaction coordinator's answer on) go
+ * through; any other means the transaction went wrong: the abortable error the version's client knows.
  */
 public final class CoordinatorOffsetsCheck implements TransactionalOffsetsCheck {
 
@@ -56,7 +57,8 @@ public final class CoordinatorOffsetsCheck implements TransactionalOffsetsCheck 
 
     private static Errors forTxnOffsetCommit(Errors error, short version) {
         return switch (error) {
-            case NONE, INVALID_PRODUCER_EPOCH, TRANSACTION_ABORTABLE, INVALID_TXN_STATE -> error;
+            case NONE, INVALID_PRODUCER_EPOCH, TRANSACTION_ABORTABLE, INVALID_TXN_STATE, INVALID_PRODUCER_ID_MAPPING ->
+                    error;
             case NOT_ENOUGH_REPLICAS, CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE,
                  NOT_COORDINATOR, REQUEST_TIMED_OUT -> Errors.COORDINATOR_NOT_AVAILABLE;
             default -> version >= ABORTABLE_FROM ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE;

@@ -178,6 +178,26 @@ class TxnOffsetCommitTest {
         assertThat(fetchV7("g", true)).as("nothing written").containsExactly(Errors.NONE, -1L, Errors.NONE, -1L);
     }
 
+    /**
+     * Kafka's transaction coordinator answers the verification INVALID_PRODUCER_ID_MAPPING for a transactional id it
+     * does not know or a producer id that is not the id's, and its group coordinator passes that on at every
+     * version (kafkajs's suite sees it from Kafka 4.3.1).
+     */
+    @Test
+    void anUnknownTransactionalIdOrAnotherProducerIdIsInvalidProducerIdMapping() throws Exception {
+        for (int version = 0; version <= TXN_V4; version++) {
+            TxnOffsetCommitRequestView unknownId = request("g", epoch, version, -1, "", null, "orders", 1, "")
+                    .transactionalId("never-initialised");
+            assertThat(txnCommit(unknownId, version)).as("unknown id, v%d", version)
+                    .isEqualTo(Errors.INVALID_PRODUCER_ID_MAPPING);
+            TxnOffsetCommitRequestView otherProducer = request("g", epoch, version, -1, "", null, "orders", 1, "")
+                    .producerId(producerId + 1000);
+            assertThat(txnCommit(otherProducer, version)).as("another producer id, v%d", version)
+                    .isEqualTo(Errors.INVALID_PRODUCER_ID_MAPPING);
+        }
+        assertThat(fetchV7("g", true)).as("nothing written").containsExactly(Errors.NONE, -1L, Errors.NONE, -1L);
+    }
+
     @Test
     void anAbortMarkerLeavesTheCommittedOffsetStable() throws Exception {
         plainCommit("g", 5);
