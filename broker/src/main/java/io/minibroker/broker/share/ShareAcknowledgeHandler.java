@@ -79,7 +79,7 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
                         .addPartition().partitionIndex(tp.partition()).errorCode(error.code());
                 data.currentLeader().leaderId(-1).leaderEpoch(-1);
             });
-            return response.struct();
+            return ShareLeaderHints.fill(response, logs, context.listenerName());
         });
     }
 

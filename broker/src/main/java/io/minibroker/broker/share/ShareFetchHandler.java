@@ -105,12 +105,13 @@ public final class ShareFetchHandler implements ApiHandler {
                     context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), recordLimit, acks, ackErrors,
                     context.eventLoop());
             if (fetched.isEmpty() || work.canAnswer()) {
-                return CompletableFuture.completedFuture(work.respond()); // read here, as Fetch reads
+                // read here, as Fetch reads
+                return CompletableFuture.completedFuture(withLeaderHints(work.respond(), context));
             }
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(work.waitMs(loadWaitMs), work,
                     answer), work.watchKeys());
-            return answer;
+            return answer.thenApply(answered -> withLeaderHints(answered, context));
         };
         // Acknowledgements still being made durable: the fetch goes on on the connection's event loop, not on the
         // thread that completes them (on one node the share coordinator's, whose every other state write would wait
@@ -131,6 +132,11 @@ public final class ShareFetchHandler implements ApiHandler {
         List<TopicIdPartition> rotated = new ArrayList<>(partitions);
         Collections.rotate(rotated, -(epoch % partitions.size()));
         return rotated;
+    }
+
+    /** KIP-951: the partitions refused because another node leads them name it ({@link ShareLeaderHints}). */
+    private Struct withLeaderHints(Struct answer, RequestContext context) {
+        return ShareLeaderHints.fill(new ShareFetchResponseView(answer), logs, context.listenerName());
     }
 
     private static CompletionStage<Struct> error(Errors error) {
