@@ -91,9 +91,9 @@ public final class ShareFetchHandler implements ApiHandler {
         ShareFetchWork.RecordLimit recordLimit = request.version() >= MAX_RECORDS_FROM_VERSION && body.maxRecords() > 0
                 ? new ShareFetchWork.RecordLimit(mode, body.maxRecords(), body.batchSize())
                 : ShareFetchWork.RecordLimit.NONE;
-        CompletableFuture<Map<TopicIdPartition, Errors>> acked =
+        CompletableFuture<Map<TopicIdPartition, AcknowledgeResult>> acked =
                 ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks, renewOnly);
-        Function<Map<TopicIdPartition, Errors>, CompletionStage<Struct>> fetch = ackErrors -> {
+        Function<Map<TopicIdPartition, AcknowledgeResult>, CompletionStage<Struct>> fetch = ackResults -> {
             if (epoch == ShareSessionCache.FINAL_EPOCH) {
                 manager.releaseAll(groupId, memberId, session.partitions());
                 sessions.remove(session);
@@ -102,7 +102,7 @@ public final class ShareFetchHandler implements ApiHandler {
             List<TopicIdPartition> fetched = epoch == ShareSessionCache.FINAL_EPOCH || renewOnly
                     ? List.of() : rotated(session.partitions(), epoch);
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
-                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), recordLimit, acks, ackErrors,
+                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), recordLimit, acks, ackResults,
                     context.eventLoop());
             if (fetched.isEmpty() || work.canAnswer()) {
                 // read here, as Fetch reads

@@ -25,9 +25,9 @@ import static io.minibroker.broker.share.ShareWire.ack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * KIP-951 in the share APIs, as Kafka 4.3.1's KafkaApis: a ShareFetch or ShareAcknowledge that a follower answers
- * NOT_LEADER_OR_FOLLOWER names the partition's leader and epoch, and the answer that leader's endpoint on the
- * listener the request came in on.
+ * KIP-951 in the share APIs, as Kafka 4.3.1's KafkaApis: a ShareFetch that a follower answers NOT_LEADER_OR_FOLLOWER
+ * names the partition's leader and epoch, and the answer that leader's endpoint on the listener the request came in
+ * on; acknowledgements sent to it are UNKNOWN_TOPIC_OR_PARTITION, with no leader named.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ShareLeaderHintsTest {
@@ -55,7 +55,7 @@ class ShareLeaderHintsTest {
     }
 
     @Test
-    void aFollowerRefusingAShareFetchOrAShareAcknowledgeNamesTheLeaderAndItsEndpoint() throws Exception {
+    void aFollowerRefusingAShareFetchNamesTheLeaderAndItsEndpoint() throws Exception {
         int leaderPort = cluster.node(1).boundPort("PLAINTEXT");
         try (ShareWire member = new ShareWire(cluster.node(2).boundPort("PLAINTEXT"), "g", "member-a", topicId)) {
             // The follower learns of the topic from an image: until then it does not know the topic id at all.
@@ -76,12 +76,15 @@ class ShareLeaderHintsTest {
                 assertThat(node.port()).isEqualTo(leaderPort);
             });
 
+            // Acknowledgements of a partition led elsewhere: as Kafka's SharePartitionManager, which holds no share
+            // partition of it, UNKNOWN_TOPIC_OR_PARTITION (a ShareAcknowledge names a leader only for a fenced
+            // write: ShareAcknowledgeAnswersTest)
             ShareAcknowledgeResponseView acknowledged = member.acknowledge(ack(0, 0, AcknowledgeType.ACCEPT));
             ShareAcknowledgeResponseView.PartitionData refused = acknowledged.responses().get(0).partitions().get(0);
-            assertThat(refused.errorCode()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER.code());
-            assertThat(refused.currentLeader().leaderId()).isEqualTo(1);
-            assertThat(acknowledged.nodeEndpoints()).singleElement()
-                    .satisfies(node -> assertThat(node.port()).isEqualTo(leaderPort));
+            assertThat(refused.errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            assertThat(refused.errorMessage()).isEqualTo("This server does not host this topic-partition.");
+            assertThat(refused.currentLeader().leaderId()).isEqualTo(-1);
+            assertThat(acknowledged.nodeEndpoints()).isEmpty();
         }
     }
 

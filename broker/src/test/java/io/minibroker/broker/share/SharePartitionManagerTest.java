@@ -261,7 +261,7 @@ class SharePartitionManagerTest {
         manager.releaseAll("g", "m", List.of(new TopicIdPartition(topicId, 0))); // as a connection closed by the stop
         assertThat(noState.writes).as("the release is dropped, not failed").hasValue(written);
         assertThat(manager.acknowledge(partition, "m", List.of(ShareWire.ack(0, 1, AcknowledgeType.ACCEPT)))
-                .toCompletableFuture().get()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+                .toCompletableFuture().get().error()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
         assertThat(noState.writes).hasValue(written);
     }
 
@@ -318,7 +318,7 @@ class SharePartitionManagerTest {
                     List.<long[]>of(new long[] {0, 0}), offset -> false)).hasSize(1);
 
             assertThat(fenced.acknowledge(loaded, "m", List.of(new Acknowledgement(0, 0, List.of((byte) 1))))
-                    .toCompletableFuture().get(10, TimeUnit.SECONDS)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+                    .toCompletableFuture().get(10, TimeUnit.SECONDS).error()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
             assertThat(fenced.partition(key, log(), Runnable::run, error -> { })).as("dropped: loading again").isNull();
             assertThat(fenced.partition(key, log(), Runnable::run, error -> { }).stateEpoch()).isEqualTo(2);
         } finally {
