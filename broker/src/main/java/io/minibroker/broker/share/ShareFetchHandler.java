@@ -28,7 +28,6 @@ import java.util.function.Function;
  */
 public final class ShareFetchHandler implements ApiHandler {
 
-    private static final int MAX_RECORDS_FROM_VERSION = 1;
     /** ShareAcquireMode (KIP-1206) and IsRenewAck (KIP-1222). */
     private static final int ACQUIRE_MODE_FROM_VERSION = 2;
 
@@ -88,9 +87,8 @@ public final class ShareFetchHandler implements ApiHandler {
             return error(resolution.error());
         }
         ShareSessionCache.ShareSession session = resolution.session();
-        ShareFetchWork.RecordLimit recordLimit = request.version() >= MAX_RECORDS_FROM_VERSION && body.maxRecords() > 0
-                ? new ShareFetchWork.RecordLimit(mode, body.maxRecords(), body.batchSize())
-                : ShareFetchWork.RecordLimit.NONE;
+        ShareFetchWork.RecordLimit recordLimit = new ShareFetchWork.RecordLimit(mode, body.maxRecords(),
+                body.batchSize());
         CompletableFuture<Map<TopicIdPartition, AcknowledgeResult>> acked =
                 ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks, renewOnly);
         Function<Map<TopicIdPartition, AcknowledgeResult>, CompletionStage<Struct>> fetch = ackResults -> {
@@ -104,7 +102,7 @@ public final class ShareFetchHandler implements ApiHandler {
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
                     context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), recordLimit, acks, ackResults,
                     context.eventLoop());
-            if (fetched.isEmpty() || work.canAnswer()) {
+            if (fetched.isEmpty() || work.asksForNothing() || work.canAnswer()) {
                 // read here, as Fetch reads
                 return CompletableFuture.completedFuture(withLeaderHints(work.respond(), context));
             }

@@ -89,11 +89,19 @@ final class ShareFetchWork {
     }
 
     /**
-     * How many records a fetch acquires (ShareFetch's MaxRecords, BatchSize and ShareAcquireMode): {@link #NONE}
-     * for a v0 request, which has no MaxRecords.
+     * How many records a fetch acquires (ShareFetch's MaxRecords, BatchSize and ShareAcquireMode): none with a
+     * MaxRecords of 0 or less, as Kafka's SharePartition acquires none then.
      */
     record RecordLimit(ShareAcquireMode mode, int maxRecords, int batchSize) {
-        static final RecordLimit NONE = new RecordLimit(ShareAcquireMode.BATCH_OPTIMIZED, Integer.MAX_VALUE, 0);
+    }
+
+    /**
+     * Whether the fetch asks for nothing (MaxRecords or MaxBytes 0): Kafka 4.3.1's SharePartitionManager answers it at
+     * once, whatever its MaxWaitMs, without loading or reading a share partition (processShareFetch), so only what
+     * its KafkaApis checks itself is answered for the session's partitions.
+     */
+    boolean asksForNothing() {
+        return recordLimit.maxRecords() == 0 || maxBytes == 0;
     }
 
     private SharePartitionKey keyOf(TopicIdPartition tp) {
@@ -208,7 +216,10 @@ final class ShareFetchWork {
             Acquired acquired = Acquired.NOTHING;
             if (fetched.contains(tp)) {
                 ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
-                error = resolved.error();
+                // A partition led elsewhere is refused by the share partition's read, which a fetch asking for
+                // nothing never reaches in Kafka; an unknown topic or partition its KafkaApis refuses first.
+                error = resolved.error() == Errors.NOT_LEADER_OR_FOLLOWER && asksForNothing() ? Errors.NONE
+                        : resolved.error();
                 if (resolved.log() != null && !rights.mayRead(resolved.log().topicPartition().topic())) {
                     // A session partition whose READ was taken away since it joined: refused, nothing acquired.
                     error = Errors.TOPIC_AUTHORIZATION_FAILED;

@@ -52,6 +52,10 @@ class SharePartitionManagerTest {
     private TopicRegistry topics;
     private SharePartitionManager manager;
 
+    /** A fetch that may acquire every record it finds. */
+    private static final ShareFetchWork.RecordLimit UNLIMITED =
+            new ShareFetchWork.RecordLimit(ShareAcquireMode.BATCH_OPTIMIZED, Integer.MAX_VALUE, 0);
+
     /** A share coordinator with no state for anyone, that counts and forgets what it is told. */
     private final NoStatePersister noState = new NoStatePersister();
 
@@ -83,7 +87,7 @@ class SharePartitionManagerTest {
         UUID topicId = topics.get("t").orElseThrow().id();
         return new ShareFetchWork(manager, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), groupId, "m",
                 List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, minBytes, 10_000, 1 << 20,
-                ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), Runnable::run);
+                UNLIMITED, Map.of(), Map.of(), Runnable::run);
     }
 
     /** The answer of a fetch parked from this thread, as a handler's event loop parks it, and the answering thread. */
@@ -206,7 +210,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), eventLoop);
+                    UNLIMITED, Map.of(), Map.of(), eventLoop);
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             CompletableFuture<String> answeredOn = answer.thenApply(response -> Thread.currentThread().getName());
             eventLoop.submit(() -> { // as the handler parks it, on its connection's event loop
@@ -392,7 +396,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork later = new ShareFetchWork(failing, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), Runnable::run);
+                    UNLIMITED, Map.of(), Map.of(), Runnable::run);
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             failing.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, later, answer),
                     later.watchKeys());
@@ -431,7 +435,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), Runnable::run);
+                    UNLIMITED, Map.of(), Map.of(), Runnable::run);
             assertThat(work.canAnswer()).as("its share partition loading").isFalse();
             assertThat(reads).hasSize(1);
 
