@@ -1,5 +1,6 @@
 package io.minibroker.broker.authz;
 
+import io.minibroker.broker.sharegroup.ShareMemberIds;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.AlterShareGroupOffsetsRequestView;
 import io.minibroker.protocol.message.view.AlterShareGroupOffsetsResponseView;
@@ -55,8 +56,15 @@ final class ShareGroupApiChecks {
         return access.allowed(operation, ResourceType.TOPIC, topic);
     }
 
+    /**
+     * As a KIP-848 member's heartbeat, but as Kafka's KafkaApis checks a share member's: a member id it does not take
+     * ({@link ShareMemberIds}) is INVALID_REQUEST once the group's READ is allowed, before the topics' DESCRIBE.
+     */
     CompletionStage<Struct> heartbeat(Access access) {
         ShareGroupHeartbeatRequestView body = new ShareGroupHeartbeatRequestView(access.request().body());
+        if (groupAllowed(access, AclOperation.READ, body.groupId()) && !ShareMemberIds.isValid(body.memberId())) {
+            return access.refuse(Errors.INVALID_REQUEST);
+        }
         return GroupApiChecks.heartbeat(access, body.groupId(), body.subscribedTopicNames());
     }
 
@@ -75,10 +83,11 @@ final class ShareGroupApiChecks {
                                 if (group.members().stream().flatMap(m -> m.assignment().topicPartitions().stream())
                                         .anyMatch(tp -> !topicAllowed(access, AclOperation.DESCRIBE,
                                                 tp.topicName()))) {
+                                    // Kafka answers a new DescribedGroup: every other field at its default.
                                     group.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
                                             .errorMessage(GroupApiChecks.UNAUTHORIZED_ASSIGNMENT).groupState("")
                                             .groupEpoch(0).assignmentEpoch(0).assignorName("")
-                                            .members(new ArrayList<>());
+                                            .members(new ArrayList<>()).authorizedOperations(Integer.MIN_VALUE);
                                 }
                             });
                             return answer;
@@ -99,6 +108,9 @@ final class ShareGroupApiChecks {
      */
     CompletionStage<Struct> shareFetch(Access access) {
         ShareFetchRequestView body = new ShareFetchRequestView(access.request().body());
+        if (body.groupId() == null) {
+            return access.serve(); // Kafka's KafkaApis refuses it INVALID_REQUEST before it authorizes: the handler does
+        }
         if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
             return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
@@ -159,16 +171,26 @@ final class ShareGroupApiChecks {
         });
     }
 
-    /** As ShareFetch: READ on the group for the request, READ on each topic for its partitions. */
+    /**
+     * As ShareFetch: READ on the group for the request, READ on each topic for its partitions. A request the handler
+     * refuses whole (its share session's errors) keeps its shape, as Kafka checks the session before the topics.
+     */
     CompletionStage<Struct> shareAcknowledge(Access access) {
         ShareAcknowledgeRequestView body = new ShareAcknowledgeRequestView(access.request().body());
+        if (body.groupId() == null) {
+            return access.serve(); // Kafka's KafkaApis refuses it INVALID_REQUEST before it authorizes: the handler does
+        }
         if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
             return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
         return access.serveAllowed(body.topics(), topic -> readById(access, topic.topicId()), body::topics,
                 (answer, refused) -> {
+                    ShareAcknowledgeResponseView response = new ShareAcknowledgeResponseView(answer);
+                    if (response.errorCode() != Errors.NONE.code()) {
+                        return;
+                    }
                     ShareAcknowledgeResponseView.ShareAcknowledgeTopicResponse topic =
-                            new ShareAcknowledgeResponseView(answer).addResponse().topicId(refused.item().topicId());
+                            response.addResponse().topicId(refused.item().topicId());
                     refused.item().partitions().forEach(p -> topic.addPartition().partitionIndex(p.partitionIndex())
                             .errorCode(refused.error().code()).currentLeader().leaderId(-1).leaderEpoch(-1));
                 }, true);
@@ -208,7 +230,7 @@ final class ShareGroupApiChecks {
     }
 
     /** Leaves out of a described group the topics the principal may not describe, and answers the refused ones. */
-    private void hideOffsets(Access access, DescribeShareGroupOffsetsResponseGroup group,
+    private static void hideOffsets(Access access, DescribeShareGroupOffsetsResponseGroup group,
                                     List<DescribeShareGroupOffsetsRequestTopic> refused) {
         if (group.errorCode() != Errors.NONE.code()) {
             return;
@@ -220,8 +242,9 @@ final class ShareGroupApiChecks {
         }
         Errors error = Errors.TOPIC_AUTHORIZATION_FAILED;
         refused.forEach(t -> {
+            // Kafka 4.3.1 names a refused topic without its id (the zero id), unlike AlterShareGroupOffsets.
             DescribeShareGroupOffsetsResponseView.DescribeShareGroupOffsetsResponseTopic topic = group.addTopic()
-                    .topicName(t.topicName()).topicId(topics.idOrZero(t.topicName()));
+                    .topicName(t.topicName()).topicId(TopicFacts.ZERO_ID);
             t.partitions().forEach(p -> topic.addPartition().partitionIndex(p).startOffset(-1)
                     .errorCode(error.code()).errorMessage(Access.message(error)));
         });
@@ -234,7 +257,9 @@ final class ShareGroupApiChecks {
     CompletionStage<Struct> alterOffsets(Access access) {
         AlterShareGroupOffsetsRequestView body = new AlterShareGroupOffsetsRequestView(access.request().body());
         if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
-            return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
+            Errors refused = Errors.GROUP_AUTHORIZATION_FAILED; // with its message, as Kafka's error answer has it
+            return Access.answer(new AlterShareGroupOffsetsResponseView().errorCode(refused.code())
+                    .errorMessage(Access.message(refused)).struct());
         }
         return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.topicName()),
                 body::topics, (answer, refused) -> {
@@ -254,14 +279,16 @@ final class ShareGroupApiChecks {
     CompletionStage<Struct> deleteOffsets(Access access) {
         DeleteShareGroupOffsetsRequestView body = new DeleteShareGroupOffsetsRequestView(access.request().body());
         if (!groupAllowed(access, AclOperation.DELETE, body.groupId())) {
-            return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
+            Errors refused = Errors.GROUP_AUTHORIZATION_FAILED; // with its message, as Kafka's error answer has it
+            return Access.answer(new DeleteShareGroupOffsetsResponseView().errorCode(refused.code())
+                    .errorMessage(Access.message(refused)).struct());
         }
         return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.topicName()),
                 body::topics, (answer, refused) -> {
                     DeleteShareGroupOffsetsResponseView response = new DeleteShareGroupOffsetsResponseView(answer);
                     if (response.errorCode() == Errors.NONE.code()) {
-                        response.addResponse().topicName(refused.item().topicName())
-                                .topicId(topics.idOrZero(refused.item().topicName()))
+                        // Kafka 4.3.1 names a refused topic without its id (the zero id), unlike AlterShareGroupOffsets.
+                        response.addResponse().topicName(refused.item().topicName()).topicId(TopicFacts.ZERO_ID)
                                 .errorCode(refused.error().code()).errorMessage(Access.message(refused.error()));
                     }
                 }, true);
