@@ -3,11 +3,11 @@ package io.minibroker.broker.share;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.TestContexts;
+import io.minibroker.broker.api.TestLeadership;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TestLogs;
-import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
@@ -73,48 +73,7 @@ class ShareAcknowledgeAnswersTest {
     private void serveWith(Persister persister) {
         ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
         manager = new SharePartitionManager(clock, groupId -> earliest, persister, tp -> 0, 1000);
-        PartitionLeadership leadership = new PartitionLeadership() {
-            @Override
-            public CurrentLeader currentLeader(TopicPartition partition, String listener) {
-                return ELSEWHERE;
-            }
-
-            @Override
-            public boolean isLeader(TopicPartition partition) {
-                return true;
-            }
-
-            @Override
-            public int inSyncReplicas(TopicPartition partition) {
-                return 1;
-            }
-
-            @Override
-            public int replicaCount(TopicPartition partition) {
-                return 1;
-            }
-
-            @Override
-            public int leaderEpoch(TopicPartition partition) {
-                return 0;
-            }
-
-            @Override
-            public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
-                                        long logStartOffset) {
-                // no followers
-            }
-
-            @Override
-            public void onLeaderAppend(TopicPartition partition) {
-                // the high watermark is the log end
-            }
-
-            @Override
-            public long lowWatermark(PartitionLog log) {
-                return log.logStartOffset();
-            }
-        };
+        PartitionLeadership leadership = new TestLeadership(partition -> true, 1, ELSEWHERE);
         ShareSessionCache sessions = new ShareSessionCache(100);
         ShareLogs logs = new ShareLogs(topics, leadership);
         fetches = new ShareFetchHandler(manager, sessions, logs, 1000);
