@@ -22,12 +22,14 @@ import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.Unpooled;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Predicate;
 
 /**
  * The checks of the KIP-932 share-group APIs, as Kafka's KafkaApis makes them: ShareGroupHeartbeat needs READ on the
@@ -70,7 +72,8 @@ final class ShareGroupApiChecks {
 
     /**
      * DESCRIBE on each group; a described group whose members' assignments name a topic the principal may not
-     * describe is answered TOPIC_AUTHORIZATION_FAILED without its members.
+     * describe is answered TOPIC_AUTHORIZATION_FAILED without its members. The refused groups come first, as Kafka
+     * answers them before it asks its coordinator for the others.
      */
     CompletionStage<Struct> describe(Access access) {
         ShareGroupDescribeRequestView body = new ShareGroupDescribeRequestView(access.request().body());
@@ -78,8 +81,11 @@ final class ShareGroupApiChecks {
                 ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groupIds, (answer, refused) ->
                 new ShareGroupDescribeResponseView(answer).addGroup().groupId(refused.item())
                         .errorCode(refused.error().code())).thenApply(answer -> {
+                            ShareGroupDescribeResponseView response = new ShareGroupDescribeResponseView(answer);
+                            response.groups(refusedFirst(response.groups(),
+                                    group -> group.errorCode() == Errors.GROUP_AUTHORIZATION_FAILED.code()));
                             access.fillAuthorizedOperations(answer);
-                            new ShareGroupDescribeResponseView(answer).groups().forEach(group -> {
+                            response.groups().forEach(group -> {
                                 if (group.members().stream().flatMap(m -> m.assignment().topicPartitions().stream())
                                         .anyMatch(tp -> !topicAllowed(access, AclOperation.DESCRIBE,
                                                 tp.topicName()))) {
@@ -217,13 +223,18 @@ final class ShareGroupApiChecks {
                 refusedTopics.put(group.groupId(), refused);
             }
         }
+        // Kafka answers each group in the request's order, the refused ones among the others.
+        List<String> asked = body.groups().stream().map(DescribeShareGroupOffsetsRequestGroup::groupId).toList();
         return access.serveAllowed(body.groups(), group -> groupAllowed(access, AclOperation.DESCRIBE,
                 group.groupId()) ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groups, (answer, refused) ->
                 new DescribeShareGroupOffsetsResponseView(answer).addGroup().groupId(refused.item().groupId())
                         .errorCode(refused.error().code()), false).thenApply(answer -> {
                             if (answer != null) {
-                                new DescribeShareGroupOffsetsResponseView(answer).groups()
-                                        .forEach(g -> hideOffsets(access, g, refusedTopics.get(g.groupId())));
+                                DescribeShareGroupOffsetsResponseView response =
+                                        new DescribeShareGroupOffsetsResponseView(answer);
+                                response.groups().forEach(g -> hideOffsets(access, g, refusedTopics.get(g.groupId())));
+                                response.groups(new ArrayList<>(response.groups().stream().sorted(
+                                        Comparator.comparingInt(g -> asked.indexOf(g.groupId()))).toList()));
                             }
                             return answer;
                         });
@@ -272,7 +283,15 @@ final class ShareGroupApiChecks {
                                     .topicId(topics.idOrZero(refused.item().topicName()));
                     refused.item().partitions().forEach(p -> topic.addPartition().partitionIndex(p.partitionIndex())
                             .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));
-                }, true);
+                }, true).thenApply(answer -> {
+                    // Kafka's answer lists the refused topics first, then merges its coordinator's in.
+                    if (answer != null) {
+                        AlterShareGroupOffsetsResponseView response = new AlterShareGroupOffsetsResponseView(answer);
+                        response.responses(refusedFirst(response.responses(), topic -> topic.partitions().stream()
+                                .anyMatch(p -> p.errorCode() == Errors.TOPIC_AUTHORIZATION_FAILED.code())));
+                    }
+                    return answer;
+                });
     }
 
     /** DELETE on the group, else the request is refused; READ on each topic, else the topic is answered refused. */
@@ -291,6 +310,22 @@ final class ShareGroupApiChecks {
                         response.addResponse().topicName(refused.item().topicName()).topicId(TopicFacts.ZERO_ID)
                                 .errorCode(refused.error().code()).errorMessage(Access.message(refused.error()));
                     }
-                }, true);
+                }, true).thenApply(answer -> {
+                    // Kafka's answer lists the refused topics first, then its coordinator's.
+                    if (answer != null) {
+                        DeleteShareGroupOffsetsResponseView response = new DeleteShareGroupOffsetsResponseView(answer);
+                        response.responses(refusedFirst(response.responses(),
+                                topic -> topic.errorCode() == Errors.TOPIC_AUTHORIZATION_FAILED.code()));
+                    }
+                    return answer;
+                });
+    }
+
+    /** {@code items} with the ones {@code refused} picks first, each side in its own order. */
+    private static <T> List<T> refusedFirst(List<T> items, Predicate<T> refused) {
+        List<T> ordered = new ArrayList<>(items.size());
+        items.stream().filter(refused).forEach(ordered::add);
+        items.stream().filter(refused.negate()).forEach(ordered::add);
+        return ordered;
     }
 }

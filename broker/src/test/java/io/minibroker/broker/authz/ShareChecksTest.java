@@ -320,4 +320,55 @@ class ShareChecksTest {
             assertThat(group.authorizedOperations()).isEqualTo(Integer.MIN_VALUE);
         });
     }
+
+    /**
+     * Kafka's order: ShareGroupDescribe's refused groups first, DescribeShareGroupOffsets' groups as asked, and
+     * Alter/DeleteShareGroupOffsets' refused topics before their coordinator's.
+     */
+    @Test
+    void refusalsComeInKafkasOrder() throws Exception {
+        ShareGroupDescribeResponseView described = new ShareGroupDescribeResponseView(call(
+                ApiKey.SHARE_GROUP_DESCRIBE, (short) 1, new ShareGroupDescribeRequestView()
+                        .groupIds(List.of("g", "other")).struct(), () -> {
+                    ShareGroupDescribeResponseView answer = new ShareGroupDescribeResponseView();
+                    answer.addGroup().groupId("g").groupState("Empty");
+                    return answer.struct();
+                }));
+        assertThat(described.groups()).extracting(g -> g.groupId()).containsExactly("other", "g");
+
+        DescribeShareGroupOffsetsRequestView offsets = new DescribeShareGroupOffsetsRequestView();
+        offsets.addGroup().groupId("other").topics(null);
+        offsets.addGroup().groupId("g").topics(null);
+        DescribeShareGroupOffsetsResponseView offsetsDescribed = new DescribeShareGroupOffsetsResponseView(call(
+                ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS, (short) 0, offsets.struct(), () -> {
+                    DescribeShareGroupOffsetsResponseView answer = new DescribeShareGroupOffsetsResponseView();
+                    answer.addGroup().groupId("g");
+                    return answer.struct();
+                }));
+        assertThat(offsetsDescribed.groups()).extracting(g -> g.groupId()).containsExactly("other", "g");
+
+        AlterShareGroupOffsetsRequestView alter = new AlterShareGroupOffsetsRequestView().groupId("g");
+        alter.addTopic().topicName("open").addPartition().partitionIndex(0).startOffset(0);
+        alter.addTopic().topicName("closed").addPartition().partitionIndex(0).startOffset(0);
+        AlterShareGroupOffsetsResponseView altered = new AlterShareGroupOffsetsResponseView(call(
+                ApiKey.ALTER_SHARE_GROUP_OFFSETS, (short) 0, alter.struct(), () -> {
+                    AlterShareGroupOffsetsResponseView answer = new AlterShareGroupOffsetsResponseView();
+                    answer.addResponse().topicName("open").topicId(OPEN).addPartition().partitionIndex(0);
+                    return answer.struct();
+                }));
+        assertThat(altered.responses()).extracting(t -> t.topicName()).containsExactly("closed", "open");
+
+        authorizer.create(List.of(new AclBinding(ResourceType.GROUP, "g", PatternType.LITERAL, "User:client", "*",
+                AclOperation.DELETE, AclPermissionType.ALLOW)));
+        DeleteShareGroupOffsetsRequestView delete = new DeleteShareGroupOffsetsRequestView().groupId("g");
+        delete.addTopic().topicName("open");
+        delete.addTopic().topicName("closed");
+        DeleteShareGroupOffsetsResponseView deleted = new DeleteShareGroupOffsetsResponseView(call(
+                ApiKey.DELETE_SHARE_GROUP_OFFSETS, (short) 0, delete.struct(), () -> {
+                    DeleteShareGroupOffsetsResponseView answer = new DeleteShareGroupOffsetsResponseView();
+                    answer.addResponse().topicName("open").topicId(OPEN);
+                    return answer.struct();
+                }));
+        assertThat(deleted.responses()).extracting(t -> t.topicName()).containsExactly("closed", "open");
+    }
 }
