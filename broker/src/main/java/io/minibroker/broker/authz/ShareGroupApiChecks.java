@@ -1,5 +1,6 @@
 package io.minibroker.broker.authz;
 
+import io.minibroker.broker.sharegroup.ShareMemberIds;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.AlterShareGroupOffsetsRequestView;
 import io.minibroker.protocol.message.view.AlterShareGroupOffsetsResponseView;
@@ -21,12 +22,14 @@ import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.Unpooled;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Predicate;
 
 /**
  * The checks of the KIP-932 share-group APIs, as Kafka's KafkaApis makes them: ShareGroupHeartbeat needs READ on the
@@ -55,14 +58,22 @@ final class ShareGroupApiChecks {
         return access.allowed(operation, ResourceType.TOPIC, topic);
     }
 
+    /**
+     * As a KIP-848 member's heartbeat, but as Kafka's KafkaApis checks a share member's: a member id it does not take
+     * ({@link ShareMemberIds}) is INVALID_REQUEST once the group's READ is allowed, before the topics' DESCRIBE.
+     */
     CompletionStage<Struct> heartbeat(Access access) {
         ShareGroupHeartbeatRequestView body = new ShareGroupHeartbeatRequestView(access.request().body());
+        if (groupAllowed(access, AclOperation.READ, body.groupId()) && !ShareMemberIds.isValid(body.memberId())) {
+            return access.refuse(Errors.INVALID_REQUEST);
+        }
         return GroupApiChecks.heartbeat(access, body.groupId(), body.subscribedTopicNames());
     }
 
     /**
      * DESCRIBE on each group; a described group whose members' assignments name a topic the principal may not
-     * describe is answered TOPIC_AUTHORIZATION_FAILED without its members.
+     * describe is answered TOPIC_AUTHORIZATION_FAILED without its members. The refused groups come first, as Kafka
+     * answers them before it asks its coordinator for the others.
      */
     CompletionStage<Struct> describe(Access access) {
         ShareGroupDescribeRequestView body = new ShareGroupDescribeRequestView(access.request().body());
@@ -70,15 +81,19 @@ final class ShareGroupApiChecks {
                 ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groupIds, (answer, refused) ->
                 new ShareGroupDescribeResponseView(answer).addGroup().groupId(refused.item())
                         .errorCode(refused.error().code())).thenApply(answer -> {
+                            ShareGroupDescribeResponseView response = new ShareGroupDescribeResponseView(answer);
+                            response.groups(refusedFirst(response.groups(),
+                                    group -> group.errorCode() == Errors.GROUP_AUTHORIZATION_FAILED.code()));
                             access.fillAuthorizedOperations(answer);
-                            new ShareGroupDescribeResponseView(answer).groups().forEach(group -> {
+                            response.groups().forEach(group -> {
                                 if (group.members().stream().flatMap(m -> m.assignment().topicPartitions().stream())
                                         .anyMatch(tp -> !topicAllowed(access, AclOperation.DESCRIBE,
                                                 tp.topicName()))) {
+                                    // Kafka answers a new DescribedGroup: every other field at its default.
                                     group.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
                                             .errorMessage(GroupApiChecks.UNAUTHORIZED_ASSIGNMENT).groupState("")
                                             .groupEpoch(0).assignmentEpoch(0).assignorName("")
-                                            .members(new ArrayList<>());
+                                            .members(new ArrayList<>()).authorizedOperations(Integer.MIN_VALUE);
                                 }
                             });
                             return answer;
@@ -99,6 +114,9 @@ final class ShareGroupApiChecks {
      */
     CompletionStage<Struct> shareFetch(Access access) {
         ShareFetchRequestView body = new ShareFetchRequestView(access.request().body());
+        if (body.groupId() == null) {
+            return access.serve(); // Kafka's KafkaApis refuses it INVALID_REQUEST before it authorizes: the handler does
+        }
         if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
             return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
@@ -159,16 +177,26 @@ final class ShareGroupApiChecks {
         });
     }
 
-    /** As ShareFetch: READ on the group for the request, READ on each topic for its partitions. */
+    /**
+     * As ShareFetch: READ on the group for the request, READ on each topic for its partitions. A request the handler
+     * refuses whole (its share session's errors) keeps its shape, as Kafka checks the session before the topics.
+     */
     CompletionStage<Struct> shareAcknowledge(Access access) {
         ShareAcknowledgeRequestView body = new ShareAcknowledgeRequestView(access.request().body());
+        if (body.groupId() == null) {
+            return access.serve(); // Kafka's KafkaApis refuses it INVALID_REQUEST before it authorizes: the handler does
+        }
         if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
             return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
         }
         return access.serveAllowed(body.topics(), topic -> readById(access, topic.topicId()), body::topics,
                 (answer, refused) -> {
+                    ShareAcknowledgeResponseView response = new ShareAcknowledgeResponseView(answer);
+                    if (response.errorCode() != Errors.NONE.code()) {
+                        return;
+                    }
                     ShareAcknowledgeResponseView.ShareAcknowledgeTopicResponse topic =
-                            new ShareAcknowledgeResponseView(answer).addResponse().topicId(refused.item().topicId());
+                            response.addResponse().topicId(refused.item().topicId());
                     refused.item().partitions().forEach(p -> topic.addPartition().partitionIndex(p.partitionIndex())
                             .errorCode(refused.error().code()).currentLeader().leaderId(-1).leaderEpoch(-1));
                 }, true);
@@ -195,20 +223,25 @@ final class ShareGroupApiChecks {
                 refusedTopics.put(group.groupId(), refused);
             }
         }
+        // Kafka answers each group in the request's order, the refused ones among the others.
+        List<String> asked = body.groups().stream().map(DescribeShareGroupOffsetsRequestGroup::groupId).toList();
         return access.serveAllowed(body.groups(), group -> groupAllowed(access, AclOperation.DESCRIBE,
                 group.groupId()) ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groups, (answer, refused) ->
                 new DescribeShareGroupOffsetsResponseView(answer).addGroup().groupId(refused.item().groupId())
                         .errorCode(refused.error().code()), false).thenApply(answer -> {
                             if (answer != null) {
-                                new DescribeShareGroupOffsetsResponseView(answer).groups()
-                                        .forEach(g -> hideOffsets(access, g, refusedTopics.get(g.groupId())));
+                                DescribeShareGroupOffsetsResponseView response =
+                                        new DescribeShareGroupOffsetsResponseView(answer);
+                                response.groups().forEach(g -> hideOffsets(access, g, refusedTopics.get(g.groupId())));
+                                response.groups(new ArrayList<>(response.groups().stream().sorted(
+                                        Comparator.comparingInt(g -> asked.indexOf(g.groupId()))).toList()));
                             }
                             return answer;
                         });
     }
 
     /** Leaves out of a described group the topics the principal may not describe, and answers the refused ones. */
-    private void hideOffsets(Access access, DescribeShareGroupOffsetsResponseGroup group,
+    private static void hideOffsets(Access access, DescribeShareGroupOffsetsResponseGroup group,
                                     List<DescribeShareGroupOffsetsRequestTopic> refused) {
         if (group.errorCode() != Errors.NONE.code()) {
             return;
@@ -220,8 +253,9 @@ final class ShareGroupApiChecks {
         }
         Errors error = Errors.TOPIC_AUTHORIZATION_FAILED;
         refused.forEach(t -> {
+            // Kafka 4.3.1 names a refused topic without its id (the zero id), unlike AlterShareGroupOffsets.
             DescribeShareGroupOffsetsResponseView.DescribeShareGroupOffsetsResponseTopic topic = group.addTopic()
-                    .topicName(t.topicName()).topicId(topics.idOrZero(t.topicName()));
+                    .topicName(t.topicName()).topicId(TopicFacts.ZERO_ID);
             t.partitions().forEach(p -> topic.addPartition().partitionIndex(p).startOffset(-1)
                     .errorCode(error.code()).errorMessage(Access.message(error)));
         });
@@ -234,7 +268,9 @@ final class ShareGroupApiChecks {
     CompletionStage<Struct> alterOffsets(Access access) {
         AlterShareGroupOffsetsRequestView body = new AlterShareGroupOffsetsRequestView(access.request().body());
         if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
-            return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
+            Errors refused = Errors.GROUP_AUTHORIZATION_FAILED; // with its message, as Kafka's error answer has it
+            return Access.answer(new AlterShareGroupOffsetsResponseView().errorCode(refused.code())
+                    .errorMessage(Access.message(refused)).struct());
         }
         return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.topicName()),
                 body::topics, (answer, refused) -> {
@@ -247,23 +283,49 @@ final class ShareGroupApiChecks {
                                     .topicId(topics.idOrZero(refused.item().topicName()));
                     refused.item().partitions().forEach(p -> topic.addPartition().partitionIndex(p.partitionIndex())
                             .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));
-                }, true);
+                }, true).thenApply(answer -> {
+                    // Kafka's answer lists the refused topics first, then merges its coordinator's in.
+                    if (answer != null) {
+                        AlterShareGroupOffsetsResponseView response = new AlterShareGroupOffsetsResponseView(answer);
+                        response.responses(refusedFirst(response.responses(), topic -> topic.partitions().stream()
+                                .anyMatch(p -> p.errorCode() == Errors.TOPIC_AUTHORIZATION_FAILED.code())));
+                    }
+                    return answer;
+                });
     }
 
     /** DELETE on the group, else the request is refused; READ on each topic, else the topic is answered refused. */
     CompletionStage<Struct> deleteOffsets(Access access) {
         DeleteShareGroupOffsetsRequestView body = new DeleteShareGroupOffsetsRequestView(access.request().body());
         if (!groupAllowed(access, AclOperation.DELETE, body.groupId())) {
-            return access.refuse(Errors.GROUP_AUTHORIZATION_FAILED);
+            Errors refused = Errors.GROUP_AUTHORIZATION_FAILED; // with its message, as Kafka's error answer has it
+            return Access.answer(new DeleteShareGroupOffsetsResponseView().errorCode(refused.code())
+                    .errorMessage(Access.message(refused)).struct());
         }
         return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.topicName()),
                 body::topics, (answer, refused) -> {
                     DeleteShareGroupOffsetsResponseView response = new DeleteShareGroupOffsetsResponseView(answer);
                     if (response.errorCode() == Errors.NONE.code()) {
-                        response.addResponse().topicName(refused.item().topicName())
-                                .topicId(topics.idOrZero(refused.item().topicName()))
+                        // Kafka 4.3.1 names a refused topic without its id (the zero id), unlike AlterShareGroupOffsets.
+                        response.addResponse().topicName(refused.item().topicName()).topicId(TopicFacts.ZERO_ID)
                                 .errorCode(refused.error().code()).errorMessage(Access.message(refused.error()));
                     }
-                }, true);
+                }, true).thenApply(answer -> {
+                    // Kafka's answer lists the refused topics first, then its coordinator's.
+                    if (answer != null) {
+                        DeleteShareGroupOffsetsResponseView response = new DeleteShareGroupOffsetsResponseView(answer);
+                        response.responses(refusedFirst(response.responses(),
+                                topic -> topic.errorCode() == Errors.TOPIC_AUTHORIZATION_FAILED.code()));
+                    }
+                    return answer;
+                });
+    }
+
+    /** {@code items} with the ones {@code refused} picks first, each side in its own order. */
+    private static <T> List<T> refusedFirst(List<T> items, Predicate<T> refused) {
+        List<T> ordered = new ArrayList<>(items.size());
+        items.stream().filter(refused).forEach(ordered::add);
+        items.stream().filter(refused.negate()).forEach(ordered::add);
+        return ordered;
     }
 }

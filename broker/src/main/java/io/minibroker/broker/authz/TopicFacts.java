@@ -18,7 +18,8 @@ public record TopicFacts(Function<UUID, Optional<String>> names, Function<String
     public static final TopicFacts NONE = new TopicFacts(id -> Optional.empty(), name -> Optional.empty(),
             (name, partition) -> false, false);
 
-    private static final UUID ZERO_ID = new UUID(0, 0);
+    /** The id Kafka answers for a topic it does not know, or names without its id. */
+    static final UUID ZERO_ID = new UUID(0, 0);
 
     Optional<String> nameOf(UUID id) {
         return names.apply(id);

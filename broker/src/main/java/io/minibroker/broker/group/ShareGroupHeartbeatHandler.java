@@ -2,12 +2,15 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.sharegroup.ShareMemberIds;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /** ShareGroupHeartbeat (KIP-932): a share-group member joins, heartbeats or leaves, and learns its partitions. */
@@ -22,6 +25,11 @@ public final class ShareGroupHeartbeatHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         ShareGroupHeartbeatRequestView body = new ShareGroupHeartbeatRequestView(request.body());
+        if (!ShareMemberIds.isValid(body.memberId())) {
+            // Kafka's KafkaApis, before its group coordinator's checks; its error answer drops the message.
+            return CompletableFuture.completedFuture(new ShareGroupHeartbeatResponseView()
+                    .errorCode(Errors.INVALID_REQUEST.code()).struct());
+        }
         String clientId = request.header().clientId() == null ? "" : request.header().clientId();
         String clientHost = context.clientHost();
         ShareGroupHeartbeat.Request heartbeat = new ShareGroupHeartbeat.Request(body.groupId(), body.memberId(),

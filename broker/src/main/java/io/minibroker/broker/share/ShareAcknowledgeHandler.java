@@ -59,10 +59,10 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
             return error(resolution.error());
         }
         ShareSessionCache.ShareSession session = resolution.session();
-        CompletableFuture<Map<TopicIdPartition, Errors>> acked =
+        CompletableFuture<Map<TopicIdPartition, AcknowledgeResult>> acked =
                 ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks,
                         request.version() >= LOCK_TIMEOUT_FROM_VERSION && body.isRenewAck());
-        return acked.thenApply(errors -> {
+        return acked.thenApply(results -> {
             if (epoch == ShareSessionCache.FINAL_EPOCH) {
                 manager.releaseAll(groupId, memberId, session.partitions());
                 sessions.remove(session);
@@ -73,13 +73,14 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
                 response.acquisitionLockTimeoutMs(manager.settings(groupId).recordLockDurationMs());
             }
             Map<UUID, ShareAcknowledgeResponseView.ShareAcknowledgeTopicResponse> topics = new LinkedHashMap<>();
-            errors.forEach((tp, error) -> {
+            results.forEach((tp, result) -> {
                 ShareAcknowledgeResponseView.PartitionData data = topics
                         .computeIfAbsent(tp.topicId(), id -> response.addResponse().topicId(id))
-                        .addPartition().partitionIndex(tp.partition()).errorCode(error.code());
+                        .addPartition().partitionIndex(tp.partition()).errorCode(result.error().code())
+                        .errorMessage(result.message());
                 data.currentLeader().leaderId(-1).leaderEpoch(-1);
             });
-            return response.struct();
+            return ShareLeaderHints.fill(response, logs, context.listenerName());
         });
     }
 

@@ -28,7 +28,6 @@ import java.util.function.Function;
  */
 public final class ShareFetchHandler implements ApiHandler {
 
-    private static final int MAX_RECORDS_FROM_VERSION = 1;
     /** ShareAcquireMode (KIP-1206) and IsRenewAck (KIP-1222). */
     private static final int ACQUIRE_MODE_FROM_VERSION = 2;
 
@@ -88,12 +87,11 @@ public final class ShareFetchHandler implements ApiHandler {
             return error(resolution.error());
         }
         ShareSessionCache.ShareSession session = resolution.session();
-        ShareFetchWork.RecordLimit recordLimit = request.version() >= MAX_RECORDS_FROM_VERSION && body.maxRecords() > 0
-                ? new ShareFetchWork.RecordLimit(mode, body.maxRecords(), body.batchSize())
-                : ShareFetchWork.RecordLimit.NONE;
-        CompletableFuture<Map<TopicIdPartition, Errors>> acked =
+        ShareFetchWork.RecordLimit recordLimit = new ShareFetchWork.RecordLimit(mode, body.maxRecords(),
+                body.batchSize());
+        CompletableFuture<Map<TopicIdPartition, AcknowledgeResult>> acked =
                 ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks, renewOnly);
-        Function<Map<TopicIdPartition, Errors>, CompletionStage<Struct>> fetch = ackErrors -> {
+        Function<Map<TopicIdPartition, AcknowledgeResult>, CompletionStage<Struct>> fetch = ackResults -> {
             if (epoch == ShareSessionCache.FINAL_EPOCH) {
                 manager.releaseAll(groupId, memberId, session.partitions());
                 sessions.remove(session);
@@ -102,15 +100,16 @@ public final class ShareFetchHandler implements ApiHandler {
             List<TopicIdPartition> fetched = epoch == ShareSessionCache.FINAL_EPOCH || renewOnly
                     ? List.of() : rotated(session.partitions(), epoch);
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
-                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), recordLimit, acks, ackErrors,
+                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), recordLimit, acks, ackResults,
                     context.eventLoop());
-            if (fetched.isEmpty() || work.canAnswer()) {
-                return CompletableFuture.completedFuture(work.respond()); // read here, as Fetch reads
+            if (fetched.isEmpty() || work.asksForNothing() || work.canAnswer()) {
+                // read here, as Fetch reads
+                return CompletableFuture.completedFuture(withLeaderHints(work.respond(), context));
             }
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(work.waitMs(loadWaitMs), work,
                     answer), work.watchKeys());
-            return answer;
+            return answer.thenApply(answered -> withLeaderHints(answered, context));
         };
         // Acknowledgements still being made durable: the fetch goes on on the connection's event loop, not on the
         // thread that completes them (on one node the share coordinator's, whose every other state write would wait
@@ -131,6 +130,11 @@ public final class ShareFetchHandler implements ApiHandler {
         List<TopicIdPartition> rotated = new ArrayList<>(partitions);
         Collections.rotate(rotated, -(epoch % partitions.size()));
         return rotated;
+    }
+
+    /** KIP-951: the partitions refused because another node leads them name it ({@link ShareLeaderHints}). */
+    private Struct withLeaderHints(Struct answer, RequestContext context) {
+        return ShareLeaderHints.fill(new ShareFetchResponseView(answer), logs, context.listenerName());
     }
 
     private static CompletionStage<Struct> error(Errors error) {

@@ -54,9 +54,10 @@ final class ShareFetchWork {
     private final int maxWaitMs;
     private final int maxBytes;
     private final RecordLimit recordLimit;
-    private final Map<TopicIdPartition, Errors> acknowledgeErrors;
+    /** How each partition's acknowledgements in this request were answered. */
+    private final Map<TopicIdPartition, AcknowledgeResult> acknowledged;
     /** The acknowledgements this request carried: the records they released are not acquired in its answer. */
-    private final Map<TopicIdPartition, List<Acknowledgement>> acknowledged;
+    private final Map<TopicIdPartition, List<Acknowledgement>> acknowledgements;
     /** The request's connection's event loop, where a share partition's load that this fetch starts ends. */
     private final Executor eventLoop;
     /**
@@ -70,8 +71,8 @@ final class ShareFetchWork {
 
     ShareFetchWork(SharePartitionManager manager, ShareLogs logs, String groupId, String memberId,
                    List<TopicIdPartition> partitions, TopicRights rights, int minBytes, int maxWaitMs, int maxBytes,
-                   RecordLimit recordLimit, Map<TopicIdPartition, List<Acknowledgement>> acknowledged,
-                   Map<TopicIdPartition, Errors> acknowledgeErrors, Executor eventLoop) {
+                   RecordLimit recordLimit, Map<TopicIdPartition, List<Acknowledgement>> acknowledgements,
+                   Map<TopicIdPartition, AcknowledgeResult> acknowledged, Executor eventLoop) {
         this.eventLoop = eventLoop;
         this.rights = rights;
         this.minBytes = minBytes;
@@ -83,16 +84,24 @@ final class ShareFetchWork {
         this.partitions = partitions;
         this.maxBytes = maxBytes;
         this.recordLimit = recordLimit;
-        this.acknowledgeErrors = acknowledgeErrors;
+        this.acknowledgements = acknowledgements;
         this.acknowledged = acknowledged;
     }
 
     /**
-     * How many records a fetch acquires (ShareFetch's MaxRecords, BatchSize and ShareAcquireMode): {@link #NONE}
-     * for a v0 request, which has no MaxRecords.
+     * How many records a fetch acquires (ShareFetch's MaxRecords, BatchSize and ShareAcquireMode): none with a
+     * MaxRecords of 0 or less, as Kafka's SharePartition acquires none then.
      */
     record RecordLimit(ShareAcquireMode mode, int maxRecords, int batchSize) {
-        static final RecordLimit NONE = new RecordLimit(ShareAcquireMode.BATCH_OPTIMIZED, Integer.MAX_VALUE, 0);
+    }
+
+    /**
+     * Whether the fetch asks for nothing (MaxRecords or MaxBytes 0): Kafka 4.3.1's SharePartitionManager answers it at
+     * once, whatever its MaxWaitMs, without loading or reading a share partition (processShareFetch), so only what
+     * its KafkaApis checks itself is answered for the session's partitions.
+     */
+    boolean asksForNothing() {
+        return recordLimit.maxRecords() == 0 || maxBytes == 0;
     }
 
     private SharePartitionKey keyOf(TopicIdPartition tp) {
@@ -200,14 +209,17 @@ final class ShareFetchWork {
         // The fetched partitions, then those only acknowledged; sets, as a session may hold thousands of partitions.
         Set<TopicIdPartition> fetched = new HashSet<>(partitions);
         Set<TopicIdPartition> answered = new LinkedHashSet<>(partitions);
-        answered.addAll(acknowledgeErrors.keySet());
+        answered.addAll(acknowledged.keySet());
         for (TopicIdPartition tp : answered) {
-            Errors ackError = acknowledgeErrors.get(tp);
+            AcknowledgeResult ack = acknowledged.get(tp);
             Errors error = Errors.NONE;
             Acquired acquired = Acquired.NOTHING;
             if (fetched.contains(tp)) {
                 ShareLogs.Resolved resolved = logs.resolve(tp.topicId(), tp.partition());
-                error = resolved.error();
+                // A partition led elsewhere is refused by the share partition's read, which a fetch asking for
+                // nothing never reaches in Kafka; an unknown topic or partition its KafkaApis refuses first.
+                error = resolved.error() == Errors.NOT_LEADER_OR_FOLLOWER && asksForNothing() ? Errors.NONE
+                        : resolved.error();
                 if (resolved.log() != null && !rights.mayRead(resolved.log().topicPartition().topic())) {
                     // A session partition whose READ was taken away since it joined: refused, nothing acquired.
                     error = Errors.TOPIC_AUTHORIZATION_FAILED;
@@ -229,14 +241,15 @@ final class ShareFetchWork {
                     }
                 }
             }
-            if (acquired.runs().isEmpty() && error == Errors.NONE && ackError == null) {
+            if (acquired.runs().isEmpty() && error == Errors.NONE && ack == null) {
                 continue; // nothing to say about this partition
             }
             PartitionData data = topics.computeIfAbsent(tp.topicId(), id -> response.addResponse().topicId(id))
                     .addPartition()
                     .partitionIndex(tp.partition())
                     .errorCode(error.code())
-                    .acknowledgeErrorCode((ackError == null ? Errors.NONE : ackError).code());
+                    .acknowledgeErrorCode((ack == null ? Errors.NONE : ack.error()).code())
+                    .acknowledgeErrorMessage(ack == null ? null : ack.message());
             if (acquired.records() == null) {
                 data.records(Unpooled.EMPTY_BUFFER);
             } else {
@@ -273,8 +286,8 @@ final class ShareFetchWork {
      * leaves them out itself.
      */
     private LongPredicate releasedHere(TopicIdPartition tp) {
-        List<Acknowledgement> batches = acknowledged.get(tp);
-        if (batches == null || acknowledgeErrors.get(tp) != Errors.NONE) {
+        List<Acknowledgement> batches = acknowledgements.get(tp);
+        if (batches == null || acknowledged.get(tp).error() != Errors.NONE) {
             return offset -> false;
         }
         List<Acknowledgement> releasing = batches.stream().filter(Acknowledgement::releasesAny).toList();

@@ -1,7 +1,9 @@
 package io.minibroker.broker.share;
 
+import io.minibroker.broker.api.LeaderHints;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -32,5 +34,15 @@ public final class ShareLogs {
             return new Resolved(log.get(), Errors.NONE);
         }
         return new Resolved(null, topics.partitionNotHere(true, null, topicId, partition));
+    }
+
+    /** The partition of a topic this broker knows (its own or the cluster image's) by id; empty for an unknown id. */
+    Optional<TopicPartition> partitionOf(UUID topicId, int partition) {
+        return topics.known(topicId).map(topic -> new TopicPartition(topic.name(), partition));
+    }
+
+    /** The KIP-951 hints of one answer, naming leaders on {@code listener}. */
+    LeaderHints leaderHints(String listener) {
+        return new LeaderHints(leadership, listener);
     }
 }

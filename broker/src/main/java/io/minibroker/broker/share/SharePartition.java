@@ -26,6 +26,18 @@ import java.util.function.LongPredicate;
  */
 public final class SharePartition {
 
+    // Kafka 4.3.1's SharePartition's refusals of an acknowledgement, with their messages.
+    static final AcknowledgeResult NOTHING_IN_FLIGHT = new AcknowledgeResult(Errors.INVALID_RECORD_STATE,
+            "Batch record not found. The request batch offsets are not found in the cache.");
+    private static final AcknowledgeResult FIRST_OFFSET_PAST_ACQUIRED = new AcknowledgeResult(Errors.INVALID_REQUEST,
+            "Batch record not found. The first offset in request is past acquired records.");
+    private static final AcknowledgeResult LAST_OFFSET_PAST_ACQUIRED = new AcknowledgeResult(Errors.INVALID_REQUEST,
+            "Batch record not found. The last offset in request is past acquired records.");
+    private static final AcknowledgeResult NOT_ACQUIRED = new AcknowledgeResult(Errors.INVALID_RECORD_STATE,
+            "The batch cannot be acknowledged. The batch is not in the acquired state.");
+    private static final AcknowledgeResult NOT_THE_OWNER = new AcknowledgeResult(Errors.INVALID_RECORD_STATE,
+            "Member is not the owner of batch record");
+
     private static final class InFlight {
         RecordState state;
         int deliveryCount;
@@ -326,18 +338,20 @@ public final class SharePartition {
 
     /**
      * Applies one partition's acknowledgements from {@code memberId}, all or none, as Kafka 4.3.1 checks them: every
-     * batch well formed and after the one before it (touching at one offset is allowed), else INVALID_REQUEST, as
-     * its KafkaApis.validateAcknowledgementBatches; then batch by batch, as its SharePartition: offsets below the
-     * start offset are skipped (done with already: the log start moved past them, or they were archived), a batch
-     * reaching past the end offset is INVALID_REQUEST ("past acquired records"), one naming an offset not acquired
-     * by that member, or sent when nothing is in flight, INVALID_RECORD_STATE. Returns NONE when applied.
+     * batch well formed and after the one before it (touching at one offset is allowed), else INVALID_REQUEST with no
+     * message, as its KafkaApis.validateAcknowledgementBatches; then batch by batch, as its SharePartition, with its
+     * messages: offsets below the start offset are skipped (done with already: the log start moved past them, or
+     * they were archived), a batch reaching past the end offset is INVALID_REQUEST ("past acquired records"), one
+     * sent when nothing is in flight, or naming an offset not acquired by that member, INVALID_RECORD_STATE. Kafka
+     * words the last apart for the batches it tracks whole and those it tracks per offset; the messages here are its
+     * whole batch's, as a consumer acknowledges what it was given, whole batches, unless it acknowledges per record.
      */
-    public synchronized Errors acknowledge(String memberId, List<Acknowledgement> acknowledgements) {
+    public synchronized AcknowledgeResult acknowledge(String memberId, List<Acknowledgement> acknowledgements) {
         expireLocks();
         long previousLast = -1;
         for (Acknowledgement ack : acknowledgements) {
             if (!ack.isValid() || ack.firstOffset() < previousLast) {
-                return Errors.INVALID_REQUEST;
+                return AcknowledgeResult.unexplained(Errors.INVALID_REQUEST);
             }
             previousLast = ack.lastOffset();
         }
@@ -349,16 +363,18 @@ public final class SharePartition {
                 continue;
             }
             if (inFlight.isEmpty()) {
-                return Errors.INVALID_RECORD_STATE;
+                return NOTHING_IN_FLIGHT;
             }
             if (ack.lastOffset() >= endOffset) {
-                return Errors.INVALID_REQUEST;
+                return ack.firstOffset() >= endOffset ? FIRST_OFFSET_PAST_ACQUIRED : LAST_OFFSET_PAST_ACQUIRED;
             }
             for (long offset = Math.max(ack.firstOffset(), startOffset); offset <= ack.lastOffset(); offset++) {
                 InFlight record = inFlight.get(offset);
-                if (record.state != RecordState.ACQUIRED || !memberId.equals(record.owner)
-                        || offset == acknowledgedAlready) {
-                    return Errors.INVALID_RECORD_STATE;
+                if (record.state != RecordState.ACQUIRED || offset == acknowledgedAlready) {
+                    return NOT_ACQUIRED;
+                }
+                if (!memberId.equals(record.owner)) {
+                    return NOT_THE_OWNER;
                 }
             }
             acknowledgedAlready = ack.typeOf(ack.lastOffset()) == AcknowledgeType.RENEW ? -1 : ack.lastOffset();
@@ -378,7 +394,7 @@ public final class SharePartition {
         // Renewed under a shorter lock duration, a deadline can come before every earlier one.
         nextLockDeadlineMs = Math.min(nextLockDeadlineMs, renewedDeadline);
         advanceStart();
-        return Errors.NONE;
+        return AcknowledgeResult.NONE;
     }
 
     /** Releases every record {@code memberId} holds (its share session ended). Returns whether any was. */

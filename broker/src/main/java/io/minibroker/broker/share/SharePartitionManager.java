@@ -5,6 +5,7 @@ import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.purgatory.DelayedOperation;
 import io.minibroker.purgatory.Purgatory;
@@ -228,19 +229,20 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
 
     /**
      * Applies {@code memberId}'s acknowledgements to one share partition. The stage completes with the partition's
-     * error once the new state is durable (at once for an error: nothing changed).
+     * answer once the new state is durable (at once for a refusal: nothing changed).
      */
-    public CompletionStage<Errors> acknowledge(SharePartition partition, String memberId,
-                                               List<Acknowledgement> acknowledgements) {
+    public CompletionStage<AcknowledgeResult> acknowledge(SharePartition partition, String memberId,
+                                                          List<Acknowledgement> acknowledgements) {
         if (closed) { // its state could not be made durable: nothing is applied, and the member may try again elsewhere
-            return CompletableFuture.completedFuture(Errors.COORDINATOR_NOT_AVAILABLE);
+            return CompletableFuture.completedFuture(
+                    AcknowledgeResult.withDefaultMessage(Errors.COORDINATOR_NOT_AVAILABLE));
         }
-        Errors error;
+        AcknowledgeResult result;
         CompletionStage<Void> written;
         synchronized (partition) { // snapshots reach the persister in the order the partition took them
-            error = partition.acknowledge(memberId, acknowledgements);
-            if (error != Errors.NONE) {
-                return CompletableFuture.completedFuture(error);
+            result = partition.acknowledge(memberId, acknowledgements);
+            if (result.error() != Errors.NONE) {
+                return CompletableFuture.completedFuture(result);
             }
             written = persister.write(partition.key(), partition.snapshot(), partition.leaderEpoch(),
                     partition.stateEpoch());
@@ -251,16 +253,20 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
         if (acknowledgements.stream().anyMatch(Acknowledgement::renewsAny)) {
             locksTaken(partition);
         }
-        return written.handle((ok, failure) -> failure == null ? Errors.NONE : writeError(partition, failure));
+        return written.handle((ok, failure) -> failure == null ? AcknowledgeResult.NONE
+                : writeRefusal(partition, failure));
     }
 
     /**
      * A failed state write as Kafka's SharePartition answers it (its fetchPersisterError). A fenced write (another
      * leader since, or the state initialized again by AlterShareGroupOffsets) drops the share partition, as Kafka's
-     * SharePartitionManager drops a fenced one: the next fetch here loads the state again.
+     * SharePartitionManager drops a fenced one: the next fetch here loads the state again. Kafka's message is the
+     * share coordinator's: for a fenced epoch or an unknown partition that error's default message, which is the one
+     * given here for every error the coordinator answers (the coordinator's own text does not reach the leader here).
      */
-    private Errors writeError(SharePartition partition, Throwable failure) {
-        return persisterError(dropIfFenced(partition, failure));
+    private AcknowledgeResult writeRefusal(SharePartition partition, Throwable failure) {
+        Errors written = dropIfFenced(partition, failure);
+        return new AcknowledgeResult(persisterError(written), DefaultMessages.of(written));
     }
 
     /** A share coordinator's error as Kafka's SharePartition answers it to its client (its fetchPersisterError). */

@@ -1,6 +1,7 @@
 package io.minibroker.broker.share;
 
 import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
+import io.minibroker.broker.sharegroup.ShareMemberIds;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,13 +15,9 @@ final class ShareRequests {
     private ShareRequests() {
     }
 
-    /** The longest member id Kafka's KafkaApis takes (a UUID's text); longer is INVALID_REQUEST. */
-    private static final int MAX_MEMBER_ID_LENGTH = 36;
-
     /** Kafka refuses a request without a group id or a valid member id as INVALID_REQUEST. */
     static boolean namesMember(String groupId, String memberId) {
-        return groupId != null && !groupId.isEmpty() && memberId != null && !memberId.isEmpty()
-                && memberId.length() <= MAX_MEMBER_ID_LENGTH;
+        return groupId != null && !groupId.isEmpty() && ShareMemberIds.isValid(memberId);
     }
 
     /** Adds one partition's acknowledgement batches, read through the request's own view types. */

@@ -7,16 +7,28 @@ import java.util.function.Predicate;
 
 /**
  * A leadership a test plays: this node leads the partitions {@code leads} accepts (asked anew each time, so a
- * test may change its mind), with {@code inSync} replicas in sync and no followers to hear from.
+ * test may change its mind), with {@code inSync} replicas in sync and no followers to hear from; its metadata names
+ * {@code currentLeader} the leader of every partition (unknown unless a test says).
  */
 public final class TestLeadership implements PartitionLeadership {
 
     private final Predicate<TopicPartition> leads;
     private final int inSync;
+    private final CurrentLeader currentLeader;
 
     public TestLeadership(Predicate<TopicPartition> leads, int inSync) {
+        this(leads, inSync, CurrentLeader.UNKNOWN);
+    }
+
+    public TestLeadership(Predicate<TopicPartition> leads, int inSync, CurrentLeader currentLeader) {
         this.leads = leads;
         this.inSync = inSync;
+        this.currentLeader = currentLeader;
+    }
+
+    @Override
+    public CurrentLeader currentLeader(TopicPartition partition, String listener) {
+        return currentLeader;
     }
 
     @Override

@@ -10,12 +10,18 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.AlterShareGroupOffsetsRequestView;
 import io.minibroker.protocol.message.view.AlterShareGroupOffsetsResponseView;
+import io.minibroker.protocol.message.view.DeleteShareGroupOffsetsRequestView;
+import io.minibroker.protocol.message.view.DeleteShareGroupOffsetsResponseView;
 import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsRequestView;
 import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsResponseView;
 import io.minibroker.protocol.message.view.ShareAcknowledgeRequestView;
 import io.minibroker.protocol.message.view.ShareAcknowledgeResponseView;
 import io.minibroker.protocol.message.view.ShareFetchRequestView;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
+import io.minibroker.protocol.message.view.ShareGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.ShareGroupDescribeResponseView;
+import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.ShareGroupHeartbeatResponseView;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -195,7 +201,7 @@ class ShareChecksTest {
         DescribeShareGroupOffsetsResponseView.DescribeShareGroupOffsetsResponseTopic closed =
                 response.groups().get(0).topics().get(1);
         assertThat(closed.topicName()).isEqualTo("closed");
-        assertThat(closed.topicId()).as("the refused topic's id, from the metadata, as Kafka").isEqualTo(CLOSED);
+        assertThat(closed.topicId()).as("no id for a refused topic, as Kafka 4.3.1").isEqualTo(new UUID(0, 0));
         assertThat(closed.partitions().get(0).startOffset()).isEqualTo(-1);
         assertThat(closed.partitions().get(0).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
     }
@@ -211,5 +217,158 @@ class ShareChecksTest {
         assertThat(closed.topicName()).isEqualTo("closed");
         assertThat(closed.topicId()).isEqualTo(CLOSED);
         assertThat(closed.partitions().get(0).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+    }
+
+    /** Kafka's error answer for a refused group carries the error's message in both offsets-changing APIs. */
+    @Test
+    void alteringOrDeletingOffsetsOfARefusedGroupIsAnsweredWithTheMessage() {
+        AlterShareGroupOffsetsRequestView alter = new AlterShareGroupOffsetsRequestView().groupId("other");
+        alter.addTopic().topicName("open").addPartition().partitionIndex(0).startOffset(0);
+        AlterShareGroupOffsetsResponseView altered = new AlterShareGroupOffsetsResponseView(call(
+                ApiKey.ALTER_SHARE_GROUP_OFFSETS, (short) 0, alter.struct(),
+                () -> new AlterShareGroupOffsetsResponseView().struct()));
+        assertThat(altered.errorCode()).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED.code());
+        assertThat(altered.errorMessage()).isEqualTo("Group authorization failed.");
+        assertThat(altered.responses()).isEmpty();
+
+        DeleteShareGroupOffsetsRequestView delete = new DeleteShareGroupOffsetsRequestView().groupId("g");
+        delete.addTopic().topicName("open");
+        DeleteShareGroupOffsetsResponseView deleted = new DeleteShareGroupOffsetsResponseView(call(
+                ApiKey.DELETE_SHARE_GROUP_OFFSETS, (short) 0, delete.struct(),
+                () -> new DeleteShareGroupOffsetsResponseView().struct()));
+        assertThat(deleted.errorCode()).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED.code());
+        assertThat(deleted.errorMessage()).isEqualTo("Group authorization failed.");
+        assertThat(served).isEmpty();
+    }
+
+    @Test
+    void deletingOffsetsAnswersARefusedTopicWithoutItsId() throws Exception {
+        authorizer.create(List.of(new AclBinding(ResourceType.GROUP, "g", PatternType.LITERAL, "User:client", "*",
+                AclOperation.DELETE, AclPermissionType.ALLOW)));
+        DeleteShareGroupOffsetsRequestView request = new DeleteShareGroupOffsetsRequestView().groupId("g");
+        request.addTopic().topicName("closed");
+        DeleteShareGroupOffsetsResponseView response = new DeleteShareGroupOffsetsResponseView(call(
+                ApiKey.DELETE_SHARE_GROUP_OFFSETS, (short) 0, request.struct(),
+                () -> new DeleteShareGroupOffsetsResponseView().struct()));
+        assertThat(response.responses()).singleElement().satisfies(topic -> {
+            assertThat(topic.topicName()).isEqualTo("closed");
+            assertThat(topic.topicId()).as("Kafka 4.3.1 leaves it at the zero id").isEqualTo(new UUID(0, 0));
+            assertThat(topic.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        });
+    }
+
+    /** Kafka checks the share session before the topics: a session refused whole is answered without partitions. */
+    @Test
+    void aShareAcknowledgeRefusedWholeByTheHandlerNamesNoRefusedPartition() {
+        ShareAcknowledgeRequestView request = new ShareAcknowledgeRequestView().groupId("g").memberId("m")
+                .shareSessionEpoch(3);
+        request.addTopic().topicId(CLOSED).addPartition().partitionIndex(0);
+        ShareAcknowledgeResponseView response = new ShareAcknowledgeResponseView(call(ApiKey.SHARE_ACKNOWLEDGE,
+                (short) 1, request.struct(), () -> new ShareAcknowledgeResponseView()
+                        .errorCode(Errors.SHARE_SESSION_NOT_FOUND.code()).struct()));
+        assertThat(response.errorCode()).isEqualTo(Errors.SHARE_SESSION_NOT_FOUND.code());
+        assertThat(response.responses()).isEmpty();
+    }
+
+    /** Kafka's KafkaApis refuses a ShareFetch or ShareAcknowledge without a group id before it authorizes. */
+    @Test
+    void aShareRequestWithoutAGroupIdIsLeftToTheHandler() {
+        ShareFetchRequestView fetch = new ShareFetchRequestView().groupId(null).memberId("m");
+        ShareFetchResponseView fetched = new ShareFetchResponseView(call(ApiKey.SHARE_FETCH, (short) 1,
+                fetch.struct(), () -> new ShareFetchResponseView().errorCode(Errors.INVALID_REQUEST.code()).struct()));
+        ShareAcknowledgeRequestView acknowledge = new ShareAcknowledgeRequestView().groupId(null).memberId("m");
+        ShareAcknowledgeResponseView acknowledged = new ShareAcknowledgeResponseView(call(ApiKey.SHARE_ACKNOWLEDGE,
+                (short) 1, acknowledge.struct(), () -> new ShareAcknowledgeResponseView()
+                        .errorCode(Errors.INVALID_REQUEST.code()).struct()));
+        assertThat(served).hasSize(2);
+        assertThat(fetched.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        assertThat(acknowledged.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+    }
+
+    /** Kafka's KafkaApis refuses a share member id it does not take after the group's READ, before the topics. */
+    @Test
+    void aShareHeartbeatWithAMemberIdKafkaDoesNotTakeIsInvalidBeforeItsTopicsAreChecked() {
+        ShareGroupHeartbeatRequestView request = new ShareGroupHeartbeatRequestView().groupId("g")
+                .memberId("m".repeat(37)).memberEpoch(0).subscribedTopicNames(List.of("closed"));
+        ShareGroupHeartbeatResponseView response = new ShareGroupHeartbeatResponseView(call(
+                ApiKey.SHARE_GROUP_HEARTBEAT, (short) 1, request.struct(),
+                () -> new ShareGroupHeartbeatResponseView().struct()));
+        assertThat(response.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        assertThat(served).isEmpty();
+
+        request.groupId("other"); // the group's READ comes first
+        assertThat(new ShareGroupHeartbeatResponseView(call(ApiKey.SHARE_GROUP_HEARTBEAT, (short) 1,
+                request.struct(), () -> new ShareGroupHeartbeatResponseView().struct())).errorCode())
+                .isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED.code());
+    }
+
+    /** A described group refused for its members' topics is a new DescribedGroup in Kafka: no authorized operations. */
+    @Test
+    void aShareGroupRefusedForItsAssignedTopicsHasNoAuthorizedOperations() {
+        ShareGroupDescribeRequestView request = new ShareGroupDescribeRequestView().groupIds(List.of("g"))
+                .includeAuthorizedOperations(true);
+        ShareGroupDescribeResponseView response = new ShareGroupDescribeResponseView(call(
+                ApiKey.SHARE_GROUP_DESCRIBE, (short) 1, request.struct(), () -> {
+                    ShareGroupDescribeResponseView answer = new ShareGroupDescribeResponseView();
+                    answer.addGroup().groupId("g").groupState("Stable").addMember().memberId("m").assignment()
+                            .addTopicPartition().topicId(CLOSED).topicName("closed").partitions(List.of(0));
+                    return answer.struct();
+                }));
+        assertThat(response.groups()).singleElement().satisfies(group -> {
+            assertThat(group.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+            assertThat(group.members()).isEmpty();
+            assertThat(group.authorizedOperations()).isEqualTo(Integer.MIN_VALUE);
+        });
+    }
+
+    /**
+     * Kafka's order: ShareGroupDescribe's refused groups first, DescribeShareGroupOffsets' groups as asked, and
+     * Alter/DeleteShareGroupOffsets' refused topics before their coordinator's.
+     */
+    @Test
+    void refusalsComeInKafkasOrder() throws Exception {
+        ShareGroupDescribeResponseView described = new ShareGroupDescribeResponseView(call(
+                ApiKey.SHARE_GROUP_DESCRIBE, (short) 1, new ShareGroupDescribeRequestView()
+                        .groupIds(List.of("g", "other")).struct(), () -> {
+                    ShareGroupDescribeResponseView answer = new ShareGroupDescribeResponseView();
+                    answer.addGroup().groupId("g").groupState("Empty");
+                    return answer.struct();
+                }));
+        assertThat(described.groups()).extracting(g -> g.groupId()).containsExactly("other", "g");
+
+        DescribeShareGroupOffsetsRequestView offsets = new DescribeShareGroupOffsetsRequestView();
+        offsets.addGroup().groupId("other").topics(null);
+        offsets.addGroup().groupId("g").topics(null);
+        DescribeShareGroupOffsetsResponseView offsetsDescribed = new DescribeShareGroupOffsetsResponseView(call(
+                ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS, (short) 0, offsets.struct(), () -> {
+                    DescribeShareGroupOffsetsResponseView answer = new DescribeShareGroupOffsetsResponseView();
+                    answer.addGroup().groupId("g");
+                    return answer.struct();
+                }));
+        assertThat(offsetsDescribed.groups()).extracting(g -> g.groupId()).containsExactly("other", "g");
+
+        AlterShareGroupOffsetsRequestView alter = new AlterShareGroupOffsetsRequestView().groupId("g");
+        alter.addTopic().topicName("open").addPartition().partitionIndex(0).startOffset(0);
+        alter.addTopic().topicName("closed").addPartition().partitionIndex(0).startOffset(0);
+        AlterShareGroupOffsetsResponseView altered = new AlterShareGroupOffsetsResponseView(call(
+                ApiKey.ALTER_SHARE_GROUP_OFFSETS, (short) 0, alter.struct(), () -> {
+                    AlterShareGroupOffsetsResponseView answer = new AlterShareGroupOffsetsResponseView();
+                    answer.addResponse().topicName("open").topicId(OPEN).addPartition().partitionIndex(0);
+                    return answer.struct();
+                }));
+        assertThat(altered.responses()).extracting(t -> t.topicName()).containsExactly("closed", "open");
+
+        authorizer.create(List.of(new AclBinding(ResourceType.GROUP, "g", PatternType.LITERAL, "User:client", "*",
+                AclOperation.DELETE, AclPermissionType.ALLOW)));
+        DeleteShareGroupOffsetsRequestView delete = new DeleteShareGroupOffsetsRequestView().groupId("g");
+        delete.addTopic().topicName("open");
+        delete.addTopic().topicName("closed");
+        DeleteShareGroupOffsetsResponseView deleted = new DeleteShareGroupOffsetsResponseView(call(
+                ApiKey.DELETE_SHARE_GROUP_OFFSETS, (short) 0, delete.struct(), () -> {
+                    DeleteShareGroupOffsetsResponseView answer = new DeleteShareGroupOffsetsResponseView();
+                    answer.addResponse().topicName("open").topicId(OPEN);
+                    return answer.struct();
+                }));
+        assertThat(deleted.responses()).extracting(t -> t.topicName()).containsExactly("closed", "open");
     }
 }

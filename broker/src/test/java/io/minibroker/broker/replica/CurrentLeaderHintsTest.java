@@ -4,6 +4,10 @@ import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ShareAcknowledgeRequestView;
+import io.minibroker.protocol.message.view.ShareAcknowledgeResponseView;
+import io.minibroker.protocol.message.view.ShareFetchRequestView;
+import io.minibroker.protocol.message.view.ShareFetchResponseView;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
@@ -28,8 +32,10 @@ import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * KIP-951: a produce (v10+) or fetch (v16+) a follower refuses NOT_LEADER_OR_FOLLOWER names the partition's leader
- * and epoch, and the answer that leader's endpoint on the listener the request came in on, as Kafka's KafkaApis.
+ * KIP-951: a produce (v10+), fetch (v16+) or share fetch a follower refuses NOT_LEADER_OR_FOLLOWER names the
+ * partition's leader and epoch, and the answer that leader's endpoint on the listener the request came in on, as
+ * Kafka's KafkaApis; acknowledgements sent to a follower are UNKNOWN_TOPIC_OR_PARTITION, naming no leader, as Kafka
+ * 4.3.1's SharePartitionManager holds no share partition of a partition led elsewhere.
  */
 class CurrentLeaderHintsTest {
 
@@ -79,6 +85,54 @@ class CurrentLeaderHintsTest {
             assertThat(fetchedPartition.getStruct("CurrentLeader").getInt32("LeaderId")).isEqualTo(1);
             assertThat(fetched.getStructs("NodeEndpoints")).singleElement()
                     .satisfies(node -> assertThat(node.getInt32("Port")).isEqualTo(leaderPort));
+        }
+    }
+
+    @Test
+    void aFollowerRefusingAShareFetchNamesTheLeaderAndItsEndpoint() throws Exception {
+        try (NodeChannel follower = new NodeChannel("localhost", cluster.node(2).boundPort("PLAINTEXT"),
+                "hints-test", 10_000)) {
+            int leaderPort = cluster.node(1).boundPort("PLAINTEXT");
+            // The follower learns of the topic from an image: until then it does not know the topic id at all.
+            await(() -> {
+                ShareFetchResponseView opened = shareFetch(follower);
+                return !opened.responses().isEmpty() && opened.responses().get(0).partitions().get(0).errorCode()
+                        == Errors.NOT_LEADER_OR_FOLLOWER.code();
+            }, "node 2 to follow the topic");
+
+            ShareFetchResponseView fetched = shareFetch(follower);
+            ShareFetchResponseView.PartitionData partition = fetched.responses().get(0).partitions().get(0);
+            assertThat(partition.currentLeader().leaderId()).isEqualTo(1);
+            assertThat(partition.currentLeader().leaderEpoch()).isGreaterThanOrEqualTo(0);
+            assertThat(fetched.nodeEndpoints()).singleElement().satisfies(node -> {
+                assertThat(node.nodeId()).isEqualTo(1);
+                assertThat(node.port()).isEqualTo(leaderPort);
+            });
+
+            // A ShareAcknowledge names a leader only for a fenced state write (ShareAcknowledgeAnswersTest).
+            ShareAcknowledgeRequestView acknowledge = new ShareAcknowledgeRequestView().groupId("g")
+                    .memberId("member-a").shareSessionEpoch(1);
+            acknowledge.addTopic().topicId(topicId).addPartition().partitionIndex(0).addAcknowledgementBatche()
+                    .firstOffset(0).lastOffset(0).acknowledgeTypes(List.of((byte) 1));
+            ShareAcknowledgeResponseView acknowledged = new ShareAcknowledgeResponseView(follower.send(
+                    ApiKey.SHARE_ACKNOWLEDGE, (short) 2, acknowledge.struct()));
+            ShareAcknowledgeResponseView.PartitionData refused = acknowledged.responses().get(0).partitions().get(0);
+            assertThat(refused.errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            assertThat(refused.errorMessage()).isEqualTo("This server does not host this topic-partition.");
+            assertThat(refused.currentLeader().leaderId()).isEqualTo(-1);
+            assertThat(acknowledged.nodeEndpoints()).isEmpty();
+        }
+    }
+
+    /** A share member's ShareFetch v2 of partition 0, opening its session (epoch 0), not waiting. */
+    private ShareFetchResponseView shareFetch(NodeChannel channel) {
+        ShareFetchRequestView request = new ShareFetchRequestView().groupId("g").memberId("member-a")
+                .shareSessionEpoch(0).maxWaitMs(0).minBytes(1).maxBytes(1 << 20).maxRecords(10).batchSize(10);
+        request.addTopic().topicId(topicId).addPartition().partitionIndex(0);
+        try {
+            return new ShareFetchResponseView(channel.send(ApiKey.SHARE_FETCH, (short) 2, request.struct()));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
         }
     }
 

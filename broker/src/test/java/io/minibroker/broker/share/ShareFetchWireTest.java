@@ -105,6 +105,23 @@ class ShareFetchWireTest {
         }
     }
 
+    /**
+     * MaxRecords 0 asks for nothing: as Kafka 4.3.1's SharePartitionManager (processShareFetch), the fetch acquires
+     * nothing and is answered at once, whatever its MaxWaitMs (here on a clock that does not move).
+     */
+    @Test
+    void maxRecordsZeroAcquiresNothingAndIsAnsweredAtOnce() throws Exception {
+        try (ShareWire a = broker.member("g", "member-a")) {
+            a.fetch(10); // opens the session: latest is the start
+            broker.produce(5);
+            a.sendFetch(10_000, 0);
+            ShareFetchResponseView nothing = a.receiveFetch();
+            assertThat(nothing.errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(acquired(nothing)).isEmpty();
+            assertThat(acquired(a.fetch(10))).containsExactly(List.of(0L, 4L, 1L));
+        }
+    }
+
     @Test
     void renewAcknowledgementsNeedIsRenewAckAndARenewingFetchAsksForNothing() throws Exception {
         try (ShareWire a = broker.member("g", "member-a")) {

@@ -52,6 +52,10 @@ class SharePartitionManagerTest {
     private TopicRegistry topics;
     private SharePartitionManager manager;
 
+    /** A fetch that may acquire every record it finds. */
+    private static final ShareFetchWork.RecordLimit UNLIMITED =
+            new ShareFetchWork.RecordLimit(ShareAcquireMode.BATCH_OPTIMIZED, Integer.MAX_VALUE, 0);
+
     /** A share coordinator with no state for anyone, that counts and forgets what it is told. */
     private final NoStatePersister noState = new NoStatePersister();
 
@@ -83,7 +87,7 @@ class SharePartitionManagerTest {
         UUID topicId = topics.get("t").orElseThrow().id();
         return new ShareFetchWork(manager, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), groupId, "m",
                 List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, minBytes, 10_000, 1 << 20,
-                ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), Runnable::run);
+                UNLIMITED, Map.of(), Map.of(), Runnable::run);
     }
 
     /** The answer of a fetch parked from this thread, as a handler's event loop parks it, and the answering thread. */
@@ -206,7 +210,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), eventLoop);
+                    UNLIMITED, Map.of(), Map.of(), eventLoop);
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             CompletableFuture<String> answeredOn = answer.thenApply(response -> Thread.currentThread().getName());
             eventLoop.submit(() -> { // as the handler parks it, on its connection's event loop
@@ -261,7 +265,7 @@ class SharePartitionManagerTest {
         manager.releaseAll("g", "m", List.of(new TopicIdPartition(topicId, 0))); // as a connection closed by the stop
         assertThat(noState.writes).as("the release is dropped, not failed").hasValue(written);
         assertThat(manager.acknowledge(partition, "m", List.of(ShareWire.ack(0, 1, AcknowledgeType.ACCEPT)))
-                .toCompletableFuture().get()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+                .toCompletableFuture().get().error()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
         assertThat(noState.writes).hasValue(written);
     }
 
@@ -318,7 +322,7 @@ class SharePartitionManagerTest {
                     List.<long[]>of(new long[] {0, 0}), offset -> false)).hasSize(1);
 
             assertThat(fenced.acknowledge(loaded, "m", List.of(new Acknowledgement(0, 0, List.of((byte) 1))))
-                    .toCompletableFuture().get(10, TimeUnit.SECONDS)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+                    .toCompletableFuture().get(10, TimeUnit.SECONDS).error()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
             assertThat(fenced.partition(key, log(), Runnable::run, error -> { })).as("dropped: loading again").isNull();
             assertThat(fenced.partition(key, log(), Runnable::run, error -> { }).stateEpoch()).isEqualTo(2);
         } finally {
@@ -392,7 +396,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork later = new ShareFetchWork(failing, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), Runnable::run);
+                    UNLIMITED, Map.of(), Map.of(), Runnable::run);
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             failing.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, later, answer),
                     later.watchKeys());
@@ -431,7 +435,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    ShareFetchWork.RecordLimit.NONE, Map.of(), Map.of(), Runnable::run);
+                    UNLIMITED, Map.of(), Map.of(), Runnable::run);
             assertThat(work.canAnswer()).as("its share partition loading").isFalse();
             assertThat(reads).hasSize(1);
 

@@ -30,6 +30,7 @@ public final class DefaultMessages {
             case RECORD_LIST_TOO_LARGE ->
                     "The request included message batch larger than the configured segment size on the server.";
             case FENCED_LEADER_EPOCH -> "The leader epoch in the request is older than the epoch on the broker.";
+            case GROUP_ID_NOT_FOUND -> "The group id does not exist.";
             case FENCED_STATE_EPOCH ->
                     "The share coordinator rejected the request because the share-group state epoch did not match.";
             default -> "The server experienced an unexpected error when processing the request.";
