@@ -123,6 +123,7 @@ public final class AuthorizingHandler implements ApiHandler {
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> AdminApiChecks::describeUserScramCredentials;
             case DESCRIBE_CLUSTER -> admin::describeCluster;
             case DESCRIBE_CLIENT_QUOTAS -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE_CONFIGS);
+            case UPDATE_FEATURES -> access -> AdminApiChecks.onCluster(access, AclOperation.ALTER);
             case ALTER_PARTITION, BROKER_REGISTRATION, BROKER_HEARTBEAT ->
                     access -> AdminApiChecks.onCluster(access, AclOperation.CLUSTER_ACTION);
             case READ_SHARE_GROUP_STATE -> ShareStateApiChecks::read;

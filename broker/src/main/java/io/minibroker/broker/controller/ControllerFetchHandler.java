@@ -93,7 +93,8 @@ public final class ControllerFetchHandler implements ApiHandler {
         SecurityRecords.Snapshot now = security.get();
         EncodedSecurity last = encoded;
         if (last == null || last.acls() != now.acls() || last.credentials() != now.credentials()
-                || last.groupConfigs() != now.groupConfigs() || last.brokerConfigs() != now.brokerConfigs()) {
+                || last.groupConfigs() != now.groupConfigs() || last.brokerConfigs() != now.brokerConfigs()
+                || last.features() != now.features()) {
             last = EncodedSecurity.of(now); // two event loops may both encode one change: the same bytes
             encoded = last;
         }
@@ -102,7 +103,7 @@ public final class ControllerFetchHandler implements ApiHandler {
 
     /** A snapshot's records, and their digest: 63 bits of SHA-256, never the -1 of a broker that holds nothing. */
     private record EncodedSecurity(Object acls, Object credentials, Object groupConfigs, Object brokerConfigs,
-                                   byte[] bytes, long digest) {
+                                   Object features, byte[] bytes, long digest) {
 
         static EncodedSecurity of(SecurityRecords.Snapshot snapshot) {
             ByteBuf records = SecurityRecords.encode(snapshot);
@@ -111,7 +112,7 @@ public final class ControllerFetchHandler implements ApiHandler {
             try {
                 long digest = ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(bytes)).getLong();
                 return new EncodedSecurity(snapshot.acls(), snapshot.credentials(), snapshot.groupConfigs(),
-                        snapshot.brokerConfigs(), bytes, digest & Long.MAX_VALUE);
+                        snapshot.brokerConfigs(), snapshot.features(), bytes, digest & Long.MAX_VALUE);
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("every JVM has SHA-256", e);
             }

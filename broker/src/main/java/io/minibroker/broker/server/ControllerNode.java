@@ -15,6 +15,7 @@ import io.minibroker.broker.controller.TopicAssignments;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.metrics.ControllerMeters;
 import io.minibroker.broker.security.ScramCredentials;
+import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.purgatory.PurgatoryMeters;
@@ -72,7 +73,9 @@ final class ControllerNode {
                             config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null,
                     ScramCredentials.open(controllerDir),
                     GroupConfigs.open(config, controllerDir, imageVersion::changed),
-                    BrokerConfigOverrides.open(controllerDir, imageVersion::changed));
+                    BrokerConfigOverrides.open(controllerDir, imageVersion::changed),
+                    FinalizedFeatures.open(controllerDir, config.get(BrokerConfig.TRANSACTION_VERSION).shortValue(),
+                            imageVersion::changed));
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             LeaderElections elections = new LeaderElections(membership, assignments,
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),

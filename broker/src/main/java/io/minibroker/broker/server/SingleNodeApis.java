@@ -12,6 +12,8 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.feature.FinalizedFeatures;
+import io.minibroker.broker.feature.UpdateFeaturesHandler;
 import io.minibroker.broker.metadata.DescribeClusterHandler;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.metadata.MetadataHandler;
@@ -41,7 +43,7 @@ final class SingleNodeApis {
      */
     static TopicAutoCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
                                       GroupConfigs groupConfigs, BrokerConfigOverrides dynamicConfigs,
-                                      RuntimeLoggers loggers, SecurityApis security,
+                                      FinalizedFeatures features, RuntimeLoggers loggers, SecurityApis security,
                                       Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.ofBroker(node.nodeId(), dynamicConfigs,
@@ -59,7 +61,8 @@ final class SingleNodeApis {
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics,
                         ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node,
-                        groupConfigs, dynamicConfigs, loggers));
+                        groupConfigs, dynamicConfigs, loggers))
+                .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, node.nodeId())));
         return new LocalTopicAutoCreation(topics, topicCreation);
     }
 
