@@ -45,6 +45,7 @@ public final class ControllerFetchHandler implements ApiHandler {
 
     private final ImageVersion version;
     private final Supplier<SecurityRecords.Snapshot> security;
+    private final MetadataFollowers followers;
     /** The records of the last snapshot answered, kept until the ACLs or credentials change. */
     private volatile EncodedSecurity encoded;
 
@@ -53,9 +54,11 @@ public final class ControllerFetchHandler implements ApiHandler {
      *                 changed in place, on each change (a supplier handing out new but equal ones only costs an
      *                 encoding per fetch)
      */
-    public ControllerFetchHandler(ImageVersion version, Supplier<SecurityRecords.Snapshot> security) {
+    public ControllerFetchHandler(ImageVersion version, Supplier<SecurityRecords.Snapshot> security,
+                                  MetadataFollowers followers) {
         this.version = version;
         this.security = security;
+        this.followers = followers;
     }
 
     @Override
@@ -75,6 +78,7 @@ public final class ControllerFetchHandler implements ApiHandler {
         int broker = fetch.replicaState().replicaId() >= 0 ? fetch.replicaState().replicaId() : fetch.replicaId();
         if (broker >= 0) {
             version.appliedBy(broker, asked.fetchOffset());
+            followers.fetched(broker, asked.fetchOffset(), version.current());
         }
         return version.awaitChange(asked.fetchOffset(), fetch.maxWaitMs()).thenApply(current -> {
             metadataPartition(response).highWatermark(current).lastStableOffset(current)

@@ -290,8 +290,7 @@ public final class Broker implements AutoCloseable {
         TopicAutoCreation autoCreation = cluster != null
                 ? cluster.register(apis, node, security, groupConfigs, dynamicConfigs, loggers, onDisk)
                 : SingleNodeApis.register(apis, config, node, topics, groupConfigs, dynamicConfigs, features, loggers,
-                        security, onDisk,
-                        topicCreation);
+                        security, onDisk, topicCreation, clock);
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,
                 groupConfigs, transactions);

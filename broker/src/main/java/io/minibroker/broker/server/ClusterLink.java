@@ -133,6 +133,8 @@ final class ClusterLink {
                         ControllerUnreachable::electLeaders))
                 .add(ApiKey.UPDATE_FEATURES, controller.handlerFor(ApiKey.UPDATE_FEATURES,
                         ControllerUnreachable::updateFeatures))
+                .add(ApiKey.DESCRIBE_QUORUM, controller.handlerFor(ApiKey.DESCRIBE_QUORUM,
+                        ControllerUnreachable::describeQuorum))
                 .add(ApiKey.ALTER_CONFIGS, new PreprocessedAlterConfigs(ApiKey.ALTER_CONFIGS, brokerChanges,
                         controller.handlerFor(ApiKey.ALTER_CONFIGS, ControllerUnreachable::alterConfigs)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, new PreprocessedAlterConfigs(ApiKey.INCREMENTAL_ALTER_CONFIGS,

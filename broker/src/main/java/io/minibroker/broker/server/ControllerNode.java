@@ -9,6 +9,7 @@ import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.controller.AssignmentStore;
 import io.minibroker.broker.controller.BrokerMembership;
 import io.minibroker.broker.controller.ControllerApis;
+import io.minibroker.broker.controller.MetadataFollowers;
 import io.minibroker.broker.controller.ImageVersion;
 import io.minibroker.broker.controller.LeaderElections;
 import io.minibroker.broker.controller.TopicAssignments;
@@ -75,7 +76,7 @@ final class ControllerNode {
                     GroupConfigs.open(config, controllerDir, imageVersion::changed),
                     BrokerConfigOverrides.open(controllerDir, imageVersion::changed),
                     FinalizedFeatures.open(controllerDir, config.get(BrokerConfig.TRANSACTION_VERSION).shortValue(),
-                            imageVersion::changed));
+                            imageVersion::changed), new MetadataFollowers(clock::wallClockMs));
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             LeaderElections elections = new LeaderElections(membership, assignments,
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),

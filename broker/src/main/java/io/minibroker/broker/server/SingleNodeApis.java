@@ -13,6 +13,9 @@ import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.feature.FinalizedFeatures;
+import io.minibroker.broker.quorum.DescribeQuorumHandler;
+import io.minibroker.broker.quorum.QuorumReport;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.feature.UpdateFeaturesHandler;
 import io.minibroker.broker.metadata.DescribeClusterHandler;
 import io.minibroker.broker.metadata.LocalNode;
@@ -24,6 +27,7 @@ import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
@@ -44,7 +48,8 @@ final class SingleNodeApis {
     static TopicAutoCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
                                       GroupConfigs groupConfigs, BrokerConfigOverrides dynamicConfigs,
                                       FinalizedFeatures features, RuntimeLoggers loggers, SecurityApis security,
-                                      Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation) {
+                                      Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation,
+                                      BrokerClock clock) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.ofBroker(node.nodeId(), dynamicConfigs,
                 loggers)::alter;
@@ -62,7 +67,10 @@ final class SingleNodeApis {
                         ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node,
                         groupConfigs, dynamicConfigs, loggers))
-                .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, node.nodeId())));
+                .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, node.nodeId())))
+                // The node is its own controller, the only voter: no one fetches an image from it.
+                .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> QuorumReport.leaderAlone(node.nodeId(),
+                        0, clock.wallClockMs(), List.of(), node.advertisedListeners().get())));
         return new LocalTopicAutoCreation(topics, topicCreation);
     }
 
