@@ -83,6 +83,7 @@ public final class AuthorizingHandler implements ApiHandler {
             case FETCH -> topics::fetch;
             case LIST_OFFSETS -> topics::listOffsets;
             case METADATA -> topics::metadata;
+            case DESCRIBE_TOPIC_PARTITIONS -> TopicApiChecks::describeTopicPartitions;
             case OFFSET_FOR_LEADER_EPOCH -> topics::offsetForLeaderEpoch;
             case DELETE_RECORDS -> topics::deleteRecords;
             case DESCRIBE_PRODUCERS -> topics::describeProducers;

@@ -18,6 +18,7 @@ import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.feature.FinalizedFeatures;
+import io.minibroker.broker.metadata.DescribeTopicPartitionsHandler;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.metadata.DescribeClusterHandler;
@@ -123,6 +124,7 @@ final class ClusterLink {
         apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata,
                         config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE) ? autoCreation : null))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, metadata))
+                .add(ApiKey.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(metadata::current))
                 .add(ApiKey.CREATE_TOPICS, controller.handlerFor(ApiKey.CREATE_TOPICS,
                         ControllerUnreachable::createTopics))
                 .add(ApiKey.DELETE_TOPICS, controller.handlerFor(ApiKey.DELETE_TOPICS,

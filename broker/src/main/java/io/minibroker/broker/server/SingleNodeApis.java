@@ -13,6 +13,7 @@ import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.feature.FinalizedFeatures;
+import io.minibroker.broker.metadata.DescribeTopicPartitionsHandler;
 import io.minibroker.broker.quorum.DescribeQuorumHandler;
 import io.minibroker.broker.quorum.QuorumReport;
 import io.minibroker.broker.time.BrokerClock;
@@ -55,6 +56,8 @@ final class SingleNodeApis {
                 loggers)::alter;
         security.register(apis, null, onDisk);
         apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation))
+                .add(ApiKey.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(
+                        DescribeTopicPartitionsHandler.singleNode(node, topics)))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics,
