@@ -26,8 +26,8 @@ import java.util.function.IntSupplier;
 
 /**
  * The authorized-operations fields of Metadata (v8+), DescribeCluster, DescribeGroups (v3+), ConsumerGroupDescribe
- * and ShareGroupDescribe, where a request asks for them, and DescribeTopicPartitions' always: a bit (at the operation's code) for each operation Kafka
- * supports on the resource type that the principal may perform. With an authorizer {@link Access} answers which; with
+ * and ShareGroupDescribe, where a request asks for them, and DescribeTopicPartitions' always: a bit (at the
+ * operation's code) for each operation Kafka supports on the resource type that the principal may perform. With an authorizer {@link Access} answers which; with
  * none every supported operation is allowed, as Kafka's AuthHelper.authorizedOperations answers then.
  */
 public final class AuthorizedOperations {

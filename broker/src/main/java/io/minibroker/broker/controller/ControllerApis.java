@@ -37,8 +37,8 @@ import java.util.function.Function;
  * controller, as Kafka's controller listener does (the SASL steps when it is SASL_PLAINTEXT, registration,
  * heartbeats, the image and the parked Fetch that follows its version, ISR changes, and the admin requests brokers
  * forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterConfigs and IncrementalAlterConfigs (of
- * topics and of groups), CreateAcls, DeleteAcls, AlterUserScramCredentials, UpdateFeatures and DescribeQuorum, plus DescribeConfigs, which brokers
- * send for the topics' config overrides); clients are never told of this listener.
+ * topics and of groups), CreateAcls, DeleteAcls, AlterUserScramCredentials, UpdateFeatures and DescribeQuorum, plus
+ * DescribeConfigs, which brokers send for the topics' config overrides); clients are never told of this listener.
  */
 public final class ControllerApis {
 

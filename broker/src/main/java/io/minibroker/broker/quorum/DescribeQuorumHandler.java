@@ -20,8 +20,9 @@ import java.util.function.Supplier;
  * controller is: on a single node and at a cluster's controller (brokers forward it there, as Kafka's do). Shaped as
  * a Kafka 4.3.1 single-voter quorum answers, checked against one: a request for anything but partition 0 of
  * {@code __cluster_metadata} alone is answered UNKNOWN_TOPIC_OR_PARTITION on every partition it names, with Kafka's
- * message; the replica directory ids are the zero id of a static quorum ({@code controller.quorum.voters}, kraft.version
- * 0); the error messages of a success are empty, not null, as Kafka's. What the numbers mean here: {@link QuorumReport}.
+ * message; the replica directory ids are the zero id of a static quorum ({@code controller.quorum.voters},
+ * kraft.version 0); the error messages of a success are empty, not null, as Kafka's. What the numbers mean here:
+ * {@link QuorumReport}.
  */
 public final class DescribeQuorumHandler implements ApiHandler {
 

@@ -12,8 +12,8 @@ import java.util.function.Consumer;
 
 /**
  * A cluster broker's copies of what the image carries beside its topics (the ACLs, the SCRAM credentials, the group
- * configs, the dynamic broker configs, the finalized features), each replaced only when a fetched snapshot changed it. The metadata fetcher
- * hands on a whole snapshot whenever any part of it moved; replacing every copy each time would rebuild the authorizer's index and the
+ * configs, the dynamic broker configs, the finalized features), each replaced only when a fetched snapshot changed
+ * it. The metadata fetcher hands on a whole snapshot whenever any part of it moved; replacing every copy each time would rebuild the authorizer's index and the
  * credentials for a group config set, and the other way round.
  *
  * <p>Called on the metadata fetcher's thread only, in order, which alone reads and writes {@code applied}.
