@@ -55,6 +55,8 @@ APIS = [
     ('DeleteShareGroupState', 'DELETE_SHARE_GROUP_STATE'),
     ('InitializeShareGroupState', 'INITIALIZE_SHARE_GROUP_STATE'),
     ('ReadShareGroupStateSummary', 'READ_SHARE_GROUP_STATE_SUMMARY'),
+    ('DescribeQuorum', 'DESCRIBE_QUORUM'), ('UpdateFeatures', 'UPDATE_FEATURES'),
+    ('DescribeTopicPartitions', 'DESCRIBE_TOPIC_PARTITIONS'),
 ]
 VIEWED = [api for api, _ in APIS]
 

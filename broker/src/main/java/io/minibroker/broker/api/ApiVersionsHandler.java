@@ -1,5 +1,8 @@
 package io.minibroker.broker.api;
 
+import io.minibroker.broker.feature.Feature;
+import io.minibroker.broker.feature.FeatureLevels;
+import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.ApiVersionsRequestView;
@@ -11,24 +14,14 @@ import java.util.concurrent.CompletionStage;
 import java.util.regex.Pattern;
 
 /**
- * ApiVersions: the advertised table, and (v3+) the features: {@code share.version} at 1 (share groups on), and
- * {@code transaction.version}, supported from 0 to 2 and finalized at the broker's level
- * ({@code minibroker.transaction.version}, 2 by default as a Kafka 4 cluster formatted with its defaults; a feature
- * at level 0 is not listed as finalized, as Kafka leaves it out). Kafka 4 clients take KIP-890's transaction
- * protocol when the finalized level is 2 or more. From v5 (KIP-1242) a client may name the cluster and node it
- * expects; if either differs from ours it gets REBOOTSTRAP_REQUIRED, so that a client whose bootstrap address now
- * leads to another cluster starts over instead of mixing metadata.
+ * ApiVersions: the advertised table, and (v3+) the features as a Kafka 4.3.1 node answers them: every feature it
+ * supports with its range ({@link Feature}), the finalized levels above 0 (a storage formatted with the defaults
+ * finalizes all but {@code kraft.version}; UpdateFeatures changes them) and their epoch. Kafka 4 clients take
+ * KIP-890's transaction protocol when the finalized {@code transaction.version} is 2 or more. From v5 (KIP-1242) a
+ * client may name the cluster and node it expects; if either differs from ours it gets REBOOTSTRAP_REQUIRED, so
+ * that a client whose bootstrap address now leads to another cluster starts over instead of mixing metadata.
  */
 public final class ApiVersionsHandler implements ApiHandler {
-
-    public static final String TRANSACTION_VERSION = "transaction.version";
-    private static final short MAX_TRANSACTION_VERSION = 2;
-    /**
-     * KIP-932's feature: level 1 (SV_1) turns share groups on; Kafka 4.2+ finalizes it at 1 in a cluster formatted
-     * with its defaults, and this broker always serves share groups.
-     */
-    public static final String SHARE_VERSION = "share.version";
-    private static final short SHARE_VERSION_LEVEL = 1;
 
     /** KIP-511's form of a client software name or version: starts and ends with a letter or digit. */
     private static final Pattern SOFTWARE_NAME_OR_VERSION =
@@ -37,13 +30,13 @@ public final class ApiVersionsHandler implements ApiHandler {
     private final SupportedApis apis;
     private final String clusterId;
     private final int nodeId;
-    private final short transactionVersion;
+    private final FinalizedFeatures features;
 
-    public ApiVersionsHandler(SupportedApis apis, String clusterId, int nodeId, short transactionVersion) {
+    public ApiVersionsHandler(SupportedApis apis, String clusterId, int nodeId, FinalizedFeatures features) {
         this.apis = apis;
         this.clusterId = clusterId;
         this.nodeId = nodeId;
-        this.transactionVersion = transactionVersion;
+        this.features = features;
     }
 
     @Override
@@ -55,17 +48,16 @@ public final class ApiVersionsHandler implements ApiHandler {
         }
         ApiVersionsResponseView body = apis.fillApiVersions(new ApiVersionsResponseView(),
                 expectsAnotherBroker(request) ? Errors.REBOOTSTRAP_REQUIRED : Errors.NONE);
-        body.addSupportedFeature().name(TRANSACTION_VERSION).minVersion((short) 0).maxVersion(MAX_TRANSACTION_VERSION);
-        body.addSupportedFeature().name(SHARE_VERSION).minVersion((short) 0).maxVersion(SHARE_VERSION_LEVEL);
-        // The epoch of the finalized features: Kafka's is the metadata offset they were read at; they never change
-        // while this broker runs, and clients take any epoch above -1 (none).
-        body.finalizedFeaturesEpoch(0);
-        if (transactionVersion > 0) {
-            body.addFinalizedFeature().name(TRANSACTION_VERSION).minVersionLevel(transactionVersion)
-                    .maxVersionLevel(transactionVersion);
+        FeatureLevels finalized = features.current();
+        body.finalizedFeaturesEpoch(finalized.epoch());
+        for (Feature feature : Feature.values()) {
+            body.addSupportedFeature().name(feature.featureName()).minVersion(feature.minSupported())
+                    .maxVersion(feature.maxSupported());
+            short level = finalized.level(feature);
+            if (level > 0) {
+                body.addFinalizedFeature().name(feature.featureName()).minVersionLevel(level).maxVersionLevel(level);
+            }
         }
-        body.addFinalizedFeature().name(SHARE_VERSION).minVersionLevel(SHARE_VERSION_LEVEL)
-                .maxVersionLevel(SHARE_VERSION_LEVEL);
         return CompletableFuture.completedFuture(body.struct());
     }
 

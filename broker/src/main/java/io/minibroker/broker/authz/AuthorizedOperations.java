@@ -10,6 +10,7 @@ import io.minibroker.protocol.message.view.DescribeClusterRequestView;
 import io.minibroker.protocol.message.view.DescribeClusterResponseView;
 import io.minibroker.protocol.message.view.DescribeGroupsRequestView;
 import io.minibroker.protocol.message.view.DescribeGroupsResponseView;
+import io.minibroker.protocol.message.view.DescribeTopicPartitionsResponseView;
 import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.protocol.message.view.ShareGroupDescribeRequestView;
@@ -25,8 +26,8 @@ import java.util.function.IntSupplier;
 
 /**
  * The authorized-operations fields of Metadata (v8+), DescribeCluster, DescribeGroups (v3+), ConsumerGroupDescribe
- * and ShareGroupDescribe, where a request asks for them: a bit (at the operation's code) for each operation Kafka
- * supports on the resource type that the principal may perform. With an authorizer {@link Access} answers which; with
+ * and ShareGroupDescribe, where a request asks for them, and DescribeTopicPartitions' always: a bit (at the
+ * operation's code) for each operation Kafka supports on the resource type that the principal may perform. With an authorizer {@link Access} answers which; with
  * none every supported operation is allowed, as Kafka's AuthHelper.authorizedOperations answers then.
  */
 public final class AuthorizedOperations {
@@ -35,7 +36,8 @@ public final class AuthorizedOperations {
     private static final short METADATA_CLUSTER_UNTIL_VERSION = 10;
     private static final short DESCRIBE_GROUPS_FROM_VERSION = 3;
     private static final Set<ApiKey> ANSWERED = EnumSet.of(ApiKey.METADATA, ApiKey.DESCRIBE_CLUSTER,
-            ApiKey.DESCRIBE_GROUPS, ApiKey.CONSUMER_GROUP_DESCRIBE, ApiKey.SHARE_GROUP_DESCRIBE);
+            ApiKey.DESCRIBE_GROUPS, ApiKey.CONSUMER_GROUP_DESCRIBE, ApiKey.SHARE_GROUP_DESCRIBE,
+            ApiKey.DESCRIBE_TOPIC_PARTITIONS);
 
     /** The operations Kafka's AclEntry.supportedOperations names per resource type. */
     static final Map<ResourceType, List<AclOperation>> SUPPORTED = Map.of(
@@ -102,6 +104,12 @@ public final class AuthorizedOperations {
     static void fill(Request request, Struct answer, Source operations, IntSupplier cluster) {
         switch (request.api()) {
             case METADATA -> metadata(request, answer, operations, cluster);
+            // Always, whatever the request: Kafka's handler has no field to ask with. Not for the topics refused
+            // (TOPIC_AUTHORIZATION_FAILED, or every topic of a request refused INVALID_REQUEST).
+            case DESCRIBE_TOPIC_PARTITIONS -> new DescribeTopicPartitionsResponseView(answer).topics().stream()
+                    .filter(t -> t.errorCode() != Errors.TOPIC_AUTHORIZATION_FAILED.code()
+                            && t.errorCode() != Errors.INVALID_REQUEST.code())
+                    .forEach(t -> t.topicAuthorizedOperations(operations.of(ResourceType.TOPIC, t.name())));
             case DESCRIBE_CLUSTER -> {
                 DescribeClusterResponseView response = new DescribeClusterResponseView(answer);
                 if (new DescribeClusterRequestView(request.body()).includeClusterAuthorizedOperations()

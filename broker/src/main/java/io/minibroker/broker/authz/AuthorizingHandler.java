@@ -83,6 +83,7 @@ public final class AuthorizingHandler implements ApiHandler {
             case FETCH -> topics::fetch;
             case LIST_OFFSETS -> topics::listOffsets;
             case METADATA -> topics::metadata;
+            case DESCRIBE_TOPIC_PARTITIONS -> TopicApiChecks::describeTopicPartitions;
             case OFFSET_FOR_LEADER_EPOCH -> topics::offsetForLeaderEpoch;
             case DELETE_RECORDS -> topics::deleteRecords;
             case DESCRIBE_PRODUCERS -> topics::describeProducers;
@@ -123,6 +124,8 @@ public final class AuthorizingHandler implements ApiHandler {
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> AdminApiChecks::describeUserScramCredentials;
             case DESCRIBE_CLUSTER -> admin::describeCluster;
             case DESCRIBE_CLIENT_QUOTAS -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE_CONFIGS);
+            case UPDATE_FEATURES -> access -> AdminApiChecks.onCluster(access, AclOperation.ALTER);
+            case DESCRIBE_QUORUM -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE);
             case ALTER_PARTITION, BROKER_REGISTRATION, BROKER_HEARTBEAT ->
                     access -> AdminApiChecks.onCluster(access, AclOperation.CLUSTER_ACTION);
             case READ_SHARE_GROUP_STATE -> ShareStateApiChecks::read;

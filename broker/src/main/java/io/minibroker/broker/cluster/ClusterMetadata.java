@@ -4,6 +4,7 @@ import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.MetadataResponseView;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,9 +20,15 @@ import java.util.function.IntPredicate;
  * with leader, leader epoch, replicas, ISR and offline replicas. It travels from the controller to the brokers as a
  * Metadata response, so it reads itself from one and writes itself into one.
  */
-public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<String, TopicImage> topics) {
+public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<String, TopicImage> topics,
+                              List<BrokerNode> fencedBrokers) {
 
     private static final int NO_LEADER = -1;
+    /**
+     * In front of the listener's name in the rack field of a fenced broker's endpoint, on the controller's link only
+     * (see {@link #describeImage}).
+     */
+    private static final String FENCED = "fenced:";
 
     /** A live broker's endpoint on one of its listeners. */
     public record BrokerNode(int id, String listener, String host, int port) {
@@ -66,6 +73,12 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
     public ClusterMetadata {
         brokers = List.copyOf(brokers);
         topics = Map.copyOf(topics);
+        fencedBrokers = List.copyOf(fencedBrokers);
+    }
+
+    /** An image without fenced brokers. */
+    public ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<String, TopicImage> topics) {
+        this(controllerId, brokers, topics, List.of());
     }
 
     public Optional<TopicImage> topic(String name) {
@@ -81,16 +94,21 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
         return brokers.stream().filter(broker -> broker.listener().equals(listener)).toList();
     }
 
+    /** The fenced brokers' endpoints on one listener, each broker once. */
+    public List<BrokerNode> fencedBrokers(String listener) {
+        return fencedBrokers.stream().filter(broker -> broker.listener().equals(listener)).toList();
+    }
+
     /** This image with the brokers' endpoints on one listener only (replication reads the inter-broker one). */
     public ClusterMetadata forListener(String listener) {
-        return new ClusterMetadata(controllerId, brokers(listener), topics);
+        return new ClusterMetadata(controllerId, brokers(listener), topics, fencedBrokers(listener));
     }
 
     /** This image with each topic's config overrides as given (a topic not given keeps none). */
     public ClusterMetadata withTopicConfigs(Map<String, Map<String, String>> configs) {
         Map<String, TopicImage> configured = new LinkedHashMap<>();
         topics.forEach((name, topic) -> configured.put(name, topic.withConfigs(configs.getOrDefault(name, Map.of()))));
-        return new ClusterMetadata(controllerId, brokers, configured);
+        return new ClusterMetadata(controllerId, brokers, configured, fencedBrokers);
     }
 
     /**
@@ -98,9 +116,13 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
      * each broker once per listener, with the listener's name in the rack field (see {@link #describeImage}).
      */
     public static ClusterMetadata from(MetadataResponseView response) {
-        List<BrokerNode> brokers = response.brokers().stream()
-                .map(broker -> new BrokerNode(broker.nodeId(), broker.rack(), broker.host(), broker.port()))
-                .toList();
+        List<BrokerNode> brokers = new ArrayList<>();
+        List<BrokerNode> fenced = new ArrayList<>();
+        for (MetadataResponseView.MetadataResponseBroker broker : response.brokers()) {
+            boolean isFenced = broker.rack().startsWith(FENCED);
+            (isFenced ? fenced : brokers).add(new BrokerNode(broker.nodeId(),
+                    isFenced ? broker.rack().substring(FENCED.length()) : broker.rack(), broker.host(), broker.port()));
+        }
         Map<String, TopicImage> topics = new LinkedHashMap<>();
         for (MetadataResponseView.MetadataResponseTopic topic : response.topics()) {
             List<PartitionImage> partitions = topic.partitions().stream()
@@ -109,7 +131,7 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
                     .toList();
             topics.put(topic.name(), new TopicImage(topic.name(), topic.topicId(), partitions));
         }
-        return new ClusterMetadata(response.controllerId(), brokers, topics);
+        return new ClusterMetadata(response.controllerId(), brokers, topics, fenced);
     }
 
     /** Writes the controller and the brokers at their endpoints on {@code listener} into a client's answer. */
@@ -122,12 +144,17 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
 
     /**
      * Writes the controller and every endpoint of every broker, for the brokers' image fetch: a broker appears
-     * once per listener, the listener's name in the rack field (this link only; clients never see it).
+     * once per listener, the listener's name in the rack field (this link only; clients never see it), behind
+     * {@value #FENCED} for a registered broker that is fenced (DescribeCluster v2 lists those when asked).
      */
     public void describeImage(MetadataResponseView response) {
         response.controllerId(controllerId);
         for (BrokerNode broker : brokers) {
             response.addBroker().nodeId(broker.id()).host(broker.host()).port(broker.port()).rack(broker.listener());
+        }
+        for (BrokerNode broker : fencedBrokers) {
+            response.addBroker().nodeId(broker.id()).host(broker.host()).port(broker.port())
+                    .rack(FENCED + broker.listener());
         }
     }
 

@@ -20,6 +20,8 @@ import io.minibroker.protocol.message.view.ElectLeadersRequestView;
 import io.minibroker.protocol.message.view.ElectLeadersResponseView;
 import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
 import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
+import io.minibroker.protocol.message.view.DescribeQuorumResponseView;
+import io.minibroker.protocol.message.view.UpdateFeaturesResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.LinkedHashSet;
@@ -60,6 +62,15 @@ public final class ControllerUnreachable {
             }
         }
         return response.struct();
+    }
+
+    /** The whole request's: UpdateFeatures carries no per-feature results with a top-level error. */
+    public static Struct updateFeatures(Request request) {
+        return new UpdateFeaturesResponseView().errorCode(TIMED_OUT).errorMessage(MESSAGE).struct();
+    }
+
+    public static Struct describeQuorum(Request request) {
+        return new DescribeQuorumResponseView().errorCode(TIMED_OUT).errorMessage(MESSAGE).struct();
     }
 
     public static Struct createPartitions(Request request) {

@@ -15,7 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -251,8 +253,16 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
 
     /** The brokers of the image at their endpoints on the listener the request came on, as in Kafka. */
     @Override
-    public List<ListedBroker> brokers(String listenerName) {
-        return current.brokers(listenerName).stream().map(b -> new ListedBroker(b.id(), b.host(), b.port())).toList();
+    public List<ListedBroker> brokers(String listenerName, boolean includeFenced) {
+        ClusterMetadata image = current;
+        List<ListedBroker> listed = new ArrayList<>();
+        image.brokers(listenerName).forEach(b -> listed.add(new ListedBroker(b.id(), b.host(), b.port(), false)));
+        if (includeFenced) {
+            image.fencedBrokers(listenerName)
+                    .forEach(b -> listed.add(new ListedBroker(b.id(), b.host(), b.port(), true)));
+            listed.sort(Comparator.comparingInt(ListedBroker::id));
+        }
+        return listed;
     }
 
     /**

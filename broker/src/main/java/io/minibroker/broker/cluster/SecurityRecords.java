@@ -6,6 +6,8 @@ import io.minibroker.broker.authz.AclOperation;
 import io.minibroker.broker.authz.AclPermissionType;
 import io.minibroker.broker.authz.PatternType;
 import io.minibroker.broker.authz.ResourceType;
+import io.minibroker.broker.feature.Feature;
+import io.minibroker.broker.feature.FeatureLevels;
 import io.minibroker.broker.security.ScramCredential;
 import io.minibroker.broker.security.ScramMechanism;
 import io.minibroker.protocol.record.CompressionType;
@@ -38,24 +40,35 @@ import java.util.UUID;
  * broker config, each framed as Kafka's MetadataRecordSerde frames a record value (frame version 1, api key, record
  * version, then the record in the flexible encoding). A broker that fetches it replaces its ACLs, credentials, group
  * and broker configs with what it holds: the batch is a snapshot of them, so a removal is the record's absence and
- * the Remove* records (and the ConfigRecords with a null value) Kafka's log also carries are never needed.
+ * the Remove* records (and the ConfigRecords with a null value) Kafka's log also carries are never needed. The
+ * controller's finalized features ride along, a FeatureLevelRecord (api key 12) per feature finalized above level 0,
+ * their epoch as the batch's base offset (Kafka's epoch is the offset of the metadata the levels were read at).
  */
 public final class SecurityRecords {
 
     private static final int FRAME_VERSION = 1;
     private static final int CONFIG_RECORD = 4;
     private static final int USER_SCRAM_CREDENTIAL_RECORD = 11;
+    private static final int FEATURE_LEVEL_RECORD = 12;
     private static final int ACCESS_CONTROL_ENTRY_RECORD = 18;
     private static final int RECORD_VERSION = 0;
 
     /**
      * The ACLs, credentials, group configs and dynamic broker configs one snapshot holds; credentials by user, then
-     * by mechanism; group configs by group id, broker configs by broker id ("" for the cluster default), then by name.
+     * by mechanism; group configs by group id, broker configs by broker id ("" for the cluster default), then by name;
+     * the finalized features, null in a snapshot that carries none.
      */
     public record Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
                            Map<String, Map<String, String>> groupConfigs,
-                           Map<String, Map<String, String>> brokerConfigs) {
+                           Map<String, Map<String, String>> brokerConfigs, FeatureLevels features) {
         public static final Snapshot EMPTY = new Snapshot(List.of(), Map.of());
+
+        /** A snapshot without features. */
+        public Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
+                        Map<String, Map<String, String>> groupConfigs,
+                        Map<String, Map<String, String>> brokerConfigs) {
+            this(acls, credentials, groupConfigs, brokerConfigs, null);
+        }
 
         /** A snapshot without group or broker configs. */
         public Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials) {
@@ -69,11 +82,11 @@ public final class SecurityRecords {
     /** One record batch holding the snapshot; an empty buffer when it holds nothing. */
     public static ByteBuf encode(Snapshot snapshot) {
         if (snapshot.acls().isEmpty() && snapshot.credentials().isEmpty() && snapshot.groupConfigs().isEmpty()
-                && snapshot.brokerConfigs().isEmpty()) {
+                && snapshot.brokerConfigs().isEmpty() && snapshot.features() == null) {
             return Unpooled.EMPTY_BUFFER;
         }
-        RecordBatchBuilder batch = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE, 0,
-                RecordBatch.NO_TIMESTAMP);
+        RecordBatchBuilder batch = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE,
+                snapshot.features() == null ? 0 : snapshot.features().epoch(), RecordBatch.NO_TIMESTAMP);
         for (AclBinding acl : snapshot.acls()) {
             batch.append(RecordBatch.NO_TIMESTAMP, null, aclRecord(acl), List.of());
         }
@@ -83,6 +96,13 @@ public final class SecurityRecords {
                 RecordBatch.NO_TIMESTAMP, null, configRecord(ConfigResources.GROUP, groupId, name, value), List.of())));
         snapshot.brokerConfigs().forEach((brokerId, configs) -> configs.forEach((name, value) -> batch.append(
                 RecordBatch.NO_TIMESTAMP, null, configRecord(ConfigResources.BROKER, brokerId, name, value), List.of())));
+        if (snapshot.features() != null) {
+            snapshot.features().levels().forEach((feature, level) -> {
+                if (level > 0) {
+                    batch.append(RecordBatch.NO_TIMESTAMP, null, featureLevelRecord(feature, level), List.of());
+                }
+            });
+        }
         ByteBuf built = batch.build();
         try { // on the heap, so that a response that never releases its records leaks nothing
             return Unpooled.wrappedBuffer(ByteBufUtil.getBytes(built));
@@ -102,13 +122,17 @@ public final class SecurityRecords {
         Map<String, Map<ScramMechanism, ScramCredential>> credentials = new TreeMap<>();
         Map<String, Map<String, String>> groupConfigs = new TreeMap<>();
         Map<String, Map<String, String>> brokerConfigs = new TreeMap<>();
+        Map<Feature, Short> features = new EnumMap<>(Feature.class);
+        long featuresEpoch = -1;
         RecordBatches batches = RecordBatches.of(records);
         while (batches.hasNext()) {
-            try (RecordIterator iterator = batches.next().records(ByteBufAllocator.DEFAULT)) {
+            RecordBatch batch = batches.next();
+            featuresEpoch = batch.baseOffset();
+            try (RecordIterator iterator = batch.records(ByteBufAllocator.DEFAULT)) {
                 while (iterator.hasNext()) {
                     Record record = iterator.next();
                     if (record.value() != null) {
-                        read(record.value().duplicate(), acls, credentials, groupConfigs, brokerConfigs);
+                        read(record.value().duplicate(), acls, credentials, groupConfigs, brokerConfigs, features);
                     }
                 }
             }
@@ -117,7 +141,8 @@ public final class SecurityRecords {
         groupConfigs.replaceAll((groupId, configs) -> Collections.unmodifiableMap(configs));
         brokerConfigs.replaceAll((brokerId, configs) -> Collections.unmodifiableMap(configs));
         return new Snapshot(List.copyOf(acls), Collections.unmodifiableMap(credentials),
-                Collections.unmodifiableMap(groupConfigs), Collections.unmodifiableMap(brokerConfigs));
+                Collections.unmodifiableMap(groupConfigs), Collections.unmodifiableMap(brokerConfigs),
+                features.isEmpty() ? null : new FeatureLevels(features, featuresEpoch));
     }
 
     private static byte[] aclRecord(AclBinding acl) {
@@ -160,6 +185,15 @@ public final class SecurityRecords {
         return ByteBufUtil.getBytes(out);
     }
 
+    /** Kafka's FeatureLevelRecord v0: the feature's name and its finalized level. */
+    private static byte[] featureLevelRecord(Feature feature, short level) {
+        ByteBuf out = header(FEATURE_LEVEL_RECORD);
+        writeString(out, feature.featureName());
+        out.writeShort(level);
+        Wire.writeUnsignedVarint(out, 0);
+        return ByteBufUtil.getBytes(out);
+    }
+
     private static ByteBuf header(int apiKey) {
         ByteBuf out = Unpooled.buffer();
         Wire.writeUnsignedVarint(out, FRAME_VERSION);
@@ -171,7 +205,7 @@ public final class SecurityRecords {
     private static void read(ByteBuf in, List<AclBinding> acls,
                              Map<String, Map<ScramMechanism, ScramCredential>> credentials,
                              Map<String, Map<String, String>> groupConfigs,
-                             Map<String, Map<String, String>> brokerConfigs) {
+                             Map<String, Map<String, String>> brokerConfigs, Map<Feature, Short> features) {
         if (Wire.readUnsignedVarint(in) != FRAME_VERSION) {
             throw new IllegalArgumentException("unknown metadata record frame version");
         }
@@ -207,6 +241,12 @@ public final class SecurityRecords {
             if (configs != null && value != null) { // a null value removes the config: a snapshot never carries one
                 configs.computeIfAbsent(resourceName, r -> new TreeMap<>())
                         .put(name, new String(value, StandardCharsets.UTF_8));
+            }
+        } else if (apiKey == FEATURE_LEVEL_RECORD) {
+            Feature feature = Feature.named(readString(in));
+            short level = in.readShort();
+            if (feature != null) { // one this broker does not know is not one it acts on
+                features.put(feature, level);
             }
         }
     }

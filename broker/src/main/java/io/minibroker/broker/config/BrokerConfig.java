@@ -256,7 +256,9 @@ public final class BrokerConfig {
     /**
      * The finalized level of the {@code transaction.version} feature this broker advertises (Kafka sets it when the
      * storage is formatted, {@code --feature transaction.version=N}, 2 by default since 4.0): 2 has Kafka 4 clients
-     * use KIP-890's protocol, 1 or 0 the one before, so tests can take either path.
+     * use KIP-890's protocol, 1 or 0 the one before, so tests can take either path. Only until an UpdateFeatures
+     * changes the levels: from then on the levels kept on disk are the finalized ones ({@code feature/FinalizedFeatures};
+     * in a cluster, the controller's).
      */
     public static final ConfigKey<Integer> TRANSACTION_VERSION = intKey("minibroker.transaction.version", 2, 0, 2);
     // A leader's asking again when a transaction version 2 produce's implicit add meets CONCURRENT_TRANSACTIONS

@@ -129,6 +129,12 @@ public final class BrokerMembership {
         return brokers.values().stream().filter(broker -> isLive(broker, now)).toList();
     }
 
+    /** The registered brokers that are not live (fenced, or past their session), by id. */
+    public synchronized List<RegisteredBroker> fencedBrokers() {
+        long now = clockMs.getAsLong();
+        return brokers.values().stream().filter(broker -> !isLive(broker, now)).toList();
+    }
+
     /** Whether this broker is registered, unfenced and within its session. */
     public synchronized boolean isLive(int id) {
         RegisteredBroker broker = brokers.get(id);

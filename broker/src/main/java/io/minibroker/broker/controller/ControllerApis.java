@@ -16,6 +16,10 @@ import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.quorum.DescribeQuorumHandler;
+import io.minibroker.broker.feature.FinalizedFeatures;
+import io.minibroker.broker.feature.UpdateFeaturesHandler;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
@@ -33,8 +37,8 @@ import java.util.function.Function;
  * controller, as Kafka's controller listener does (the SASL steps when it is SASL_PLAINTEXT, registration,
  * heartbeats, the image and the parked Fetch that follows its version, ISR changes, and the admin requests brokers
  * forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterConfigs and IncrementalAlterConfigs (of
- * topics and of groups), CreateAcls, DeleteAcls and AlterUserScramCredentials, plus DescribeConfigs, which brokers
- * send for the topics' config overrides); clients are never told of this listener.
+ * topics and of groups), CreateAcls, DeleteAcls, AlterUserScramCredentials, UpdateFeatures and DescribeQuorum, plus
+ * DescribeConfigs, which brokers send for the topics' config overrides); clients are never told of this listener.
  */
 public final class ControllerApis {
 
@@ -52,17 +56,21 @@ public final class ControllerApis {
      *                     IncrementalAlterConfigs of a group to; each change moves the image version on itself
      * @param brokerConfigs the cluster's dynamic broker configs (resource type BROKER), which brokers forward once
      *                      they preprocessed them; each change moves the image version on itself
+     * @param followers how far each broker follows the image: DescribeQuorum's observers
+     * @param features the cluster's finalized features, which brokers forward UpdateFeatures to; each change moves
+     *                 the image version on itself
      */
     public static SupportedApis create(BrokerConfig config, LocalNode node, BrokerMembership membership,
                                        TopicAssignments assignments, ImageVersion version, Executor disk,
                                        StandardAuthorizer acls, ScramCredentials credentials,
-                                       GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs) {
+                                       GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs,
+                                       FinalizedFeatures features, MetadataFollowers followers) {
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.atController(brokerConfigs)::persist;
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         SupportedApis apis = new SupportedApis();
-        apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, config.get(BrokerConfig.NODE_ID),
-                        config.get(BrokerConfig.TRANSACTION_VERSION).shortValue()))
+        int nodeId = config.get(BrokerConfig.NODE_ID);
+        apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, clusterId, nodeId, features))
                 // A SASL_PLAINTEXT controller listener: brokers sign in first (sasl.mechanism.controller.protocol).
                 .add(ApiKey.SASL_HANDSHAKE, new SaslHandshakeHandler())
                 .add(ApiKey.SASL_AUTHENTICATE, new SaslAuthenticateHandler())
@@ -71,7 +79,7 @@ public final class ControllerApis {
                 .add(ApiKey.METADATA, onDisk.apply(new ControllerMetadataHandler(clusterId, assignments)))
                 .add(ApiKey.FETCH, new ControllerFetchHandler(version, () -> new SecurityRecords.Snapshot(
                         acls == null ? List.of() : acls.bindings(), credentials.all(), groupConfigs.all(),
-                        brokerConfigs.all())))
+                        brokerConfigs.all(), features.current()), followers))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new ControllerCreateTopicsHandler(assignments, version,
                         membership, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(assignments,
@@ -84,7 +92,11 @@ public final class ControllerApis {
                         ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges)))
                 .add(ApiKey.DESCRIBE_CONFIGS, onDisk.apply(new DescribeConfigsHandler(assignments::overrides, config,
                         node, groupConfigs, brokerConfigs, RuntimeLoggers.NONE)))
-                .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)));
+                .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)))
+                .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, nodeId)))
+                .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> followers.report(nodeId,
+                        version.current(), List.of(new Endpoint(config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES)
+                                .get(0), config.controllerVoter().host(), config.controllerVoter().port())))));
         // The security changes brokers forward: saved on the disk thread, then the image's version moves on, so
         // that every broker fetches them.
         ApiHandler scramChanges = changesImage(onDisk.apply(new AlterUserScramCredentialsHandler(credentials)),

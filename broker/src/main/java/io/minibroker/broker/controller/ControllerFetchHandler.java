@@ -45,6 +45,7 @@ public final class ControllerFetchHandler implements ApiHandler {
 
     private final ImageVersion version;
     private final Supplier<SecurityRecords.Snapshot> security;
+    private final MetadataFollowers followers;
     /** The records of the last snapshot answered, kept until the ACLs or credentials change. */
     private volatile EncodedSecurity encoded;
 
@@ -53,9 +54,11 @@ public final class ControllerFetchHandler implements ApiHandler {
      *                 changed in place, on each change (a supplier handing out new but equal ones only costs an
      *                 encoding per fetch)
      */
-    public ControllerFetchHandler(ImageVersion version, Supplier<SecurityRecords.Snapshot> security) {
+    public ControllerFetchHandler(ImageVersion version, Supplier<SecurityRecords.Snapshot> security,
+                                  MetadataFollowers followers) {
         this.version = version;
         this.security = security;
+        this.followers = followers;
     }
 
     @Override
@@ -75,6 +78,7 @@ public final class ControllerFetchHandler implements ApiHandler {
         int broker = fetch.replicaState().replicaId() >= 0 ? fetch.replicaState().replicaId() : fetch.replicaId();
         if (broker >= 0) {
             version.appliedBy(broker, asked.fetchOffset());
+            followers.fetched(broker, asked.fetchOffset(), version.current());
         }
         return version.awaitChange(asked.fetchOffset(), fetch.maxWaitMs()).thenApply(current -> {
             metadataPartition(response).highWatermark(current).lastStableOffset(current)
@@ -93,7 +97,8 @@ public final class ControllerFetchHandler implements ApiHandler {
         SecurityRecords.Snapshot now = security.get();
         EncodedSecurity last = encoded;
         if (last == null || last.acls() != now.acls() || last.credentials() != now.credentials()
-                || last.groupConfigs() != now.groupConfigs() || last.brokerConfigs() != now.brokerConfigs()) {
+                || last.groupConfigs() != now.groupConfigs() || last.brokerConfigs() != now.brokerConfigs()
+                || last.features() != now.features()) {
             last = EncodedSecurity.of(now); // two event loops may both encode one change: the same bytes
             encoded = last;
         }
@@ -102,7 +107,7 @@ public final class ControllerFetchHandler implements ApiHandler {
 
     /** A snapshot's records, and their digest: 63 bits of SHA-256, never the -1 of a broker that holds nothing. */
     private record EncodedSecurity(Object acls, Object credentials, Object groupConfigs, Object brokerConfigs,
-                                   byte[] bytes, long digest) {
+                                   Object features, byte[] bytes, long digest) {
 
         static EncodedSecurity of(SecurityRecords.Snapshot snapshot) {
             ByteBuf records = SecurityRecords.encode(snapshot);
@@ -111,7 +116,7 @@ public final class ControllerFetchHandler implements ApiHandler {
             try {
                 long digest = ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(bytes)).getLong();
                 return new EncodedSecurity(snapshot.acls(), snapshot.credentials(), snapshot.groupConfigs(),
-                        snapshot.brokerConfigs(), bytes, digest & Long.MAX_VALUE);
+                        snapshot.brokerConfigs(), snapshot.features(), bytes, digest & Long.MAX_VALUE);
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("every JVM has SHA-256", e);
             }

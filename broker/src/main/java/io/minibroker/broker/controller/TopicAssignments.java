@@ -725,8 +725,8 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     }
 
     /**
-     * The image brokers fetch: the live brokers at every endpoint they registered, and every topic with the
-     * replicas that are not live as offline.
+     * The image brokers fetch: the live brokers at every endpoint they registered (and apart, the fenced ones), and
+     * every topic with the replicas that are not live as offline.
      */
     public synchronized ClusterMetadata image() {
         List<BrokerNode> brokers = new ArrayList<>();
@@ -737,6 +737,12 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
                 brokers.add(new BrokerNode(broker.id(), endpoint.listenerName(), endpoint.host(), endpoint.port()));
             }
         }
+        List<BrokerNode> fenced = new ArrayList<>();
+        for (BrokerMembership.RegisteredBroker broker : membership.fencedBrokers()) {
+            for (Endpoint endpoint : broker.listeners()) {
+                fenced.add(new BrokerNode(broker.id(), endpoint.listenerName(), endpoint.host(), endpoint.port()));
+            }
+        }
         Map<String, TopicImage> image = new LinkedHashMap<>();
         for (TopicImage topic : topics.values()) {
             List<PartitionImage> partitions = topic.partitions().stream()
@@ -745,6 +751,6 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
                     .toList();
             image.put(topic.name(), topic.withPartitions(partitions));
         }
-        return new ClusterMetadata(controllerId, brokers, image);
+        return new ClusterMetadata(controllerId, brokers, image, fenced);
     }
 }

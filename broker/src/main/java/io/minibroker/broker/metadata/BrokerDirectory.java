@@ -5,12 +5,12 @@ import java.util.List;
 /** The brokers a node tells clients of (in DescribeCluster), and which of them is the controller. */
 public interface BrokerDirectory {
 
-    /** A broker at its address on one listener. */
-    record ListedBroker(int id, String host, int port) {
+    /** A broker at its address on one listener, and whether it is fenced. */
+    record ListedBroker(int id, String host, int port, boolean fenced) {
     }
 
     int controllerId();
 
-    /** The brokers at their addresses on the listener a request came on. */
-    List<ListedBroker> brokers(String listenerName);
+    /** The brokers at their addresses on the listener a request came on; the fenced ones too if asked, by id. */
+    List<ListedBroker> brokers(String listenerName, boolean includeFenced);
 }

@@ -14,7 +14,9 @@ import java.util.concurrent.CompletionStage;
 /**
  * DescribeCluster: the same picture as Metadata without topics. This node answers on broker listeners, so a
  * request for controller endpoints (endpoint type 2, v1+) gets MISMATCHED_ENDPOINT_TYPE and one for a type Kafka does
- * not know UNSUPPORTED_ENDPOINT_TYPE, as a Kafka broker listener answers them.
+ * not know UNSUPPORTED_ENDPOINT_TYPE, as a Kafka broker listener answers them. From v2 a request may ask for the
+ * fenced brokers too (IncludeFencedBrokers), each marked IsFenced, as Kafka's KRaftMetadataCache lists the registered
+ * brokers then; a single node is never fenced.
  */
 public final class DescribeClusterHandler implements ApiHandler {
 
@@ -45,11 +47,13 @@ public final class DescribeClusterHandler implements ApiHandler {
         DescribeClusterResponseView response = new DescribeClusterResponseView()
                 .clusterId(clusterId)
                 .controllerId(brokers.controllerId());
-        for (BrokerDirectory.ListedBroker broker : brokers.brokers(context.listenerName())) {
+        boolean includeFenced = new DescribeClusterRequestView(request.body()).includeFencedBrokers();
+        for (BrokerDirectory.ListedBroker broker : brokers.brokers(context.listenerName(), includeFenced)) {
             response.addBroker()
                     .brokerId(broker.id())
                     .host(broker.host())
-                    .port(broker.port());
+                    .port(broker.port())
+                    .isFenced(broker.fenced());
         }
         return CompletableFuture.completedFuture(response.struct());
     }

@@ -26,8 +26,9 @@ public record LocalNode(int nodeId, String clusterId, Supplier<List<Endpoint>> a
 
     /** A single node knows only itself. */
     @Override
-    public List<ListedBroker> brokers(String listenerName) {
-        return endpointFor(listenerName).map(e -> List.of(new ListedBroker(nodeId, e.host(), e.port())))
+    public List<ListedBroker> brokers(String listenerName, boolean includeFenced) {
+        // A single node is never fenced.
+        return endpointFor(listenerName).map(e -> List.of(new ListedBroker(nodeId, e.host(), e.port(), false)))
                 .orElse(List.of());
     }
 }

@@ -18,6 +18,7 @@ import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.authz.TopicFacts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.control.BrokerControls;
@@ -130,6 +131,8 @@ public final class Broker implements AutoCloseable {
     private TopicRegistry topics;
     /** The dynamic broker configs: a single node's own, kept in its log dir; a cluster broker's mirror of the image. */
     private BrokerConfigOverrides dynamicConfigs;
+    /** The finalized features: a single node's own, kept in its log dir; a cluster broker's mirror of the image. */
+    private FinalizedFeatures features;
     private LogMaintenance maintenance;
     /** A single node's {@code replication-offset-checkpoint} writer; a cluster's replica manager has its own. */
     private HighWatermarkCheckpointer highWatermarks;
@@ -198,6 +201,9 @@ public final class Broker implements AutoCloseable {
             broker.dynamicConfigs = config.inCluster() ? BrokerConfigOverrides.mirror(broker::applyDynamicConfigs)
                     : BrokerConfigOverrides.open(config.logDirs().get(0), broker::applyDynamicConfigs);
             broker.applyDynamicConfigs();
+            short transactionVersion = config.get(BrokerConfig.TRANSACTION_VERSION).shortValue();
+            broker.features = config.inCluster() ? FinalizedFeatures.mirror(transactionVersion)
+                    : FinalizedFeatures.open(config.logDirs().get(0), transactionVersion, () -> { });
             broker.maintenance = new LogMaintenance(broker.topics.logs(), clock,
                     config.get(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS),
                     config.get(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS),
@@ -267,7 +273,7 @@ public final class Broker implements AutoCloseable {
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (cluster != null) {
             cluster.openReplicas(topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory, security,
-                    groupConfigs, dynamicConfigs, clock, topicMetrics);
+                    groupConfigs, dynamicConfigs, features, clock, topicMetrics);
             leadership = cluster.replicas();
         }
         shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, producePurgatory,
@@ -277,7 +283,7 @@ public final class Broker implements AutoCloseable {
         PartitionLeadership markersWakeShareFetches = shareGroups.wakingOnNewData(leadership);
         transactions = new TransactionApis(config, clock, topics, markersWakeShareFetches,
                 producePurgatory, fetchPurgatory, disk, producerIds, cluster != null ? cluster.metadata() : null,
-                transactionBackoffs);
+                transactionBackoffs, features);
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         registerDataApis(apis, leadership, onDisk);
@@ -286,9 +292,8 @@ public final class Broker implements AutoCloseable {
         RuntimeLoggers loggers = RuntimeLoggers.find();
         TopicAutoCreation autoCreation = cluster != null
                 ? cluster.register(apis, node, security, groupConfigs, dynamicConfigs, loggers, onDisk)
-                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, dynamicConfigs, loggers, security,
-                        onDisk,
-                        topicCreation);
+                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, dynamicConfigs, features, loggers,
+                        security, onDisk, topicCreation, clock);
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,
                 groupConfigs, transactions);
@@ -341,7 +346,7 @@ public final class Broker implements AutoCloseable {
                                   Function<ApiHandler, ApiHandler> onDisk) {
         PartitionLeadership dataWakesShareFetches = shareGroups.wakingOnNewData(leadership);
         apis.add(ApiKey.API_VERSIONS, new ApiVersionsHandler(apis, config.get(BrokerConfig.CLUSTER_ID),
-                        config.get(BrokerConfig.NODE_ID), config.get(BrokerConfig.TRANSACTION_VERSION).shortValue()))
+                        config.get(BrokerConfig.NODE_ID), features))
                 .add(ApiKey.DELETE_RECORDS, onDisk.apply(new DeleteRecordsHandler(topics, leadership,
                         deleteRecordsPurgatory)))
                 // Produce 0-2 are advertised but refused: librdkafka turns compression off when Produce's

@@ -17,6 +17,8 @@ import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.feature.FinalizedFeatures;
+import io.minibroker.broker.metadata.DescribeTopicPartitionsHandler;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.metadata.DescribeClusterHandler;
@@ -73,7 +75,7 @@ final class ClusterLink {
     void openReplicas(TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                       Purgatory<DelayedFetch> fetchPurgatory, Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory,
                       SecurityApis security, GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs,
-                      BrokerClock clock, BrokerTopicMetrics topicMetrics) {
+                      FinalizedFeatures features, BrokerClock clock, BrokerTopicMetrics topicMetrics) {
         int nodeId = config.get(BrokerConfig.NODE_ID);
         topics.logs().brokerEpochFrom(this::brokerEpoch);
         replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
@@ -86,7 +88,7 @@ final class ClusterLink {
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
                 nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply,
                 new SnapshotChanges(security::replaceAcls, security::replaceCredentials, groupConfigs::install,
-                        brokerConfigs::install));
+                        brokerConfigs::install, features::install));
     }
 
     ReplicaManager replicas() {
@@ -122,6 +124,7 @@ final class ClusterLink {
         apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata,
                         config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE) ? autoCreation : null))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, metadata))
+                .add(ApiKey.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(metadata::current))
                 .add(ApiKey.CREATE_TOPICS, controller.handlerFor(ApiKey.CREATE_TOPICS,
                         ControllerUnreachable::createTopics))
                 .add(ApiKey.DELETE_TOPICS, controller.handlerFor(ApiKey.DELETE_TOPICS,
@@ -130,6 +133,10 @@ final class ClusterLink {
                         ControllerUnreachable::createPartitions))
                 .add(ApiKey.ELECT_LEADERS, controller.handlerFor(ApiKey.ELECT_LEADERS,
                         ControllerUnreachable::electLeaders))
+                .add(ApiKey.UPDATE_FEATURES, controller.handlerFor(ApiKey.UPDATE_FEATURES,
+                        ControllerUnreachable::updateFeatures))
+                .add(ApiKey.DESCRIBE_QUORUM, controller.handlerFor(ApiKey.DESCRIBE_QUORUM,
+                        ControllerUnreachable::describeQuorum))
                 .add(ApiKey.ALTER_CONFIGS, new PreprocessedAlterConfigs(ApiKey.ALTER_CONFIGS, brokerChanges,
                         controller.handlerFor(ApiKey.ALTER_CONFIGS, ControllerUnreachable::alterConfigs)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, new PreprocessedAlterConfigs(ApiKey.INCREMENTAL_ALTER_CONFIGS,

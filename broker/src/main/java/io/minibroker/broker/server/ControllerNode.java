@@ -9,12 +9,14 @@ import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.controller.AssignmentStore;
 import io.minibroker.broker.controller.BrokerMembership;
 import io.minibroker.broker.controller.ControllerApis;
+import io.minibroker.broker.controller.MetadataFollowers;
 import io.minibroker.broker.controller.ImageVersion;
 import io.minibroker.broker.controller.LeaderElections;
 import io.minibroker.broker.controller.TopicAssignments;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.metrics.ControllerMeters;
 import io.minibroker.broker.security.ScramCredentials;
+import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.purgatory.PurgatoryMeters;
@@ -72,7 +74,9 @@ final class ControllerNode {
                             config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null,
                     ScramCredentials.open(controllerDir),
                     GroupConfigs.open(config, controllerDir, imageVersion::changed),
-                    BrokerConfigOverrides.open(controllerDir, imageVersion::changed));
+                    BrokerConfigOverrides.open(controllerDir, imageVersion::changed),
+                    FinalizedFeatures.open(controllerDir, config.get(BrokerConfig.TRANSACTION_VERSION).shortValue(),
+                            imageVersion::changed), new MetadataFollowers(clock::wallClockMs));
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             LeaderElections elections = new LeaderElections(membership, assignments,
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),

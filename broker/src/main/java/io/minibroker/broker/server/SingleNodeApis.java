@@ -12,6 +12,12 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.feature.FinalizedFeatures;
+import io.minibroker.broker.metadata.DescribeTopicPartitionsHandler;
+import io.minibroker.broker.quorum.DescribeQuorumHandler;
+import io.minibroker.broker.quorum.QuorumReport;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.feature.UpdateFeaturesHandler;
 import io.minibroker.broker.metadata.DescribeClusterHandler;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.metadata.MetadataHandler;
@@ -22,6 +28,7 @@ import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
@@ -41,13 +48,16 @@ final class SingleNodeApis {
      */
     static TopicAutoCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
                                       GroupConfigs groupConfigs, BrokerConfigOverrides dynamicConfigs,
-                                      RuntimeLoggers loggers, SecurityApis security,
-                                      Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation) {
+                                      FinalizedFeatures features, RuntimeLoggers loggers, SecurityApis security,
+                                      Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation,
+                                      BrokerClock clock) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.ofBroker(node.nodeId(), dynamicConfigs,
                 loggers)::alter;
         security.register(apis, null, onDisk);
         apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation))
+                .add(ApiKey.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(
+                        DescribeTopicPartitionsHandler.singleNode(node, topics)))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics,
@@ -59,7 +69,11 @@ final class SingleNodeApis {
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics,
                         ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node,
-                        groupConfigs, dynamicConfigs, loggers));
+                        groupConfigs, dynamicConfigs, loggers))
+                .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, node.nodeId())))
+                // The node is its own controller, the only voter: no one fetches an image from it.
+                .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> QuorumReport.leaderAlone(node.nodeId(),
+                        0, clock.wallClockMs(), List.of(), node.advertisedListeners().get())));
         return new LocalTopicAutoCreation(topics, topicCreation);
     }
 

@@ -2,6 +2,7 @@ package io.minibroker.broker.server;
 
 import io.minibroker.broker.authz.AclBinding;
 import io.minibroker.broker.cluster.SecurityRecords.Snapshot;
+import io.minibroker.broker.feature.FeatureLevels;
 import io.minibroker.broker.security.ScramCredential;
 import io.minibroker.broker.security.ScramMechanism;
 
@@ -11,8 +12,8 @@ import java.util.function.Consumer;
 
 /**
  * A cluster broker's copies of what the image carries beside its topics (the ACLs, the SCRAM credentials, the group
- * configs, the dynamic broker configs), each replaced only when a fetched snapshot changed it. The metadata fetcher
- * hands on a whole snapshot whenever any part of it moved; replacing every copy each time would rebuild the authorizer's index and the
+ * configs, the dynamic broker configs, the finalized features), each replaced only when a fetched snapshot changed
+ * it. The metadata fetcher hands on a whole snapshot whenever any part of it moved; replacing every copy each time would rebuild the authorizer's index and the
  * credentials for a group config set, and the other way round.
  *
  * <p>Called on the metadata fetcher's thread only, in order, which alone reads and writes {@code applied}.
@@ -23,17 +24,19 @@ final class SnapshotChanges implements Consumer<Snapshot> {
     private final Consumer<Map<String, Map<ScramMechanism, ScramCredential>>> credentials;
     private final Consumer<Map<String, Map<String, String>>> groupConfigs;
     private final Consumer<Map<String, Map<String, String>>> brokerConfigs;
+    private final Consumer<FeatureLevels> features;
     /** What the copies hold: nothing before the first snapshot, as each copy starts empty. */
     private Snapshot applied = Snapshot.EMPTY;
 
     SnapshotChanges(Consumer<List<AclBinding>> acls,
                     Consumer<Map<String, Map<ScramMechanism, ScramCredential>>> credentials,
                     Consumer<Map<String, Map<String, String>>> groupConfigs,
-                    Consumer<Map<String, Map<String, String>>> brokerConfigs) {
+                    Consumer<Map<String, Map<String, String>>> brokerConfigs, Consumer<FeatureLevels> features) {
         this.acls = acls;
         this.credentials = credentials;
         this.groupConfigs = groupConfigs;
         this.brokerConfigs = brokerConfigs;
+        this.features = features;
     }
 
     @Override
@@ -49,6 +52,9 @@ final class SnapshotChanges implements Consumer<Snapshot> {
         }
         if (!next.brokerConfigs().equals(applied.brokerConfigs())) {
             brokerConfigs.accept(next.brokerConfigs());
+        }
+        if (next.features() != null && !next.features().equals(applied.features())) {
+            features.accept(next.features());
         }
         applied = next;
     }

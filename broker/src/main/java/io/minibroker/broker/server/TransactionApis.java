@@ -5,6 +5,8 @@ import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.feature.Feature;
+import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.produce.CoordinatorAppender;
 import io.minibroker.broker.produce.DelayedProduce;
@@ -73,7 +75,7 @@ final class TransactionApis implements AutoCloseable {
     TransactionApis(BrokerConfig config, BrokerClock clock, TopicRegistry topics,
                     PartitionLeadership leadership, Purgatory<DelayedProduce> producePurgatory,
                     Purgatory<DelayedFetch> fetchPurgatory, Executor disk, ProducerIdAllocator producerIds,
-                    MetadataFetcher metadata, BackoffTimer backoffs) {
+                    MetadataFetcher metadata, BackoffTimer backoffs, FinalizedFeatures features) {
         this.producerIds = producerIds;
         int nodeId = config.get(BrokerConfig.NODE_ID);
         markerAppender = new LeaderMarkerAppender(topics, config, leadership, producePurgatory,
@@ -99,7 +101,7 @@ final class TransactionApis implements AutoCloseable {
             clusterMarkers = null;
         }
         coordinator = new TransactionCoordinator(new TransactionStateTopic(topics, stateAppender, clock),
-                coordinatorMarkers, producerIds::next, transactionConfig(config), clock, backoffs);
+                coordinatorMarkers, producerIds::next, transactionConfig(config, features), clock, backoffs);
         localProduceCheck = new CoordinatorProduceCheck(coordinator,
                 config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS),
                 config.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS), backoffs);
@@ -117,12 +119,12 @@ final class TransactionApis implements AutoCloseable {
                 ? asked : CoordinatorProduceCheck.addingOnly(asked);
     }
 
-    private static TransactionConfig transactionConfig(BrokerConfig config) {
+    private static TransactionConfig transactionConfig(BrokerConfig config, FinalizedFeatures features) {
         return new TransactionConfig(config.get(BrokerConfig.TRANSACTION_MAX_TIMEOUT_MS),
                 config.get(BrokerConfig.TRANSACTIONAL_ID_EXPIRATION_MS),
                 config.get(BrokerConfig.TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS),
                 config.get(BrokerConfig.TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS),
-                config.get(BrokerConfig.TRANSACTION_VERSION).shortValue());
+                () -> features.level(Feature.TRANSACTION_VERSION));
     }
 
     /**

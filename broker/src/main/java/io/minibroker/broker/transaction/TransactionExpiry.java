@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -31,14 +32,14 @@ final class TransactionExpiry {
     private final BiConsumer<TransactionCoordinator.Entry, TransactionMetadata> prepareEnd;
     private final long idExpirationMs;
     /** The finalized {@code transaction.version}: see {@link TransactionMetadata#lastEpochWhenFenced}. */
-    private final short transactionVersion;
+    private final IntSupplier transactionVersion;
     /** New producer ids, for a producer moved off its id's last epoch. */
     private final LongSupplier producerIds;
     private final BrokerClock clock;
 
     TransactionExpiry(Map<String, TransactionCoordinator.Entry> transactions, TransactionStateWriter writer,
                       BiConsumer<TransactionCoordinator.Entry, TransactionMetadata> prepareEnd, long idExpirationMs,
-                      short transactionVersion, LongSupplier producerIds, BrokerClock clock) {
+                      IntSupplier transactionVersion, LongSupplier producerIds, BrokerClock clock) {
         this.transactions = transactions;
         this.writer = writer;
         this.prepareEnd = prepareEnd;
@@ -65,7 +66,7 @@ final class TransactionExpiry {
             // else its EndTxn retried after this abort would go on from Short.MAX_VALUE.
             short epoch = current.producerEpoch();
             boolean bump = epoch < Short.MAX_VALUE;
-            short last = bump ? current.lastEpochWhenFenced(transactionVersion) : current.lastProducerEpoch();
+            short last = bump ? current.lastEpochWhenFenced((short) transactionVersion.getAsInt()) : current.lastProducerEpoch();
             TransactionMetadata prepared = current.transitionTo(TransactionState.PREPARE_ABORT, current.producerId(),
                     bump ? (short) (epoch + 1) : epoch, last, current.partitions(), current.startTimestamp(), now);
             if (current.clientTransactionVersion() >= 2 && TransactionMetadata.isEpochExhausted(epoch)) {

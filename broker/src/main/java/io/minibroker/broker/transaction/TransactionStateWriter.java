@@ -6,6 +6,7 @@ import io.minibroker.protocol.error.Errors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
+import java.util.function.IntSupplier;
 
 /**
  * Writes an id's record to its partition of {@code __transaction_state} and hands the outcome back on the
@@ -18,15 +19,16 @@ final class TransactionStateWriter {
 
     private final TransactionStateLog stateLog;
     private final TransactionPartitions partitions;
-    private final short valueVersion;
+    /** The finalized {@code transaction.version}, which decides the value version of each record written. */
+    private final IntSupplier transactionVersion;
     /** The coordinator's thread, where every outcome is handed back. */
     private final Executor thread;
 
-    TransactionStateWriter(TransactionStateLog stateLog, TransactionPartitions partitions, short transactionVersion,
-                           Executor thread) {
+    TransactionStateWriter(TransactionStateLog stateLog, TransactionPartitions partitions,
+                           IntSupplier transactionVersion, Executor thread) {
         this.stateLog = stateLog;
         this.partitions = partitions;
-        this.valueVersion = TransactionLogRecord.valueVersion(transactionVersion);
+        this.transactionVersion = transactionVersion;
         this.thread = thread;
     }
 
@@ -34,6 +36,7 @@ final class TransactionStateWriter {
     CompletableFuture<Errors> write(TransactionMetadata next) {
         String id = next.transactionalId();
         int partition = partitions.partitionOf(id);
+        short valueVersion = TransactionLogRecord.valueVersion((short) transactionVersion.getAsInt());
         return writeRecord(partition, TransactionLogRecord.key(id), TransactionLogRecord.value(next, valueVersion));
     }
 

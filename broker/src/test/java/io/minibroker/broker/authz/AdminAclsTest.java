@@ -6,10 +6,12 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.FeatureUpdate;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
@@ -156,6 +158,28 @@ class AdminAclsTest {
             bob.describeClientQuotas(ClientQuotaFilter.all()).entities().get();
             bob.alterUserScramCredentials(List.of(carol)).all().get();
             assertThat(bob.describeUserScramCredentials().all().get()).containsKey("carol");
+        }
+    }
+
+    @Test
+    void featuresQuorumAndTopicPartitionsNeedKafkasRights() throws Exception {
+        try (Admin bob = broker.admin("bob")) {
+            assertThatThrownBy(() -> bob.updateFeatures(Map.of("transaction.version",
+                    new FeatureUpdate((short) 1, FeatureUpdate.UpgradeType.SAFE_DOWNGRADE)),
+                    new UpdateFeaturesOptions().validateOnly(true)).all().get())
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
+            assertThatThrownBy(() -> bob.describeMetadataQuorum().quorumInfo().get())
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
+            assertThatThrownBy(() -> bob.describeTopics(List.of("victim")).allTopicNames().get())
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+
+            broker.allow("bob", ResourceType.CLUSTER, CLUSTER, DESCRIBE, ALTER);
+            broker.allow("bob", ResourceType.TOPIC, "victim", DESCRIBE);
+            bob.updateFeatures(Map.of("transaction.version", new FeatureUpdate((short) 1,
+                    FeatureUpdate.UpgradeType.SAFE_DOWNGRADE)), new UpdateFeaturesOptions().validateOnly(true))
+                    .all().get();
+            assertThat(bob.describeMetadataQuorum().quorumInfo().get().leaderId()).isEqualTo(1);
+            assertThat(bob.describeTopics(List.of("victim")).allTopicNames().get()).containsKey("victim");
         }
     }
 

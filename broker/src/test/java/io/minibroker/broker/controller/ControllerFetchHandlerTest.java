@@ -36,7 +36,8 @@ class ControllerFetchHandlerTest {
     private final ManualClock clock = new ManualClock();
     private final ImageVersion version = new ImageVersion(clock);
     private volatile SecurityRecords.Snapshot security = SecurityRecords.Snapshot.EMPTY;
-    private final ControllerFetchHandler handler = new ControllerFetchHandler(version, () -> security);
+    private final ControllerFetchHandler handler = new ControllerFetchHandler(version, () -> security,
+            new MetadataFollowers(() -> 0));
 
     @AfterEach
     void close() throws InterruptedException {

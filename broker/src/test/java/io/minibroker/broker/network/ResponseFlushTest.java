@@ -1,5 +1,6 @@
 package io.minibroker.broker.network;
 
+import io.minibroker.broker.feature.FinalizedFeatures;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.SupportedApis;
@@ -37,7 +38,7 @@ class ResponseFlushTest {
     private static final short API_VERSIONS_V3 = 3;
 
     private final SupportedApis apis = new SupportedApis();
-    private final ApiVersionsHandler versions = new ApiVersionsHandler(apis, "cluster", 1, (short) 2);
+    private final ApiVersionsHandler versions = new ApiVersionsHandler(apis, "cluster", 1, FinalizedFeatures.mirror((short) 2));
     /** Answers that the test finishes itself, later, as a parked request's would be. */
     private final List<Runnable> parked = new ArrayList<>();
     private boolean park;

@@ -1,5 +1,6 @@
 package io.minibroker.broker.network;
 
+import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.api.ApiVersionsHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.cluster.NodeChannel;
@@ -89,7 +90,7 @@ class TlsPrincipalTest {
         settings.putAll(more);
         SslEngineFactory tls = SslEngineFactory.of(BrokerConfig.of(settings).sslSettings("SSL"), true);
         SupportedApis apis = new SupportedApis();
-        ApiVersionsHandler versions = new ApiVersionsHandler(apis, "cluster", 1, (short) 2);
+        ApiVersionsHandler versions = new ApiVersionsHandler(apis, "cluster", 1, FinalizedFeatures.mirror((short) 2));
         apis.add(ApiKey.API_VERSIONS, (context, request) -> {
             seen.add(context.principal());
             return versions.handle(context, request);

@@ -1,5 +1,6 @@
 package io.minibroker.broker.produce;
 
+import io.minibroker.broker.feature.FinalizedFeatures;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.ApiVersionsHandler;
@@ -86,7 +87,7 @@ class ProduceFsyncTest {
             assertThat(log.logEndOffset()).as("appended at once").isEqualTo(offset + 1);
             assertThat(log.recoveryPoint()).as("not yet synced").isEqualTo(offset);
             assertThat(ack).as("acks=%d waits for the fsync", acks).isNotDone();
-            CompletableFuture<Struct> versions = handle(new ApiVersionsHandler(new SupportedApis(), "c", 1, (short) 2),
+            CompletableFuture<Struct> versions = handle(new ApiVersionsHandler(new SupportedApis(), "c", 1, FinalizedFeatures.mirror((short) 2)),
                     request(ApiKey.API_VERSIONS, 3, RawClient.apiVersionsBody().struct()));
             assertThat(versions).as("the handling thread is free while the fsync waits").isDone();
 

@@ -7,6 +7,8 @@ import io.minibroker.broker.authz.PatternType;
 import io.minibroker.broker.authz.ResourceType;
 import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.cluster.SecurityRecords.Snapshot;
+import io.minibroker.broker.feature.Feature;
+import io.minibroker.broker.feature.FeatureLevels;
 import io.minibroker.broker.security.ScramCredential;
 import io.minibroker.broker.security.ScramMechanism;
 import org.junit.jupiter.api.Test;
@@ -30,8 +32,9 @@ class SnapshotChangesTest {
     private final List<Object> credentials = new ArrayList<>();
     private final List<Object> groupConfigs = new ArrayList<>();
     private final List<Object> brokerConfigs = new ArrayList<>();
+    private final List<FeatureLevels> features = new ArrayList<>();
     private final SnapshotChanges changes = new SnapshotChanges(acls::add, credentials::add, groupConfigs::add,
-            brokerConfigs::add);
+            brokerConfigs::add, features::add);
 
     /** The snapshot as a broker receives it: encoded by the controller, decoded anew at each fetch. */
     private void fetched(Map<String, Map<String, String>> configs) {
@@ -83,11 +86,36 @@ class SnapshotChangesTest {
     }
 
     @Test
+    void theControllersFinalizedFeaturesReachTheBrokerWithTheirEpochAndOnlyWhenTheyChange() {
+        FeatureLevels atDefaults = FeatureLevels.atDefaults((short) 2);
+        FeatureLevels downgraded = new FeatureLevels(Map.of(Feature.METADATA_VERSION, (short) 30,
+                Feature.TRANSACTION_VERSION, (short) 1), 7);
+        withFeatures(atDefaults);
+        withFeatures(atDefaults);
+        withFeatures(downgraded);
+
+        assertThat(features).hasSize(2);
+        assertThat(features.get(0).level(Feature.TRANSACTION_VERSION)).isEqualTo((short) 2);
+        assertThat(features.get(0).level(Feature.GROUP_VERSION)).isEqualTo((short) 1);
+        assertThat(features.get(0).level(Feature.KRAFT_VERSION)).as("level 0: not carried").isZero();
+        assertThat(features.get(1).level(Feature.TRANSACTION_VERSION)).isEqualTo((short) 1);
+        assertThat(features.get(1).level(Feature.GROUP_VERSION)).isZero();
+        assertThat(features.get(1).epoch()).isEqualTo(7);
+        assertThat(acls).as("ACLs not replaced for a feature change").hasSize(1);
+    }
+
+    private void withFeatures(FeatureLevels levels) {
+        changes.accept(SecurityRecords.decode(SecurityRecords.encode(new Snapshot(List.of(ACL), Map.of(), Map.of(),
+                Map.of(), levels))));
+    }
+
+    @Test
     void aFirstSnapshotWithNothingTouchesNothing() {
         changes.accept(SecurityRecords.decode(SecurityRecords.encode(Snapshot.EMPTY)));
 
         assertThat(acls).isEmpty();
         assertThat(credentials).isEmpty();
         assertThat(groupConfigs).isEmpty();
+        assertThat(features).as("no features carried: the broker keeps its own").isEmpty();
     }
 }

@@ -1,0 +1,43 @@
+package io.minibroker.broker.controller;
+
+import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.quorum.QuorumReport;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * How far each broker follows the controller's image, as Kafka's metadata leader tracks its observers: the version a
+ * broker's last metadata fetch said it had applied, when that fetch came, and the last time a fetch found it caught
+ * up (at the version the image had then). What DescribeQuorum lists as the observers.
+ */
+public final class MetadataFollowers {
+
+    private final LongSupplier wallClockMs;
+    private final Map<Integer, QuorumReport.Replica> followers = new ConcurrentHashMap<>();
+
+    public MetadataFollowers(LongSupplier wallClockMs) {
+        this.wallClockMs = wallClockMs;
+    }
+
+    /** Broker {@code brokerId} fetched, having applied {@code appliedVersion} while the image is at {@code current}. */
+    public void fetched(int brokerId, long appliedVersion, long current) {
+        long now = wallClockMs.getAsLong();
+        followers.compute(brokerId, (id, last) -> new QuorumReport.Replica(id, appliedVersion, now,
+                appliedVersion >= current ? now : last == null ? -1 : last.lastCaughtUpMs()));
+    }
+
+    /**
+     * The quorum as the controller {@code leaderId} sees it now: itself the voter at the image's version, and as
+     * observers every broker that has fetched but its own (the controller's node, the voter).
+     */
+    public QuorumReport report(int leaderId, long imageVersion, List<Endpoint> leaderListeners) {
+        List<QuorumReport.Replica> observers = followers.values().stream()
+                .filter(replica -> replica.replicaId() != leaderId)
+                .sorted(Comparator.comparingInt(QuorumReport.Replica::replicaId)).toList();
+        return QuorumReport.leaderAlone(leaderId, imageVersion, wallClockMs.getAsLong(), observers, leaderListeners);
+    }
+}
