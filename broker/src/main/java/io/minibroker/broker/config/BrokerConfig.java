@@ -615,6 +615,12 @@ public final class BrokerConfig {
                 throw new ConfigException(ADVERTISED_LISTENERS.name(), advertised,
                         "names a listener that is not in listeners");
             }
+            if (advertised.host().equals("0.0.0.0")) {
+                // Kafka's check too (of advertised.listeners, or listeners when it is unset): clients told to
+                // connect to the meta-address would each reach their own host, not this broker.
+                throw new ConfigException(ADVERTISED_LISTENERS.name(), advertised,
+                        "cannot use the nonroutable meta-address 0.0.0.0. Use a routable IP address.");
+            }
         }
         SecurityKeys.check(this, listeners);
         checkClusterRoles(listeners);

@@ -111,6 +111,20 @@ class BrokerConfigTest {
     }
 
     @Test
+    void theMetaAddressMayBeBoundButNotAdvertisedAsInKafka() {
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://0.0.0.0:9092")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("advertised.listeners")
+                .hasMessageContaining("cannot use the nonroutable meta-address 0.0.0.0");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://:9092",
+                "advertised.listeners", "PLAINTEXT://0.0.0.0:9092")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("0.0.0.0");
+        assertThat(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://0.0.0.0:9092",
+                "advertised.listeners", "PLAINTEXT://localhost:9092")).advertisedListeners())
+                .containsExactly(new Endpoint("PLAINTEXT", "localhost", 9092));
+    }
+
+    @Test
     void listenersParseHostsPortsAndIpv6() {
         List<Endpoint> endpoints = Endpoint.parseList("plaintext://0.0.0.0:0, INTERNAL://[::1]:9093");
 
