@@ -14,7 +14,6 @@ final class UnofferedSecurityKeys {
 
     /** Keys refused whatever their value. */
     private static final List<Pattern> ANY_VALUE = List.of(
-            Pattern.compile("principal\\.builder\\.class"),
             // Kerberos, OAUTHBEARER and custom SASL callbacks, globally or per listener and mechanism.
             Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?sasl\\.(kerberos|oauthbearer|login)\\..+"),
             Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?sasl\\.server\\.callback\\.handler\\.class"),
@@ -23,11 +22,13 @@ final class UnofferedSecurityKeys {
     /**
      * Keys whose default turns the feature off, and that default: refused only when set to something else.
      * Re-authentication's key may be set globally, for a listener or for one mechanism on a listener, as Kafka's
-     * SASL channel builder looks it up.
+     * SASL channel builder looks it up. Kafka's own principal builder, named, is the one this broker behaves as.
      */
     private static final Map<Pattern, Pattern> UNLESS_DEFAULT = Map.of(
             Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?connections\\.max\\.reauth\\.ms"),
-            Pattern.compile("\\s*0\\s*"));
+            Pattern.compile("\\s*0\\s*"),
+            Pattern.compile("principal\\.builder\\.class"),
+            Pattern.compile("\\s*org\\.apache\\.kafka\\.common\\.security\\.authenticator\\.DefaultKafkaPrincipalBuilder\\s*"));
 
     private UnofferedSecurityKeys() {
     }

@@ -37,6 +37,7 @@ class UnofferedSecurityKeysTest {
     @CsvSource(delimiter = '|', value = {
             "connections.max.reauth.ms | 0",
             "listener.name.sasl_plaintext.plain.connections.max.reauth.ms | 0",
+            "principal.builder.class | org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder",
             "sasl.mechanism.inter.broker.protocol | PLAIN",
             "listener.name.sasl_plaintext.plain.sasl.jaas.config | x required user_a=\"a\";",
     })
