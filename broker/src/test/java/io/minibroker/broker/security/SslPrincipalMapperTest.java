@@ -15,6 +15,18 @@ class SslPrincipalMapperTest {
     }
 
     @Test
+    void aReferenceToAGroupThePatternLacksIsLiteralAsInKafka() {
+        SslPrincipalMapper mapper = SslPrincipalMapper.fromRules("RULE:^CN=(.*?),OU=(.*?),O=(.*)$/$1@$4$2/");
+        assertThat(mapper.name("CN=bob,OU=eng,O=Org")).isEqualTo("bob@$4eng");
+        // $12 with three groups is group 1 then the digit 2; $0 is the whole name; \$2 was literal already.
+        assertThat(SslPrincipalMapper.fromRules("RULE:^CN=(.*?),OU=(.*?),O=(.*)$/$12 $0 \\$2/")
+                .name("CN=bob,OU=eng,O=Org")).isEqualTo("bob2 CN=bob,OU=eng,O=Org $2");
+        // Without groups Kafka escapes nothing and its mapping fails: the certificate is refused, not a crash.
+        assertThatThrownBy(() -> SslPrincipalMapper.fromRules("RULE:^CN=alice$/$1/").name("CN=alice"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void rulesApplyInOrderWithCaseChangesAndCommasInPatterns() {
         SslPrincipalMapper mapper = SslPrincipalMapper.fromRules(
                 "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L,\nRULE:^CN=(.*?),OU=(.*?),O=(.*?)$/$1@$2/U, DEFAULT");
