@@ -75,11 +75,19 @@ public final class SslPrincipalMapper {
         this.rules = rules;
     }
 
-    /** Parses the rules; IllegalArgumentException names the part that is not a rule. */
+    /**
+     * Parses the rules; IllegalArgumentException names the part that is not a rule. As in Kafka, null means
+     * {@code DEFAULT}, empty entries are skipped, and so a blank value is no rules at all: every certificate is
+     * then refused.
+     */
     public static SslPrincipalMapper fromRules(String text) {
         List<Rule> rules = new ArrayList<>();
-        String rest = text == null || text.isBlank() ? "DEFAULT" : text.trim();
+        String rest = text == null ? "DEFAULT" : text.trim();
         while (!rest.isEmpty()) {
+            if (rest.startsWith(",")) {
+                rest = rest.substring(1).trim();
+                continue;
+            }
             Matcher matcher = RULE.matcher(rest);
             if (!matcher.lookingAt() || matcher.end() == 0) {
                 throw new IllegalArgumentException("not a DEFAULT or RULE:pattern/replacement/[LU] rule: " + rest);

@@ -11,7 +11,17 @@ class SslPrincipalMapperTest {
     @Test
     void defaultKeepsTheDistinguishedName() {
         assertThat(SslPrincipalMapper.fromRules("DEFAULT").name("CN=alice,O=x")).isEqualTo("CN=alice,O=x");
-        assertThat(SslPrincipalMapper.fromRules("").name("CN=alice,O=x")).isEqualTo("CN=alice,O=x");
+        assertThat(SslPrincipalMapper.fromRules(null).name("CN=alice,O=x")).isEqualTo("CN=alice,O=x");
+    }
+
+    @Test
+    void emptyEntriesAreSkippedAndABlankValueIsNoRulesAsInKafka() {
+        assertThat(SslPrincipalMapper.fromRules(",DEFAULT").name("CN=alice,O=x")).isEqualTo("CN=alice,O=x");
+        SslPrincipalMapper mapper = SslPrincipalMapper.fromRules("RULE:^CN=(.*?),O=x$/$1/, ,DEFAULT,");
+        assertThat(mapper.name("CN=alice,O=x")).isEqualTo("alice");
+        assertThat(mapper.name("CN=bob,O=y")).isEqualTo("CN=bob,O=y");
+        assertThatThrownBy(() -> SslPrincipalMapper.fromRules(" ").name("CN=alice,O=x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("No rules apply");
     }
 
     @Test
