@@ -125,6 +125,17 @@ class BrokerConfigTest {
     }
 
     @Test
+    void perIpLimitsAreCheckedAsKafkaChecksThem() {
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("max.connections.per.ip", "0")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("max.connections.per.ip.overrides");
+        assertThat(BrokerConfig.of(Map.of("max.connections.per.ip", "0",
+                "max.connections.per.ip.overrides", "10.0.0.1:5, ::1:2")).get(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES))
+                .containsExactlyInAnyOrderEntriesOf(Map.of("10.0.0.1", 5, "::1", 2));
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("max.connections.per.ip.overrides", "[::1]:2")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("invalid addresses: [::1]");
+    }
+
+    @Test
     void listenersParseHostsPortsAndIpv6() {
         List<Endpoint> endpoints = Endpoint.parseList("plaintext://0.0.0.0:0, INTERNAL://[::1]:9093");
 
