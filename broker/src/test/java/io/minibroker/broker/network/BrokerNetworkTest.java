@@ -120,6 +120,20 @@ class BrokerNetworkTest {
         }
     }
 
+    /** Kafka's RequestContext takes any version it does not support, a negative one too, for the v0 fallback. */
+    @Test
+    void aNegativeApiVersionsRequestGetsTheV0FallbackToo() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(RawClient.withVersion(apiVersions(11), (short) -1));
+            Response response = client.receive(ApiKey.API_VERSIONS, (short) 0);
+
+            assertThat(response.correlationId()).isEqualTo(11);
+            assertThat(new ApiVersionsResponseView(response.body()).errorCode())
+                    .isEqualTo(Errors.UNSUPPORTED_VERSION.code());
+            assertThat(client.askApiVersions((short) 3, 12).errorCode()).isEqualTo(Errors.NONE.code());
+        }
+    }
+
     /** From v3 Kafka refuses a client software name or version outside KIP-511's form, advertising nothing. */
     @Test
     void apiVersionsWithAMalformedSoftwareNameIsAnInvalidRequest() throws Exception {
