@@ -47,8 +47,9 @@ import java.util.concurrent.TimeUnit;
  * client can retry with a version both sides know.
  *
  * <p>On a SASL_PLAINTEXT listener a connection must authenticate first ({@link SaslSession}): before it has,
- * anything but the next step (ApiVersions or SaslHandshake, then SaslAuthenticate) closes it, and a failed step
- * closes it once its answer is written, as Kafka's authenticator does.
+ * anything but the next step (ApiVersions or SaslHandshake, then SaslAuthenticate) closes it: at once before the
+ * handshake, after {@code connection.failed.authentication.delay.ms} once the handshake chose a mechanism, as a
+ * failed step closes it once its answer is written; all as Kafka's authenticator does.
  *
  * <p>Backpressure: reading stops while the connection has {@value #MAX_IN_FLIGHT} requests unanswered or while
  * its outbound buffer is above the high-water mark (a client that does not read its responses), and resumes
@@ -116,9 +117,21 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         RequestHeader header = RequestHeader.read(frame.duplicate());
         int frameBytes = frame.readableBytes() + Frames.SIZE_PREFIX_BYTES;
         if (sasl != null && !sasl.admits(header.apiKey())) {
-            ApiKey api = ApiKey.forId(header.apiKey());
-            throw new ProtocolException(Errors.ILLEGAL_SASL_STATE, "Unexpected Kafka request of type "
-                    + (api == null ? "key " + header.apiKey() : api.name()) + " during SASL authentication");
+            String api = ApiKey.forId(header.apiKey()).name();
+            if (!sasl.awaitsAuthenticate()) {
+                // Kafka 4.3's authenticator takes it for an invalid request (InvalidRequestException) and closes
+                // at once, as for a second ApiVersions.
+                throw new ProtocolException(Errors.INVALID_REQUEST,
+                        "Unexpected Kafka request of type " + api + " during SASL handshake");
+            }
+            // After the handshake it fails the authentication (IllegalSaslStateException): the connection closes
+            // after connection.failed.authentication.delay.ms, as after a wrong password.
+            String message = "Unexpected Kafka request of type " + api + " during SASL authentication";
+            frame.release();
+            sasl.failOutOfTurn();
+            LOG.info("Failed authentication with {} ({})", ctx.channel().remoteAddress(), message);
+            closeAfterFailedAuthentication(ctx, null, null);
+            return;
         }
         if (ApiVersionsFallback.applies(header.apiKey(), header.apiVersion())) {
             frame.release();

@@ -184,6 +184,26 @@ class SaslPlainListenerTest {
         }
     }
 
+    /**
+     * After the handshake Kafka's authenticator fails a request out of turn (IllegalSaslStateException), so the
+     * connection closes after the failed-authentication delay (before it, Kafka 4.3 closes at once: see above).
+     */
+    @Test
+    void aRequestOutOfTurnAfterTheHandshakeClosesTheConnectionAfterTheFailedAuthenticationDelay() throws Exception {
+        Map<String, String> settings = new HashMap<>(saslSettings(true));
+        settings.put("connection.failed.authentication.delay.ms", "600");
+        broker = TestBrokers.start(logDir, settings);
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            handshake(client);
+            long sent = System.nanoTime();
+            client.send(RawClient.request(ApiKey.METADATA, (short) 12, 2, ApiKey.METADATA.request().newMessage()));
+
+            assertThat(client.closedByBroker()).as("closed without an answer").isTrue();
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent)).as("held, not closed at once")
+                    .isGreaterThanOrEqualTo(500);
+        }
+    }
+
     @Test
     void nothingPipelinedBehindAFailedAuthenticationIsServed() throws Exception {
         broker = startSasl();
