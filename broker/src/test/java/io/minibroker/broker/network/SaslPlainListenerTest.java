@@ -119,6 +119,11 @@ class SaslPlainListenerTest {
                     .newMessage().set("AuthBytes", plainToken("alice", "alice-secret"))));
             assertThat(client.receive(ApiKey.SASL_AUTHENTICATE, (short) 2).body().getInt16("ErrorCode"))
                     .as("once authenticated, as Kafka answers it").isEqualTo(Errors.ILLEGAL_SASL_STATE.code());
+            client.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, 8,
+                    ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
+            assertThat(client.receive(ApiKey.SASL_HANDSHAKE, (short) 1).body().getInt16("ErrorCode"))
+                    .as("no re-authentication without connections.max.reauth.ms, as Kafka 4.3's KafkaChannel")
+                    .isEqualTo(Errors.ILLEGAL_SASL_STATE.code());
             client.send(RawClient.request(ApiKey.METADATA, (short) 12, 7, ApiKey.METADATA.request().newMessage()));
             assertThat(client.receive(ApiKey.METADATA, (short) 12).correlationId()).isEqualTo(7);
         }
