@@ -170,13 +170,19 @@ class SaslPlainListenerTest {
         }
     }
 
-    @Test
-    void theAnswerToAFailedAuthenticationIsHeldForTheConfiguredDelay() throws Exception {
+    /** A client past the PLAIN handshake, on a broker holding a failed authentication's close 600 ms. */
+    private RawClient handshakenWithFailuresDelayed600Ms() throws Exception {
         Map<String, String> settings = new HashMap<>(saslSettings(true));
         settings.put("connection.failed.authentication.delay.ms", "600");
         broker = TestBrokers.start(logDir, settings);
-        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
-            handshake(client);
+        RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"));
+        handshake(client);
+        return client;
+    }
+
+    @Test
+    void theAnswerToAFailedAuthenticationIsHeldForTheConfiguredDelay() throws Exception {
+        try (RawClient client = handshakenWithFailuresDelayed600Ms()) {
             long sent = System.nanoTime();
             client.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 5, ApiKey.SASL_AUTHENTICATE.request()
                     .newMessage().set("AuthBytes", plainToken("alice", "wrong"))));
@@ -195,11 +201,7 @@ class SaslPlainListenerTest {
      */
     @Test
     void aRequestOutOfTurnAfterTheHandshakeClosesTheConnectionAfterTheFailedAuthenticationDelay() throws Exception {
-        Map<String, String> settings = new HashMap<>(saslSettings(true));
-        settings.put("connection.failed.authentication.delay.ms", "600");
-        broker = TestBrokers.start(logDir, settings);
-        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
-            handshake(client);
+        try (RawClient client = handshakenWithFailuresDelayed600Ms()) {
             long sent = System.nanoTime();
             client.send(RawClient.request(ApiKey.METADATA, (short) 12, 2, ApiKey.METADATA.request().newMessage()));
 
