@@ -31,6 +31,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -39,7 +40,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Frame to request to handler, and back: one per connection. Decodes each frame, dispatches it through the
- * {@link SupportedApis} table and writes the responses in request order ({@link ResponseQueue}).
+ * {@link SupportedApis} table, one request at a time as Kafka serves a connection, and writes the responses in
+ * request order ({@link ResponseQueue}).
  *
  * <p>Bad input closes the connection with a log line, as Kafka's socket server does: a frame that cannot be
  * parsed, an API or version the broker did not advertise, an oversized frame. The one exception is an
@@ -51,8 +53,8 @@ import java.util.concurrent.TimeUnit;
  * handshake, after {@code connection.failed.authentication.delay.ms} once the handshake chose a mechanism, as a
  * failed step closes it once its answer is written; all as Kafka's authenticator does.
  *
- * <p>Backpressure: reading stops while the connection has {@value #MAX_IN_FLIGHT} requests unanswered or while
- * its outbound buffer is above the high-water mark (a client that does not read its responses), and resumes
+ * <p>Backpressure: reading stops while the connection has {@value #MAX_IN_FLIGHT} requests read and unanswered or
+ * while its outbound buffer is above the high-water mark (a client that does not read its responses), and resumes
  * when both clear, so a connection's memory stays bounded. An idle connection is closed.
  */
 public final class RequestHandler extends ChannelInboundHandlerAdapter {
@@ -70,6 +72,13 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     /** A test's controls over this broker's clients (null on a controller's listener, which they leave alone). */
     private final BrokerControls controls;
     private final ResponseQueue responses = new ResponseQueue();
+    /** Frames read while a request of this connection is being served, each with when it was read. */
+    private final ArrayDeque<ReadFrame> waiting = new ArrayDeque<>();
+    /** Requests handed to their handlers and not answered yet, and how many of them are Produce requests. */
+    private int unanswered;
+    private int unansweredProduces;
+    /** Within {@link #serveWaiting}: a request answered at once there must not start the next one itself. */
+    private boolean draining;
     /** The connection's event loop for its requests' contexts; made at the first request, on that loop. */
     private Executor eventLoop;
 
@@ -95,14 +104,49 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             frame.release(); // decoded in the same read as a frame that closed the connection: not served
             return;
         }
-        try {
-            dispatch(ctx, frame, metrics.receivedNanos());
-        } catch (ProtocolException e) {
-            frame.release();
-            LOG.warn("Closing connection from {}: {} ({})", ctx.channel().remoteAddress(), e.getMessage(), e.error());
-            ctx.close();
-        }
+        waiting.add(new ReadFrame(frame, metrics.receivedNanos()));
+        serveWaiting(ctx);
         updateAutoRead(ctx);
+    }
+
+    private record ReadFrame(ByteBuf frame, long receivedNanos) {
+    }
+
+    /**
+     * Serves the frames read, one request at a time: the next is dispatched only once the one before it has its
+     * answer, as Kafka's socket server serves a connection (it mutes the channel until the response is sent). So
+     * a request pipelined behind another sees what that one changed: an OffsetFetch behind an OffsetCommit, a
+     * ListOffsets behind a DeleteRecords. Reading goes on meanwhile, bounded by {@link #updateAutoRead}. One
+     * exception: a Produce behind unanswered Produce requests only (acks=all waiting for the replicas) goes at
+     * once, as before, so that a producer's pipelined requests are still replicated together: their appends keep
+     * request order without it (at dispatch, or in sequence order behind a transaction's verification).
+     */
+    private void serveWaiting(ChannelHandlerContext ctx) {
+        if (draining) {
+            return; // the loop below, further up the stack, goes on with the next frame
+        }
+        draining = true;
+        try {
+            while (!waiting.isEmpty() && mayServe(waiting.peek().frame()) && ctx.channel().isActive()) {
+                ReadFrame next = waiting.poll();
+                try {
+                    dispatch(ctx, next.frame(), next.receivedNanos());
+                } catch (ProtocolException e) {
+                    next.frame().release();
+                    LOG.warn("Closing connection from {}: {} ({})", ctx.channel().remoteAddress(), e.getMessage(),
+                            e.error());
+                    ctx.close();
+                }
+            }
+        } finally {
+            draining = false;
+        }
+    }
+
+    /** Whether the next frame read may go to its handler now (see {@link #serveWaiting}). */
+    private boolean mayServe(ByteBuf frame) {
+        boolean produce = frame.readableBytes() >= 2 && frame.getShort(frame.readerIndex()) == ApiKey.PRODUCE.id();
+        return unanswered == 0 || (produce && unanswered == unansweredProduces);
     }
 
     private void dispatch(ChannelHandlerContext ctx, ByteBuf frame, long receivedNanos) {
@@ -151,6 +195,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         Request request = MessageCodec.decodeRequest(frame);
         metrics.requestReceived(request.api(), frameBytes);
+        unanswered++;
+        if (request.api() == ApiKey.PRODUCE) {
+            unansweredProduces++;
+        }
         Object place = responses.reserve();
         Executor loop = eventLoopOf(ctx);
         RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress(), sasl,
@@ -245,6 +293,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private void respond(ChannelHandlerContext ctx, Object place, Request request, ByteBuf frame, long receivedNanos,
                          Struct body, Throwable failure, InterceptedRequest intercepted) {
         frame.release();
+        unanswered--;
+        if (request.api() == ApiKey.PRODUCE) {
+            unansweredProduces--;
+        }
         if (!ctx.channel().isActive()) {
             releasePayloads(body);
             return;
@@ -281,6 +333,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             responses.complete(place, response, ctx.channel());
+            serveWaiting(ctx);
             updateAutoRead(ctx);
         } catch (RuntimeException | Error e) { // the slot stays unfilled: only closing frees the later responses
             LOG.error("Cannot encode the {} v{} response; closing the connection", request.api(), request.version(), e);
@@ -302,7 +355,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void updateAutoRead(ChannelHandlerContext ctx) {
-        boolean canTakeMore = ctx.channel().isWritable() && responses.inFlight() < MAX_IN_FLIGHT;
+        boolean canTakeMore = ctx.channel().isWritable() && responses.inFlight() + waiting.size() < MAX_IN_FLIGHT;
         if (ctx.channel().config().isAutoRead() != canTakeMore) {
             ctx.channel().config().setAutoRead(canTakeMore);
         }
@@ -322,6 +375,8 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         metrics.connectionClosed();
         responses.discard();
+        waiting.forEach(read -> read.frame().release());
+        waiting.clear();
         ctx.fireChannelInactive();
     }
 
