@@ -105,6 +105,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         waiting.add(new ReadFrame(frame, metrics.receivedNanos()));
+        metrics.requestsWaiting(1);
         serveWaiting(ctx);
         updateAutoRead(ctx);
     }
@@ -129,6 +130,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         try {
             while (!waiting.isEmpty() && mayServe(waiting.peek().frame()) && ctx.channel().isActive()) {
                 ReadFrame next = waiting.poll();
+                metrics.requestsWaiting(-1);
                 try {
                     dispatch(ctx, next.frame(), next.receivedNanos());
                 } catch (ProtocolException e) {
@@ -376,6 +378,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         metrics.connectionClosed();
         responses.discard();
         waiting.forEach(read -> read.frame().release());
+        metrics.requestsWaiting(-waiting.size());
         waiting.clear();
         ctx.fireChannelInactive();
     }
