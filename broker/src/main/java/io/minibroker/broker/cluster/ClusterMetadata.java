@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntPredicate;
 
 /**
@@ -29,6 +30,8 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
      * (see {@link #describeImage}).
      */
     private static final String FENCED = "fenced:";
+    /** Kafka's MetadataResponse.NO_CONTROLLER_ID. */
+    private static final int NO_CONTROLLER = -1;
 
     /** A live broker's endpoint on one of its listeners. */
     public record BrokerNode(int id, String listener, String host, int port) {
@@ -134,9 +137,19 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
         return new ClusterMetadata(response.controllerId(), brokers, topics, fenced);
     }
 
-    /** Writes the controller and the brokers at their endpoints on {@code listener} into a client's answer. */
+    /**
+     * The ControllerId a client is told, in Metadata and DescribeCluster: as Kafka's KRaft brokers answer it, a live
+     * broker picked at random each time, since a client cannot reach the controller itself (KIP-590) and any broker
+     * takes the requests once sent to it; -1 while no broker is live.
+     */
+    public int randomAliveBrokerId() {
+        int[] ids = brokers.stream().mapToInt(BrokerNode::id).distinct().toArray();
+        return ids.length == 0 ? NO_CONTROLLER : ids[ThreadLocalRandom.current().nextInt(ids.length)];
+    }
+
+    /** Writes the ControllerId and the brokers at their endpoints on {@code listener} into a client's answer. */
     public void describeCluster(MetadataResponseView response, String listener) {
-        response.controllerId(controllerId);
+        response.controllerId(randomAliveBrokerId());
         for (BrokerNode broker : brokers(listener)) {
             response.addBroker().nodeId(broker.id()).host(broker.host()).port(broker.port());
         }

@@ -248,7 +248,7 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
 
     @Override
     public int controllerId() {
-        return current.controllerId();
+        return current.randomAliveBrokerId();
     }
 
     /** The brokers of the image at their endpoints on the listener the request came on, as in Kafka. */

@@ -39,6 +39,8 @@ public final class BrokerConfig {
     /** Kafka's per-listener {@code listener.name.<listener, lower case>.max.connections}. */
     private static final java.util.regex.Pattern LISTENER_MAX_CONNECTIONS_KEY = java.util.regex.Pattern.compile(
             "listener\\.name\\.([^.]+)\\.max\\.connections");
+    /** The characters Kafka allows in a host of {@code max.connections.per.ip.overrides} (Utils.validHostPattern). */
+    private static final java.util.regex.Pattern HOST = java.util.regex.Pattern.compile("[0-9a-zA-Z\\-%._:]*");
 
     // Identity and network
     public static final ConfigKey<Integer> NODE_ID = intKey("node.id", 1, 0); // Kafka requires it in KRaft; 1 here
@@ -621,6 +623,12 @@ public final class BrokerConfig {
                 throw new ConfigException(ADVERTISED_LISTENERS.name(), advertised,
                         "names a listener that is not in listeners");
             }
+            if (advertised.host().equals("0.0.0.0")) {
+                // Kafka's check too (of advertised.listeners, or listeners when it is unset): clients told to
+                // connect to the meta-address would each reach their own host, not this broker.
+                throw new ConfigException(ADVERTISED_LISTENERS.name(), advertised,
+                        "cannot use the nonroutable meta-address 0.0.0.0. Use a routable IP address.");
+            }
         }
         SecurityKeys.check(this, listeners);
         checkClusterRoles(listeners);
@@ -629,9 +637,24 @@ public final class BrokerConfig {
                     get(SecurityKeys.CONNECTION_FAILED_AUTHENTICATION_DELAY_MS),
                     "must be lower than connections.max.idle.ms");
         }
+        checkIpOverrides();
         if (get(GROUP_MIN_SESSION_TIMEOUT_MS) > get(GROUP_MAX_SESSION_TIMEOUT_MS)) {
             throw new ConfigException(GROUP_MIN_SESSION_TIMEOUT_MS.name(), get(GROUP_MIN_SESSION_TIMEOUT_MS),
                     "must not exceed group.max.session.timeout.ms");
+        }
+    }
+
+    /** Kafka's checks of the per-address limits; the overrides' hosts are resolved when the broker starts. */
+    private void checkIpOverrides() {
+        Map<String, Integer> overrides = get(MAX_CONNECTIONS_PER_IP_OVERRIDES);
+        if (get(MAX_CONNECTIONS_PER_IP) == 0 && overrides.isEmpty()) {
+            throw new ConfigException(MAX_CONNECTIONS_PER_IP.name(), 0,
+                    "can be set to zero only if max.connections.per.ip.overrides is set");
+        }
+        List<String> invalid = overrides.keySet().stream().filter(host -> !HOST.matcher(host).matches()).toList();
+        if (!invalid.isEmpty()) {
+            throw new ConfigException(MAX_CONNECTIONS_PER_IP_OVERRIDES.name(), overrides,
+                    "contains invalid addresses: " + String.join(",", invalid));
         }
     }
 

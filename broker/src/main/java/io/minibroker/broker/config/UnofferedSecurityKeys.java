@@ -14,22 +14,30 @@ final class UnofferedSecurityKeys {
 
     /** Keys refused whatever their value. */
     private static final List<Pattern> ANY_VALUE = List.of(
-            Pattern.compile("principal\\.builder\\.class"),
             // Kerberos, OAUTHBEARER and custom SASL callbacks, globally or per listener and mechanism.
             Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?sasl\\.(kerberos|oauthbearer|login)\\..+"),
             Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?sasl\\.server\\.callback\\.handler\\.class"),
             Pattern.compile("delegation\\.token\\..+"));
 
-    /** Keys whose default turns the feature off: refused only when set to something else. */
-    private static final Map<String, Pattern> UNLESS_DEFAULT = Map.of(
-            "connections.max.reauth.ms", Pattern.compile("\\s*0\\s*"));
+    /**
+     * Keys whose default turns the feature off, and that default: refused only when set to something else.
+     * Re-authentication's key may be set globally, for a listener or for one mechanism on a listener, as Kafka's
+     * SASL channel builder looks it up. Kafka's own principal builder, named, is the one this broker behaves as.
+     */
+    private static final Map<Pattern, Pattern> UNLESS_DEFAULT = Map.of(
+            Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?connections\\.max\\.reauth\\.ms"),
+            Pattern.compile("\\s*0\\s*"),
+            Pattern.compile("principal\\.builder\\.class"),
+            Pattern.compile("\\s*org\\.apache\\.kafka\\.common\\.security\\.authenticator\\.DefaultKafkaPrincipalBuilder\\s*"));
 
     private UnofferedSecurityKeys() {
     }
 
     /** Throws {@link ConfigException} if this key, unknown to the broker, asks for security it does not offer. */
     static void check(String key, String value) {
-        Pattern defaultValue = UNLESS_DEFAULT.get(key);
+        Pattern defaultValue = UNLESS_DEFAULT.entrySet().stream()
+                .filter(entry -> entry.getKey().matcher(key).matches())
+                .map(Map.Entry::getValue).findFirst().orElse(null);
         boolean refused = defaultValue != null
                 ? !defaultValue.matcher(value).matches()
                 : ANY_VALUE.stream().anyMatch(pattern -> pattern.matcher(key).matches());
@@ -52,7 +60,7 @@ final class UnofferedSecurityKeys {
         if (key.startsWith("delegation.token.")) {
             return "delegation tokens";
         }
-        if (key.equals("connections.max.reauth.ms")) {
+        if (key.endsWith("connections.max.reauth.ms")) {
             return "re-authentication";
         }
         if (key.equals("principal.builder.class")) {

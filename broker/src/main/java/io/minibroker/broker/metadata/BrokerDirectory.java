@@ -2,7 +2,10 @@ package io.minibroker.broker.metadata;
 
 import java.util.List;
 
-/** The brokers a node tells clients of (in DescribeCluster), and which of them is the controller. */
+/**
+ * The brokers a node tells clients of (in DescribeCluster), and the ControllerId it tells them: as Kafka's KRaft
+ * brokers, a live broker at random in a cluster, not the controller, which clients cannot reach.
+ */
 public interface BrokerDirectory {
 
     /** A broker at its address on one listener, and whether it is fenced. */

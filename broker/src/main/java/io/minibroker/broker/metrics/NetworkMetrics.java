@@ -29,6 +29,8 @@ import java.util.function.IntConsumer;
  *   kafka.server.socket.server.metrics.incoming.byte  counter  listener   socket-server-metrics incoming-byte-total
  *   kafka.server.socket.server.metrics.outgoing.byte  counter  listener   socket-server-metrics outgoing-byte-total
  *   kafka.server.socket.server.metrics.connection.count  gauge  listener  socket-server-metrics connection-count
+ *   minibroker.network.requests.waiting         gauge    listener         none (requests read that wait for an
+ *                                                                        earlier one of their connection)
  * </pre>
  * Kafka's RequestsPerSec also carries the request's version, which these do not. An error series is created the
  * first time its request answers that error, as Kafka's are; everything else up front, so recording allocates
@@ -45,6 +47,7 @@ public final class NetworkMetrics {
     private final Counter incomingBytes;
     private final Counter outgoingBytes;
     private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicInteger waitingRequests = new AtomicInteger();
     private final BrokerClock clock;
 
     public NetworkMetrics(MeterRegistry registry, String listenerName, Collection<ApiKey> servedApis,
@@ -65,6 +68,19 @@ public final class NetworkMetrics {
                 .tag("listener", listenerName).register(registry);
         Gauge.builder("kafka.server.socket.server.metrics.connection.count", connections, AtomicInteger::get)
                 .tag("listener", listenerName).description("Open connections").register(registry);
+        Gauge.builder("minibroker.network.requests.waiting", waitingRequests, AtomicInteger::get)
+                .tag("listener", listenerName)
+                .description("Requests read that wait for an earlier request of their connection to be answered")
+                .register(registry);
+    }
+
+    /**
+     * Requests read that wait for an earlier request of their connection to be answered ({@code count} below 0:
+     * that many went to their handlers, or were dropped with their connection). Kafka has none to count: it leaves
+     * them unread, its channel muted.
+     */
+    public void requestsWaiting(int count) {
+        waitingRequests.addAndGet(count);
     }
 
     /** Kafka's request name: {@code API_VERSIONS} becomes {@code ApiVersions}. */

@@ -1,6 +1,7 @@
 package io.minibroker.broker.network;
 
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -9,7 +10,7 @@ import java.util.function.ToIntFunction;
 /**
  * Kafka's connection quotas: {@code max.connections} over all listeners and each listener's
  * {@code listener.name.<l>.max.connections} (which defaults to it), {@code max.connections.per.ip} (with
- * {@code max.connections.per.ip.overrides}, by address or host name) and {@code max.connection.creation.rate} (new
+ * {@code max.connections.per.ip.overrides}, by address, host names resolved at the start) and {@code max.connection.creation.rate} (new
  * connections a second; Kafka delays the accept past it, here the connection is refused), plus a cap of its own
  * on connections of SASL listeners that have not authenticated yet. A refused connection is closed at once by
  * {@link ChannelSetup}, with a log line naming the limit.
@@ -20,7 +21,7 @@ public final class ConnectionQuotas {
     private final ToIntFunction<String> listenerMaxConnections;
     private final Map<String, Integer> byListener = new HashMap<>();
     private final int maxPerIp;
-    private final Map<String, Integer> perIpOverrides;
+    private final Map<InetAddress, Integer> perIpOverrides;
     private final int maxCreationRate;
     private final int maxUnauthenticated;
     private final LongSupplier monotonicMs;
@@ -30,7 +31,9 @@ public final class ConnectionQuotas {
     private long windowStartMs = Long.MIN_VALUE;
     private int createdInWindow;
 
-    public ConnectionQuotas(int maxConnections, ToIntFunction<String> listenerMaxConnections, int maxPerIp, Map<String, Integer> perIpOverrides,
+    /** @param perIpOverrides {@code max.connections.per.ip.overrides} resolved, see {@link #resolve} */
+    public ConnectionQuotas(int maxConnections, ToIntFunction<String> listenerMaxConnections, int maxPerIp,
+                            Map<InetAddress, Integer> perIpOverrides,
                             int maxCreationRate, int maxUnauthenticated, LongSupplier monotonicMs) {
         this.maxConnections = maxConnections;
         this.listenerMaxConnections = listenerMaxConnections;
@@ -77,16 +80,21 @@ public final class ConnectionQuotas {
         return null;
     }
 
-    private int limitFor(InetAddress address) {
-        Integer byIp = perIpOverrides.get(address.getHostAddress());
-        if (byIp != null) {
-            return byIp;
+    /**
+     * The overrides' hosts as addresses, each resolved once, as Kafka's ConnectionQuotas does: a host name stands
+     * for the address it resolves to now, and any spelling of an address (IPv6's {@code ::1} and
+     * {@code 0:0:0:0:0:0:0:1}) is that address; connections are then matched by address, never by a lookup each.
+     */
+    public static Map<InetAddress, Integer> resolve(Map<String, Integer> overrides) throws UnknownHostException {
+        Map<InetAddress, Integer> byAddress = new HashMap<>();
+        for (Map.Entry<String, Integer> override : overrides.entrySet()) {
+            byAddress.put(InetAddress.getByName(override.getKey()), override.getValue());
         }
-        // A host name in the overrides: the name the address was reached by, never a reverse lookup per connection.
-        String name = address.toString();
-        int slash = name.indexOf('/');
-        Integer byName = slash > 0 ? perIpOverrides.get(name.substring(0, slash)) : null;
-        return byName != null ? byName : maxPerIp;
+        return Map.copyOf(byAddress);
+    }
+
+    private int limitFor(InetAddress address) {
+        return perIpOverrides.getOrDefault(address, maxPerIp);
     }
 
     /** A counted unauthenticated connection authenticated. */

@@ -31,6 +31,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -39,7 +40,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Frame to request to handler, and back: one per connection. Decodes each frame, dispatches it through the
- * {@link SupportedApis} table and writes the responses in request order ({@link ResponseQueue}).
+ * {@link SupportedApis} table, one request at a time as Kafka serves a connection, and writes the responses in
+ * request order ({@link ResponseQueue}).
  *
  * <p>Bad input closes the connection with a log line, as Kafka's socket server does: a frame that cannot be
  * parsed, an API or version the broker did not advertise, an oversized frame. The one exception is an
@@ -47,11 +49,12 @@ import java.util.concurrent.TimeUnit;
  * client can retry with a version both sides know.
  *
  * <p>On a SASL_PLAINTEXT listener a connection must authenticate first ({@link SaslSession}): before it has,
- * anything but the next step (ApiVersions or SaslHandshake, then SaslAuthenticate) closes it, and a failed step
- * closes it once its answer is written, as Kafka's authenticator does.
+ * anything but the next step (ApiVersions or SaslHandshake, then SaslAuthenticate) closes it: at once before the
+ * handshake, after {@code connection.failed.authentication.delay.ms} once the handshake chose a mechanism, as a
+ * failed step closes it once its answer is written; all as Kafka's authenticator does.
  *
- * <p>Backpressure: reading stops while the connection has {@value #MAX_IN_FLIGHT} requests unanswered or while
- * its outbound buffer is above the high-water mark (a client that does not read its responses), and resumes
+ * <p>Backpressure: reading stops while the connection has {@value #MAX_IN_FLIGHT} requests read and unanswered or
+ * while its outbound buffer is above the high-water mark (a client that does not read its responses), and resumes
  * when both clear, so a connection's memory stays bounded. An idle connection is closed.
  */
 public final class RequestHandler extends ChannelInboundHandlerAdapter {
@@ -69,6 +72,13 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     /** A test's controls over this broker's clients (null on a controller's listener, which they leave alone). */
     private final BrokerControls controls;
     private final ResponseQueue responses = new ResponseQueue();
+    /** Frames read while a request of this connection is being served, each with when it was read. */
+    private final ArrayDeque<ReadFrame> waiting = new ArrayDeque<>();
+    /** Requests handed to their handlers and not answered yet, and how many of them are Produce requests. */
+    private int unanswered;
+    private int unansweredProduces;
+    /** Within {@link #serveWaiting}: a request answered at once there must not start the next one itself. */
+    private boolean draining;
     /** The connection's event loop for its requests' contexts; made at the first request, on that loop. */
     private Executor eventLoop;
 
@@ -94,14 +104,51 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             frame.release(); // decoded in the same read as a frame that closed the connection: not served
             return;
         }
-        try {
-            dispatch(ctx, frame, metrics.receivedNanos());
-        } catch (ProtocolException e) {
-            frame.release();
-            LOG.warn("Closing connection from {}: {} ({})", ctx.channel().remoteAddress(), e.getMessage(), e.error());
-            ctx.close();
-        }
+        waiting.add(new ReadFrame(frame, metrics.receivedNanos()));
+        metrics.requestsWaiting(1);
+        serveWaiting(ctx);
         updateAutoRead(ctx);
+    }
+
+    private record ReadFrame(ByteBuf frame, long receivedNanos) {
+    }
+
+    /**
+     * Serves the frames read, one request at a time: the next is dispatched only once the one before it has its
+     * answer, as Kafka's socket server serves a connection (it mutes the channel until the response is sent). So
+     * a request pipelined behind another sees what that one changed: an OffsetFetch behind an OffsetCommit, a
+     * ListOffsets behind a DeleteRecords. Reading goes on meanwhile, bounded by {@link #updateAutoRead}. One
+     * exception: a Produce behind unanswered Produce requests only (acks=all waiting for the replicas) goes at
+     * once, as before, so that a producer's pipelined requests are still replicated together: their appends keep
+     * request order without it (at dispatch, or in sequence order behind a transaction's verification).
+     */
+    private void serveWaiting(ChannelHandlerContext ctx) {
+        if (draining) {
+            return; // the loop below, further up the stack, goes on with the next frame
+        }
+        draining = true;
+        try {
+            while (!waiting.isEmpty() && mayServe(waiting.peek().frame()) && ctx.channel().isActive()) {
+                ReadFrame next = waiting.poll();
+                metrics.requestsWaiting(-1);
+                try {
+                    dispatch(ctx, next.frame(), next.receivedNanos());
+                } catch (ProtocolException e) {
+                    next.frame().release();
+                    LOG.warn("Closing connection from {}: {} ({})", ctx.channel().remoteAddress(), e.getMessage(),
+                            e.error());
+                    ctx.close();
+                }
+            }
+        } finally {
+            draining = false;
+        }
+    }
+
+    /** Whether the next frame read may go to its handler now (see {@link #serveWaiting}). */
+    private boolean mayServe(ByteBuf frame) {
+        boolean produce = frame.readableBytes() >= 2 && frame.getShort(frame.readerIndex()) == ApiKey.PRODUCE.id();
+        return unanswered == 0 || (produce && unanswered == unansweredProduces);
     }
 
     private void dispatch(ChannelHandlerContext ctx, ByteBuf frame, long receivedNanos) {
@@ -116,9 +163,21 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         RequestHeader header = RequestHeader.read(frame.duplicate());
         int frameBytes = frame.readableBytes() + Frames.SIZE_PREFIX_BYTES;
         if (sasl != null && !sasl.admits(header.apiKey())) {
-            ApiKey api = ApiKey.forId(header.apiKey());
-            throw new ProtocolException(Errors.ILLEGAL_SASL_STATE, "Unexpected Kafka request of type "
-                    + (api == null ? "key " + header.apiKey() : api.name()) + " during SASL authentication");
+            String api = ApiKey.forId(header.apiKey()).name();
+            if (!sasl.awaitsAuthenticate()) {
+                // Kafka 4.3's authenticator takes it for an invalid request (InvalidRequestException) and closes
+                // at once, as for a second ApiVersions.
+                throw new ProtocolException(Errors.INVALID_REQUEST,
+                        "Unexpected Kafka request of type " + api + " during SASL handshake");
+            }
+            // After the handshake it fails the authentication (IllegalSaslStateException): the connection closes
+            // after connection.failed.authentication.delay.ms, as after a wrong password.
+            String message = "Unexpected Kafka request of type " + api + " during SASL authentication";
+            frame.release();
+            sasl.failOutOfTurn();
+            LOG.info("Failed authentication with {} ({})", ctx.channel().remoteAddress(), message);
+            closeAfterFailedAuthentication(ctx, null, null);
+            return;
         }
         if (ApiVersionsFallback.applies(header.apiKey(), header.apiVersion())) {
             frame.release();
@@ -138,6 +197,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         Request request = MessageCodec.decodeRequest(frame);
         metrics.requestReceived(request.api(), frameBytes);
+        unanswered++;
+        if (request.api() == ApiKey.PRODUCE) {
+            unansweredProduces++;
+        }
         Object place = responses.reserve();
         Executor loop = eventLoopOf(ctx);
         RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress(), sasl,
@@ -232,6 +295,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private void respond(ChannelHandlerContext ctx, Object place, Request request, ByteBuf frame, long receivedNanos,
                          Struct body, Throwable failure, InterceptedRequest intercepted) {
         frame.release();
+        unanswered--;
+        if (request.api() == ApiKey.PRODUCE) {
+            unansweredProduces--;
+        }
         if (!ctx.channel().isActive()) {
             releasePayloads(body);
             return;
@@ -268,6 +335,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             responses.complete(place, response, ctx.channel());
+            serveWaiting(ctx);
             updateAutoRead(ctx);
         } catch (RuntimeException | Error e) { // the slot stays unfilled: only closing frees the later responses
             LOG.error("Cannot encode the {} v{} response; closing the connection", request.api(), request.version(), e);
@@ -289,7 +357,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void updateAutoRead(ChannelHandlerContext ctx) {
-        boolean canTakeMore = ctx.channel().isWritable() && responses.inFlight() < MAX_IN_FLIGHT;
+        boolean canTakeMore = ctx.channel().isWritable() && responses.inFlight() + waiting.size() < MAX_IN_FLIGHT;
         if (ctx.channel().config().isAutoRead() != canTakeMore) {
             ctx.channel().config().setAutoRead(canTakeMore);
         }
@@ -309,6 +377,9 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         metrics.connectionClosed();
         responses.discard();
+        waiting.forEach(read -> read.frame().release());
+        metrics.requestsWaiting(-waiting.size());
+        waiting.clear();
         ctx.fireChannelInactive();
     }
 

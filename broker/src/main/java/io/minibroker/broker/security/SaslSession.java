@@ -100,6 +100,16 @@ public final class SaslSession {
         };
     }
 
+    /** Whether the handshake chose a mechanism and SaslAuthenticate requests are awaited. */
+    public boolean awaitsAuthenticate() {
+        return state == State.AWAITING_AUTHENTICATE;
+    }
+
+    /** A request {@link #admits} refused came: the authentication fails, as Kafka's authenticator fails it. */
+    public void failOutOfTurn() {
+        state = State.FAILED;
+    }
+
     /** Called when an ApiVersions before authenticating is answered with the table, without an error. */
     public void apiVersionsAnswered() {
         apiVersionsAnswered = true;

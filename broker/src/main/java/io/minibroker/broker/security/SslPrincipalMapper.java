@@ -29,12 +29,43 @@ public final class SslPrincipalMapper {
             if (!matcher.matches()) {
                 return null;
             }
-            String mapped = matcher.replaceAll(replacement);
+            String mapped;
+            try {
+                mapped = matcher.replaceAll(literalMissingGroups(replacement, matcher.groupCount()));
+            } catch (IndexOutOfBoundsException noSuchGroup) { // the caller refuses the name, as for no match
+                throw new IllegalArgumentException("Rule " + pattern + "/" + replacement + "/ cannot map "
+                        + distinguishedName + ": " + noSuchGroup.getMessage());
+            }
             return switch (caseChange) {
                 case "L" -> mapped.toLowerCase(Locale.ROOT);
                 case "U" -> mapped.toUpperCase(Locale.ROOT);
                 default -> mapped;
             };
+        }
+
+        /**
+         * The replacement with each {@code $N} that names no group of the pattern made literal, as Kafka's rule
+         * does (Matcher would throw). Matcher reads a group number's first digit always and further digits only
+         * while the number stays a group, so only a first digit above the group count names none. A pattern
+         * without groups keeps the reference, as in Kafka, whose mapping of the name then fails.
+         */
+        private static String literalMissingGroups(String replacement, int groupCount) {
+            if (groupCount == 0) {
+                return replacement;
+            }
+            StringBuilder escaped = new StringBuilder(replacement.length() + 4);
+            for (int i = 0; i < replacement.length(); i++) {
+                char c = replacement.charAt(i);
+                if (c == '\\' && i + 1 < replacement.length()) {
+                    escaped.append(c).append(replacement.charAt(++i)); // already literal
+                    continue;
+                }
+                boolean missingGroup = c == '$' && i + 1 < replacement.length()
+                        && Character.isDigit(replacement.charAt(i + 1))
+                        && Character.digit(replacement.charAt(i + 1), 10) > groupCount;
+                escaped.append(missingGroup ? "\\$" : String.valueOf(c));
+            }
+            return escaped.toString();
         }
     }
 
@@ -44,11 +75,19 @@ public final class SslPrincipalMapper {
         this.rules = rules;
     }
 
-    /** Parses the rules; IllegalArgumentException names the part that is not a rule. */
+    /**
+     * Parses the rules; IllegalArgumentException names the part that is not a rule. As in Kafka, null means
+     * {@code DEFAULT}, empty entries are skipped, and so a blank value is no rules at all: every certificate is
+     * then refused.
+     */
     public static SslPrincipalMapper fromRules(String text) {
         List<Rule> rules = new ArrayList<>();
-        String rest = text == null || text.isBlank() ? "DEFAULT" : text.trim();
+        String rest = text == null ? "DEFAULT" : text.trim();
         while (!rest.isEmpty()) {
+            if (rest.startsWith(",")) {
+                rest = rest.substring(1).trim();
+                continue;
+            }
             Matcher matcher = RULE.matcher(rest);
             if (!matcher.lookingAt() || matcher.end() == 0) {
                 throw new IllegalArgumentException("not a DEFAULT or RULE:pattern/replacement/[LU] rule: " + rest);

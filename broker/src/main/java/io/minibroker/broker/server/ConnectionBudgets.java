@@ -2,6 +2,7 @@ package io.minibroker.broker.server;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.ConfigException;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.log.LogValidator;
 import io.minibroker.broker.metrics.MemoryBudgetMeters;
@@ -10,6 +11,10 @@ import io.minibroker.broker.network.ConnectionQuotas;
 import io.minibroker.broker.network.MemoryBudget;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.frame.Frames;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Map;
 
 /**
  * The limits every listener shares (connections, and the memory of requests being read), made from the config,
@@ -29,7 +34,7 @@ final class ConnectionBudgets {
         long unauthenticatedBytes = Math.max(config.get(BrokerConfig.UNAUTHENTICATED_MAX_REQUEST_BYTES),
                 config.get(SecurityKeys.SASL_SERVER_MAX_RECEIVE_SIZE) + (long) Frames.SIZE_PREFIX_BYTES);
         ConnectionQuotas quotas = new ConnectionQuotas(config.get(BrokerConfig.MAX_CONNECTIONS), config::maxConnections,
-                config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP), config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES),
+                config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP), perIpOverrides(config),
                 config.get(BrokerConfig.MAX_CONNECTION_CREATION_RATE),
                 config.get(BrokerConfig.UNAUTHENTICATED_MAX_CONNECTIONS), clock::monotonicMs);
         MemoryBudget requests = new MemoryBudget(requestBytes);
@@ -40,5 +45,16 @@ final class ConnectionBudgets {
                 new MemoryBudgetMeters.Budget("decompression", LogValidator.inflationBudget()::inUse,
                         LogValidator.inflationBudget().limit()));
         return new ConnectionLimits(quotas, requests, unauthenticated);
+    }
+
+    /** A host that does not resolve stops the start, as it stops Kafka's (its SocketServer resolves them). */
+    private static Map<InetAddress, Integer> perIpOverrides(BrokerConfig config) {
+        Map<String, Integer> overrides = config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES);
+        try {
+            return ConnectionQuotas.resolve(overrides);
+        } catch (UnknownHostException e) {
+            throw new ConfigException(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES.name(), overrides,
+                    "names a host that does not resolve (" + e.getMessage() + ")");
+        }
     }
 }

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +67,7 @@ class ClusterMetadataTest {
         }
 
         // Admin sends CreateTopics to the controller's node; the others learn of the topic at their next fetch.
-        String controllersAnswer = metadataFrom(0).struct().toString();
+        String controllersAnswer = metadataOrNone(0);
         assertThat(controllersAnswer).contains("orders");
         for (int node = 1; node < 3; node++) {
             int id = node;
@@ -82,8 +84,36 @@ class ClusterMetadataTest {
                 assertThat(partition.isr()).isEqualTo(partition.replicas());
                 assertThat(partition.leader()).isEqualTo(partition.replicas().get(0));
             }
-            assertThat(admin.describeCluster().controller().get().id()).isEqualTo(MiniCluster.CONTROLLER_ID);
+            assertThat(admin.describeCluster().controller().get().id()).isIn(0, 1, 2);
             assertThat(admin.describeCluster().nodes().get()).extracting(Node::id).containsExactlyInAnyOrder(0, 1, 2);
+        }
+    }
+
+    /**
+     * As Kafka's KRaft brokers (KafkaApis: getRandomAliveBrokerId for Metadata and DescribeCluster): the ControllerId
+     * told to clients is a live broker picked at random per answer, not the controller, which clients cannot reach.
+     */
+    @Test
+    void theControllerIdClientsAreToldIsALiveBrokerAtRandom() throws Exception {
+        Set<Integer> inMetadata = new HashSet<>();
+        await(() -> {
+            try {
+                inMetadata.add(metadataFrom(1).controllerId());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return inMetadata.equals(Set.of(0, 1, 2));
+        }, "Metadata names each live broker as the controller in turn, and only them");
+        Set<Integer> inDescribeCluster = new HashSet<>();
+        try (Admin admin = admin(2)) {
+            await(() -> {
+                try {
+                    inDescribeCluster.add(admin.describeCluster().controller().get().id());
+                } catch (InterruptedException | ExecutionException e) {
+                    throw new IllegalStateException(e);
+                }
+                return inDescribeCluster.equals(Set.of(0, 1, 2));
+            }, "DescribeCluster names each live broker as the controller in turn, and only them");
         }
     }
 
@@ -217,9 +247,10 @@ class ClusterMetadataTest {
         }
     }
 
+    /** A node's Metadata answer but its ControllerId, a live broker picked at random for each answer. */
     private String metadataOrNone(int node) {
         try {
-            return metadataFrom(node).struct().toString();
+            return metadataFrom(node).controllerId(-1).struct().toString();
         } catch (IOException e) {
             return "none";
         }

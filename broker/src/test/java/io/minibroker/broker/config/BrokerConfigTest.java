@@ -125,6 +125,31 @@ class BrokerConfigTest {
     }
 
     @Test
+    void theMetaAddressMayBeBoundButNotAdvertisedAsInKafka() {
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://0.0.0.0:9092")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("advertised.listeners")
+                .hasMessageContaining("cannot use the nonroutable meta-address 0.0.0.0");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("listeners", "PLAINTEXT://:9092",
+                "advertised.listeners", "PLAINTEXT://0.0.0.0:9092")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("0.0.0.0");
+        assertThat(BrokerConfig.of(Map.of("listeners", "PLAINTEXT://0.0.0.0:9092",
+                "advertised.listeners", "PLAINTEXT://localhost:9092")).advertisedListeners())
+                .containsExactly(new Endpoint("PLAINTEXT", "localhost", 9092));
+    }
+
+    @Test
+    void perIpLimitsAreCheckedAsKafkaChecksThem() {
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("max.connections.per.ip", "0")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("max.connections.per.ip.overrides");
+        assertThat(BrokerConfig.of(Map.of("max.connections.per.ip", "0",
+                "max.connections.per.ip.overrides", "10.0.0.1:5, ::1:2")).get(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES))
+                .containsExactlyInAnyOrderEntriesOf(Map.of("10.0.0.1", 5, "::1", 2));
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("max.connections.per.ip.overrides", "[::1]:2")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("invalid addresses: [::1]");
+    }
+
+    @Test
     void listenersParseHostsPortsAndIpv6() {
         List<Endpoint> endpoints = Endpoint.parseList("plaintext://0.0.0.0:0, INTERNAL://[::1]:9093");
 

@@ -21,6 +21,9 @@ class UnofferedSecurityKeysTest {
             "listener.name.sasl_plaintext.plain.sasl.server.callback.handler.class | x.Handler | custom SASL callback handlers",
             "delegation.token.secret.key | secret | delegation tokens",
             "connections.max.reauth.ms | 3600000 | re-authentication",
+            "listener.name.sasl_plaintext.connections.max.reauth.ms | 3600000 | re-authentication",
+            "listener.name.sasl_plaintext.plain.connections.max.reauth.ms | 3600000 | re-authentication",
+            "listener.name.sasl_ssl.scram-sha-256.connections.max.reauth.ms | 60000 | re-authentication",
             "principal.builder.class | x.Builder | custom principal builders",
     })
     void aSecurityKeyTheBrokerDoesNotImplementStopsTheStart(String key, String value, String feature) {
@@ -33,6 +36,8 @@ class UnofferedSecurityKeysTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "connections.max.reauth.ms | 0",
+            "listener.name.sasl_plaintext.plain.connections.max.reauth.ms | 0",
+            "principal.builder.class | org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder",
             "sasl.mechanism.inter.broker.protocol | PLAIN",
             "listener.name.sasl_plaintext.plain.sasl.jaas.config | x required user_a=\"a\";",
     })

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The broker's network edge, driven byte by byte from a raw socket. */
@@ -126,6 +127,20 @@ class BrokerNetworkTest {
                 assertThat(range.minVersion()).isZero();
                 assertThat(range.maxVersion()).isEqualTo(ApiKey.API_VERSIONS.highestStableVersion());
             });
+        }
+    }
+
+    /** Kafka's RequestContext takes any version it does not support, a negative one too, for the v0 fallback. */
+    @Test
+    void aNegativeApiVersionsRequestGetsTheV0FallbackToo() throws Exception {
+        try (RawClient client = new RawClient(port)) {
+            client.send(RawClient.withVersion(apiVersions(11), (short) -1));
+            Response response = client.receive(ApiKey.API_VERSIONS, (short) 0);
+
+            assertThat(response.correlationId()).isEqualTo(11);
+            assertThat(new ApiVersionsResponseView(response.body()).errorCode())
+                    .isEqualTo(Errors.UNSUPPORTED_VERSION.code());
+            assertThat(client.askApiVersions((short) 3, 12).errorCode()).isEqualTo(Errors.NONE.code());
         }
     }
 
@@ -304,22 +319,68 @@ class BrokerNetworkTest {
         }
     }
 
+    /** A Fetch of partition 0 from {@code offset} that waits up to 60 s for one byte. */
+    private static Struct fetchBody(String topic, long offset) {
+        Struct fetch = ApiKey.FETCH.request().newMessage().set("ReplicaId", -1).set("MaxWaitMs", 60_000)
+                .set("MinBytes", 1).set("MaxBytes", 1 << 20).set("SessionEpoch", -1);
+        fetch.addElement("Topics").set("Topic", topic).addElement("Partitions").set("Partition", 0)
+                .set("FetchOffset", offset).set("PartitionMaxBytes", 1 << 20);
+        return fetch;
+    }
+
     @Test
     void aFetchPastTheLogEndIsAnsweredAtOnceNotParked() throws Exception {
         try (RawClient client = new RawClient(port)) {
             client.send(metadataFor(1, "empty", true));
             client.receive(ApiKey.METADATA, (short) 12);
-            Struct fetch = ApiKey.FETCH.request().newMessage().set("ReplicaId", -1).set("MaxWaitMs", 60_000)
-                    .set("MinBytes", 1).set("MaxBytes", 1 << 20).set("SessionEpoch", -1);
-            fetch.addElement("Topics").set("Topic", "empty").addElement("Partitions").set("Partition", 0)
-                    .set("FetchOffset", 1_000L).set("PartitionMaxBytes", 1 << 20);
-            client.send(RawClient.request(ApiKey.FETCH, (short) 12, 2, fetch));
+            client.send(RawClient.request(ApiKey.FETCH, (short) 12, 2, fetchBody("empty", 1_000L)));
 
             // Parked, it would wait 60 s and the client's 10 s read timeout would fail this test.
             Struct partition = client.receive(ApiKey.FETCH, (short) 12).body().getStructs("Responses").get(0)
                     .getStructs("Partitions").get(0);
             assertThat(partition.getInt16("ErrorCode")).isEqualTo(Errors.OFFSET_OUT_OF_RANGE.code());
         }
+    }
+
+    /**
+     * As Kafka's socket server, which mutes a channel until its response is sent: a request pipelined behind a
+     * parked one is served after that one's answer, so it sees what happened meanwhile (here the append that woke
+     * the fetch; served at once, ListOffsets would have answered 0).
+     */
+    @Test
+    void aRequestPipelinedBehindAParkedOneIsServedOnceThatOneIsAnswered() throws Exception {
+        try (RawClient client = new RawClient(port); RawClient producer = new RawClient(port)) {
+            client.send(metadataFor(1, "one-at-a-time", true));
+            client.receive(ApiKey.METADATA, (short) 12);
+            Struct listOffsets = ApiKey.LIST_OFFSETS.request().newMessage().set("ReplicaId", -1);
+            listOffsets.addElement("Topics").set("Name", "one-at-a-time").addElement("Partitions")
+                    .set("PartitionIndex", 0).set("Timestamp", -1L);
+            ByteArrayOutputStream burst = new ByteArrayOutputStream();
+            burst.write(RawClient.request(ApiKey.FETCH, (short) 12, 2, fetchBody("one-at-a-time", 0L)));
+            burst.write(RawClient.request(ApiKey.LIST_OFFSETS, (short) 7, 3, listOffsets));
+            client.send(burst.toByteArray());
+            // Served at once, ListOffsets would be counted; waiting, it is counted as waiting.
+            await(() -> meter("purgatory.delayed.operations", "delayedOperation", "Fetch") == 1
+                    && meter("kafka.network.requestmetrics.requests", "request", "ListOffsets")
+                    + meter("minibroker.network.requests.waiting", "listener", "PLAINTEXT") == 1,
+                    "the fetch parked and the ListOffsets read");
+            assertThat(meter("kafka.network.requestmetrics.requests", "request", "ListOffsets"))
+                    .as("read with the fetch, not served yet").isZero();
+
+            producer.send(RawClient.request(ApiKey.PRODUCE, (short) 9, 4, produceBody("one-at-a-time", (short) 1)));
+            producer.receive(ApiKey.PRODUCE, (short) 9);
+
+            assertThat(client.receive(ApiKey.FETCH, (short) 12).correlationId()).isEqualTo(2);
+            Struct latest = client.receive(ApiKey.LIST_OFFSETS, (short) 7).body().getStructs("Topics").get(0)
+                    .getStructs("Partitions").get(0);
+            assertThat(latest.getInt64("Offset")).as("read after the append that woke the fetch").isEqualTo(1L);
+        }
+    }
+
+    /** A counter's count or a gauge's value; 0 where the broker has no such meter. */
+    private double meter(String name, String tag, String value) {
+        io.micrometer.core.instrument.Meter meter = broker.meterRegistry().find(name).tag(tag, value).meter();
+        return meter == null ? 0 : meter.measure().iterator().next().getValue();
     }
 
     @Test

@@ -32,7 +32,8 @@ class ConnectionQuotasTest {
 
     @Test
     void perIpLimitWithOverrides() throws Exception {
-        ConnectionQuotas quotas = new ConnectionQuotas(NONE, l -> NONE, 1, Map.of("10.0.0.2", 3), NONE, NONE, nowMs::get);
+        ConnectionQuotas quotas = new ConnectionQuotas(NONE, l -> NONE, 1, ConnectionQuotas.resolve(Map.of("10.0.0.2", 3)),
+                NONE, NONE, nowMs::get);
         assertNull(quotas.tryAccept("PLAINTEXT", ip(1), false));
         assertTrue(quotas.tryAccept("PLAINTEXT", ip(1), false).startsWith("max.connections.per.ip (1 for 10.0.0.1)"));
         for (int i = 0; i < 3; i++) {
@@ -41,6 +42,25 @@ class ConnectionQuotasTest {
         assertTrue(quotas.tryAccept("PLAINTEXT", ip(2), false).startsWith("max.connections.per.ip (3 "));
         quotas.closed("PLAINTEXT", ip(1), false);
         assertNull(quotas.tryAccept("PLAINTEXT", ip(1), false));
+    }
+
+    /** As Kafka's ConnectionQuotas: each override resolved once, connections matched by address, not by spelling. */
+    @Test
+    void overridesNameHostsAndIpv6AddressesInAnySpelling() throws Exception {
+        InetAddress localhost = InetAddress.getByName("localhost");
+        ConnectionQuotas quotas = new ConnectionQuotas(NONE, l -> NONE, 0,
+                ConnectionQuotas.resolve(Map.of("localhost", 2, "::1", 1)), NONE, NONE, nowMs::get);
+        // Addresses as a socket gives them: no host name attached.
+        InetAddress peer = InetAddress.getByAddress(localhost.getAddress());
+        InetAddress ipv6 = InetAddress.getByAddress(InetAddress.getByName("0:0:0:0:0:0:0:1").getAddress());
+        assertNull(quotas.tryAccept("PLAINTEXT", peer, false));
+        if (!localhost.equals(ipv6)) {
+            assertNull(quotas.tryAccept("PLAINTEXT", peer, false));
+            assertNull(quotas.tryAccept("PLAINTEXT", ipv6, false));
+        }
+        assertTrue(quotas.tryAccept("PLAINTEXT", peer, false).startsWith("max.connections.per.ip"));
+        assertTrue(quotas.tryAccept("PLAINTEXT", ipv6, false).startsWith("max.connections.per.ip"));
+        assertTrue(quotas.tryAccept("PLAINTEXT", ip(1), false).startsWith("max.connections.per.ip (0 "));
     }
 
     @Test

@@ -119,6 +119,11 @@ class SaslPlainListenerTest {
                     .newMessage().set("AuthBytes", plainToken("alice", "alice-secret"))));
             assertThat(client.receive(ApiKey.SASL_AUTHENTICATE, (short) 2).body().getInt16("ErrorCode"))
                     .as("once authenticated, as Kafka answers it").isEqualTo(Errors.ILLEGAL_SASL_STATE.code());
+            client.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, 8,
+                    ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
+            assertThat(client.receive(ApiKey.SASL_HANDSHAKE, (short) 1).body().getInt16("ErrorCode"))
+                    .as("no re-authentication without connections.max.reauth.ms, as Kafka 4.3's KafkaChannel")
+                    .isEqualTo(Errors.ILLEGAL_SASL_STATE.code());
             client.send(RawClient.request(ApiKey.METADATA, (short) 12, 7, ApiKey.METADATA.request().newMessage()));
             assertThat(client.receive(ApiKey.METADATA, (short) 12).correlationId()).isEqualTo(7);
         }
@@ -165,13 +170,19 @@ class SaslPlainListenerTest {
         }
     }
 
-    @Test
-    void theAnswerToAFailedAuthenticationIsHeldForTheConfiguredDelay() throws Exception {
+    /** A client past the PLAIN handshake, on a broker holding a failed authentication's close 600 ms. */
+    private RawClient handshakenWithFailuresDelayed600Ms() throws Exception {
         Map<String, String> settings = new HashMap<>(saslSettings(true));
         settings.put("connection.failed.authentication.delay.ms", "600");
         broker = TestBrokers.start(logDir, settings);
-        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
-            handshake(client);
+        RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"));
+        handshake(client);
+        return client;
+    }
+
+    @Test
+    void theAnswerToAFailedAuthenticationIsHeldForTheConfiguredDelay() throws Exception {
+        try (RawClient client = handshakenWithFailuresDelayed600Ms()) {
             long sent = System.nanoTime();
             client.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 5, ApiKey.SASL_AUTHENTICATE.request()
                     .newMessage().set("AuthBytes", plainToken("alice", "wrong"))));
@@ -181,6 +192,22 @@ class SaslPlainListenerTest {
             assertThat(answer.getInt16("ErrorCode")).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED.code());
             assertThat(waitedMs).as("held, not answered at once").isGreaterThanOrEqualTo(500);
             assertThat(client.closedByBroker()).isTrue();
+        }
+    }
+
+    /**
+     * After the handshake Kafka's authenticator fails a request out of turn (IllegalSaslStateException), so the
+     * connection closes after the failed-authentication delay (before it, Kafka 4.3 closes at once: see above).
+     */
+    @Test
+    void aRequestOutOfTurnAfterTheHandshakeClosesTheConnectionAfterTheFailedAuthenticationDelay() throws Exception {
+        try (RawClient client = handshakenWithFailuresDelayed600Ms()) {
+            long sent = System.nanoTime();
+            client.send(RawClient.request(ApiKey.METADATA, (short) 12, 2, ApiKey.METADATA.request().newMessage()));
+
+            assertThat(client.closedByBroker()).as("closed without an answer").isTrue();
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent)).as("held, not closed at once")
+                    .isGreaterThanOrEqualTo(500);
         }
     }
 

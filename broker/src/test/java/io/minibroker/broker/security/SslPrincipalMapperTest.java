@@ -11,7 +11,29 @@ class SslPrincipalMapperTest {
     @Test
     void defaultKeepsTheDistinguishedName() {
         assertThat(SslPrincipalMapper.fromRules("DEFAULT").name("CN=alice,O=x")).isEqualTo("CN=alice,O=x");
-        assertThat(SslPrincipalMapper.fromRules("").name("CN=alice,O=x")).isEqualTo("CN=alice,O=x");
+        assertThat(SslPrincipalMapper.fromRules(null).name("CN=alice,O=x")).isEqualTo("CN=alice,O=x");
+    }
+
+    @Test
+    void emptyEntriesAreSkippedAndABlankValueIsNoRulesAsInKafka() {
+        assertThat(SslPrincipalMapper.fromRules(",DEFAULT").name("CN=alice,O=x")).isEqualTo("CN=alice,O=x");
+        SslPrincipalMapper mapper = SslPrincipalMapper.fromRules("RULE:^CN=(.*?),O=x$/$1/, ,DEFAULT,");
+        assertThat(mapper.name("CN=alice,O=x")).isEqualTo("alice");
+        assertThat(mapper.name("CN=bob,O=y")).isEqualTo("CN=bob,O=y");
+        assertThatThrownBy(() -> SslPrincipalMapper.fromRules(" ").name("CN=alice,O=x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("No rules apply");
+    }
+
+    @Test
+    void aReferenceToAGroupThePatternLacksIsLiteralAsInKafka() {
+        SslPrincipalMapper mapper = SslPrincipalMapper.fromRules("RULE:^CN=(.*?),OU=(.*?),O=(.*)$/$1@$4$2/");
+        assertThat(mapper.name("CN=bob,OU=eng,O=Org")).isEqualTo("bob@$4eng");
+        // $12 with three groups is group 1 then the digit 2; $0 is the whole name; \$2 was literal already.
+        assertThat(SslPrincipalMapper.fromRules("RULE:^CN=(.*?),OU=(.*?),O=(.*)$/$12 $0 \\$2/")
+                .name("CN=bob,OU=eng,O=Org")).isEqualTo("bob2 CN=bob,OU=eng,O=Org $2");
+        // Without groups Kafka escapes nothing and its mapping fails: the certificate is refused, not a crash.
+        assertThatThrownBy(() -> SslPrincipalMapper.fromRules("RULE:^CN=alice$/$1/").name("CN=alice"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

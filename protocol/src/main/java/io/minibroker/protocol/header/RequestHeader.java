@@ -29,8 +29,10 @@ public record RequestHeader(short apiKey, short apiVersion, int correlationId, S
 
     /**
      * Reads a header, choosing its layout from the API key and version at its start. The version may be
-     * one this module does not support (the ApiVersions fallback needs the header of such requests); an
-     * unknown API key fails, as the rest of the frame cannot be interpreted.
+     * one this module does not support (the ApiVersions fallback needs the header of such requests), for
+     * ApiVersions even a negative one, which Kafka answers with that fallback too (v1 layout, as its generated
+     * header-version table gives below v3); an unknown API key fails, as the rest of the frame cannot be
+     * interpreted.
      */
     public static RequestHeader read(ByteBuf in) {
         Wire.require(in, 4, "request header");
@@ -40,7 +42,7 @@ public record RequestHeader(short apiKey, short apiVersion, int correlationId, S
         if (api == null) {
             throw new ProtocolException(Errors.INVALID_REQUEST, "unknown API key " + key);
         }
-        if (version < 0) {
+        if (version < 0 && api != ApiKey.API_VERSIONS) {
             throw new ProtocolException(Errors.UNSUPPORTED_VERSION, "negative API version " + version);
         }
         return read(in, headerVersion(api, version));
