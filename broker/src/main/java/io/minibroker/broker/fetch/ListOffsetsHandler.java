@@ -82,7 +82,7 @@ public final class ListOffsetsHandler implements ApiHandler {
         boolean committedOnly = replicaId == CONSUMER_REPLICA_ID;
         boolean readCommitted = request.version() >= ISOLATION_LEVEL_FROM_VERSION
                 && body.isolationLevel() == READ_COMMITTED;
-        Set<TopicPartition> duplicates = duplicatePartitions(body);
+        Set<PartitionKey> duplicates = duplicatePartitions(body);
         for (ListOffsetsTopic topic : body.topics()) {
             String name = topic.name();
             ListOffsetsTopicResponse topicResponse = response.addTopic().name(name);
@@ -91,7 +91,7 @@ public final class ListOffsetsHandler implements ApiHandler {
                 int index = partition.partitionIndex();
                 ListOffsetsPartitionResponse result = topicResponse.addPartition().partitionIndex(index)
                         .timestamp(-1L).offset(-1L).leaderEpoch(NO_EPOCH);
-                if (!duplicates.isEmpty() && duplicates.contains(new TopicPartition(name, index))) {
+                if (!duplicates.isEmpty() && duplicates.contains(new PartitionKey(name, index))) {
                     result.errorCode(Errors.INVALID_REQUEST.code());
                     continue;
                 }
@@ -127,15 +127,22 @@ public final class ListOffsetsHandler implements ApiHandler {
     }
 
     /**
+     * A partition as a request names it: unlike {@link TopicPartition}, an empty name or a negative index is allowed
+     * here, since such a partition is answered UNKNOWN_TOPIC_OR_PARTITION, not refused as a whole.
+     */
+    private record PartitionKey(String topic, int partition) {
+    }
+
+    /**
      * Kafka's duplicatePartitions of a request: each named more than once; none (no set made) for the common request
      * that names each once.
      */
-    private static Set<TopicPartition> duplicatePartitions(ListOffsetsRequestView body) {
-        Set<TopicPartition> seen = new HashSet<>();
-        Set<TopicPartition> duplicates = null;
+    private static Set<PartitionKey> duplicatePartitions(ListOffsetsRequestView body) {
+        Set<PartitionKey> seen = new HashSet<>();
+        Set<PartitionKey> duplicates = null;
         for (ListOffsetsTopic topic : body.topics()) {
             for (ListOffsetsPartition partition : topic.partitions()) {
-                TopicPartition key = new TopicPartition(topic.name(), partition.partitionIndex());
+                PartitionKey key = new PartitionKey(topic.name(), partition.partitionIndex());
                 if (!seen.add(key)) {
                     duplicates = duplicates == null ? new HashSet<>() : duplicates;
                     duplicates.add(key);

@@ -356,8 +356,10 @@ public final class ProduceHandler implements ApiHandler {
                 PartitionProduceResponse result = topicResponse.addPartitionResponse().index(index).baseOffset(-1L);
                 ToVerify known = found == null ? null : found.get(position);
                 position++;
-                Optional<PartitionLog> log = known != null && known.log() != null ? Optional.of(known.log())
-                        : topic.flatMap(t -> topics.partitionLog(t, index));
+                // The log found while checking the transaction, unless its topic went meanwhile (a deletion
+                // between the two looks): then the partition is not here, as below.
+                Optional<PartitionLog> log = known != null && known.log() != null && topic.isPresent()
+                        ? Optional.of(known.log()) : topic.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
                     Errors notHere = topics.partitionNotHere(byId, name, id, index);
                     // A partition the cluster has is ReplicaManager's to answer, which checks the acks first.

@@ -119,6 +119,27 @@ class ListOffsetsBelowHighWatermarkTest {
                 .containsExactly(Errors.INVALID_REQUEST, Errors.INVALID_REQUEST);
     }
 
+    /**
+     * A negative index or an empty name is a partition not here, answered UNKNOWN_TOPIC_OR_PARTITION beside the
+     * request's other partitions, as Kafka answers it; the request itself is not refused.
+     */
+    @Test
+    void aNegativeIndexOrAnEmptyNameIsUnknownBesideTheOtherPartitions() {
+        Struct body = ApiKey.LIST_OFFSETS.request().newMessage().set("ReplicaId", CONSUMER)
+                .set("IsolationLevel", (byte) 0);
+        Struct named = body.addElement("Topics").set("Name", "t");
+        for (int index : new int[] {-1, 0}) {
+            named.addElement("Partitions").set("PartitionIndex", index).set("CurrentLeaderEpoch", -1)
+                    .set("Timestamp", LATEST);
+        }
+        body.addElement("Topics").set("Name", "").addElement("Partitions").set("PartitionIndex", 0)
+                .set("CurrentLeaderEpoch", -1).set("Timestamp", LATEST);
+        assertThat(answer(body, (short) 7).getStructs("Topics"))
+                .flatExtracting(topic -> topic.getStructs("Partitions"))
+                .extracting(partition -> Errors.forCode(partition.getInt16("ErrorCode")))
+                .containsExactly(Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.NONE, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+    }
+
     private Errors errorFor(long timestamp) {
         return errorFor(timestamp, (short) 7);
     }
@@ -145,6 +166,10 @@ class ListOffsetsBelowHighWatermarkTest {
             topic.addElement("Partitions").set("PartitionIndex", 0).set("CurrentLeaderEpoch", -1)
                     .set("Timestamp", timestamp);
         }
+        return answer(body, version);
+    }
+
+    private Struct answer(Struct body, short version) {
         ByteBuf encoded = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
                 new RequestHeader(ApiKey.LIST_OFFSETS.id(), version, 1, "test"), body);
         Request request = MessageCodec.decodeRequest(Frames.readFrame(encoded, Integer.MAX_VALUE));
