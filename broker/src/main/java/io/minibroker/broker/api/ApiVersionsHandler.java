@@ -1,6 +1,7 @@
 package io.minibroker.broker.api;
 
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.ApiVersionsRequestView;
 import io.minibroker.protocol.message.view.ApiVersionsResponseView;
@@ -11,7 +12,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.regex.Pattern;
 
 /**
- * ApiVersions: the advertised table, and (v3+) the features: {@code share.version} at 1 (share groups on), and
+ * ApiVersions: the advertised table, and (v3+) the features: {@code share.version} at 1 (share groups on),
+ * {@code streams.version} at 1 while streams groups are served, and
  * {@code transaction.version}, supported from 0 to 2 and finalized at the broker's level
  * ({@code minibroker.transaction.version}, 2 by default as a Kafka 4 cluster formatted with its defaults; a feature
  * at level 0 is not listed as finalized, as Kafka leaves it out). Kafka 4 clients take KIP-890's transaction
@@ -29,6 +31,12 @@ public final class ApiVersionsHandler implements ApiHandler {
      */
     public static final String SHARE_VERSION = "share.version";
     private static final short SHARE_VERSION_LEVEL = 1;
+    /**
+     * KIP-1071's feature: level 1 turns streams groups on; Kafka 4.3 finalizes it at 1 with its defaults. Finalized
+     * here while this broker serves StreamsGroupHeartbeat ({@code group.coordinator.rebalance.protocols} names streams).
+     */
+    public static final String STREAMS_VERSION = "streams.version";
+    private static final short STREAMS_VERSION_LEVEL = 1;
 
     /** KIP-511's form of a client software name or version: starts and ends with a letter or digit. */
     private static final Pattern SOFTWARE_NAME_OR_VERSION =
@@ -57,6 +65,7 @@ public final class ApiVersionsHandler implements ApiHandler {
                 expectsAnotherBroker(request) ? Errors.REBOOTSTRAP_REQUIRED : Errors.NONE);
         body.addSupportedFeature().name(TRANSACTION_VERSION).minVersion((short) 0).maxVersion(MAX_TRANSACTION_VERSION);
         body.addSupportedFeature().name(SHARE_VERSION).minVersion((short) 0).maxVersion(SHARE_VERSION_LEVEL);
+        body.addSupportedFeature().name(STREAMS_VERSION).minVersion((short) 0).maxVersion(STREAMS_VERSION_LEVEL);
         // The epoch of the finalized features: Kafka's is the metadata offset they were read at; they never change
         // while this broker runs, and clients take any epoch above -1 (none).
         body.finalizedFeaturesEpoch(0);
@@ -66,6 +75,10 @@ public final class ApiVersionsHandler implements ApiHandler {
         }
         body.addFinalizedFeature().name(SHARE_VERSION).minVersionLevel(SHARE_VERSION_LEVEL)
                 .maxVersionLevel(SHARE_VERSION_LEVEL);
+        if (apis.entries().containsKey(ApiKey.STREAMS_GROUP_HEARTBEAT)) {
+            body.addFinalizedFeature().name(STREAMS_VERSION).minVersionLevel(STREAMS_VERSION_LEVEL)
+                    .maxVersionLevel(STREAMS_VERSION_LEVEL);
+        }
         return CompletableFuture.completedFuture(body.struct());
     }
 

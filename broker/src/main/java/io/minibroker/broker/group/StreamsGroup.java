@@ -1,5 +1,7 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.protocol.error.Errors;
+
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -77,11 +79,16 @@ final class StreamsGroup {
 
     /**
      * Which processes hold each task now, as Kafka's currentActiveTaskProcessId and current standby/warm-up process
-     * ids: a task is held while assigned to a member or pending its revocation.
+     * ids: a task is held while assigned to a member or pending its revocation. {@code reconciling}'s own tasks are
+     * left out: what it is still asked to revoke it has not reported revoked, and what it reported revoked is free
+     * for it to take back.
      */
-    Owners owners() {
+    Owners owners(String reconciling) {
         Owners owners = new Owners();
         for (StreamsGroupMember member : members.values()) {
+            if (member.memberId.equals(reconciling)) {
+                continue;
+            }
             for (StreamsTasks tasks : new StreamsTasks[] {member.assignedTasks, member.tasksPendingRevocation}) {
                 tasks.active().forEach((sub, partitions) -> partitions.forEach(
                         p -> owners.active.put(new TaskKey(sub, p), member.processId)));
@@ -109,6 +116,41 @@ final class StreamsGroup {
         boolean otherCopyOn(String subtopologyId, int partition, String processId) {
             return others.getOrDefault(new TaskKey(subtopologyId, partition), Set.of()).contains(processId);
         }
+    }
+
+    /**
+     * Kafka's StreamsGroup.validateOffsetCommit: a commit without a member epoch (an admin client) only while the
+     * group has no member, or a TxnOffsetCommit with none of the member fields; otherwise from a member at its
+     * current epoch (STALE_MEMBER_EPOCH, UNKNOWN_MEMBER_ID), with OffsetCommit v9+ (UNSUPPORTED_VERSION before).
+     */
+    Errors validateOffsetCommit(OffsetCommit commit) {
+        if (commit.generationId() < 0 && members.isEmpty()) {
+            return Errors.NONE;
+        }
+        if (commit.transactional() && commit.generationId() == -1 && commit.memberId().isEmpty()
+                && commit.groupInstanceId() == null) {
+            return Errors.NONE;
+        }
+        StreamsGroupMember member = members.get(commit.memberId());
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (!commit.transactional() && commit.version() < ConsumerGroup.OFFSET_COMMIT_MEMBER_EPOCH_VERSION) {
+            return Errors.UNSUPPORTED_VERSION;
+        }
+        return commit.generationId() == member.memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
+    }
+
+    /** Kafka's StreamsGroup.validateOffsetFetch: anyone naming no member; a member only at its epoch. */
+    Errors validateOffsetFetch(String memberId, int memberEpoch) {
+        if (memberId == null && memberEpoch < 0) {
+            return Errors.NONE;
+        }
+        StreamsGroupMember member = memberId == null ? null : members.get(memberId);
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        return memberEpoch == member.memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
     }
 
     boolean isDead() {

@@ -56,7 +56,8 @@ final class GroupCoordinatorApis {
      *
      * @param autoCreation how FindCoordinator creates {@code __consumer_offsets} and {@code __transaction_state}
      */
-    static void register(SupportedApis apis, GroupCoordinator coordinator, ClusterLink cluster, LocalNode node,
+    static void register(SupportedApis apis, BrokerConfig config, GroupCoordinator coordinator, ClusterLink cluster,
+                         LocalNode node,
                          TopicRegistry topics, TopicAutoCreation autoCreation, TransactionApis transactions,
                          MeterRegistry registry) {
         CoordinatorLocator.OffsetsTopicLeaders groupLeaders = cluster != null
@@ -65,7 +66,7 @@ final class GroupCoordinatorApis {
         CoordinatorLocator.OffsetsTopicLeaders transactionLeaders = cluster != null
                 ? new ClusterOffsetsTopicLeaders(cluster.metadata()::current, TransactionStateTopic.NAME)
                 : CoordinatorLocator.singleNode(node, topics, TransactionStateTopic.NAME);
-        GroupApis.register(apis, coordinator, CoordinatorLocator.forGroups(groupLeaders, autoCreation),
+        GroupApis.register(apis, config, coordinator, CoordinatorLocator.forGroups(groupLeaders, autoCreation),
                 CoordinatorLocator.forTransactions(transactionLeaders, autoCreation), topics,
                 new CoordinatorOffsetsCheck(transactions.produceCheck()));
         if (cluster == null) {
