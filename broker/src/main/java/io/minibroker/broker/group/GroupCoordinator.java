@@ -213,7 +213,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
     /** Kafka's message for an id a classic, consumer or share group holds; null if free or a streams group's. */
-    private String notAStreamsGroup(String groupId) {
+    String notAStreamsGroup(String groupId) {
         if (groups.get(groupId) != null || consumerGroups.get(groupId) != null || shareGroups.get(groupId) != null) {
             return "Group " + groupId + " is not a streams group.";
         }

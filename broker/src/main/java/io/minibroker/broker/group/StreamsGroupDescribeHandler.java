@@ -41,9 +41,7 @@ public final class StreamsGroupDescribeHandler implements ApiHandler {
             }
             StreamsGroup group = coordinator.streamsGroup(groupId);
             if (group == null) {
-                boolean other = coordinator.group(groupId).isPresent() || coordinator.consumerGroup(groupId) != null
-                        || coordinator.shareGroup(groupId) != null;
-                notFound(described, groupId, other);
+                notFound(described, groupId, coordinator.notAStreamsGroup(groupId) != null);
                 continue;
             }
             synchronized (group) {

@@ -7,12 +7,16 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.ApiVersionsRequestView;
 import io.minibroker.protocol.message.view.ApiVersionsResponseView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.DeleteGroupsRequestView;
+import io.minibroker.protocol.message.view.DeleteGroupsResponseView;
 import io.minibroker.protocol.message.view.DescribeGroupsRequestView;
 import io.minibroker.protocol.message.view.DescribeGroupsResponseView;
 import io.minibroker.protocol.message.view.ListGroupsRequestView;
 import io.minibroker.protocol.message.view.ListGroupsResponseView;
 import io.minibroker.protocol.message.view.OffsetCommitRequestView;
 import io.minibroker.protocol.message.view.OffsetCommitResponseView;
+import io.minibroker.protocol.message.view.OffsetFetchRequestView;
+import io.minibroker.protocol.message.view.OffsetFetchResponseView;
 import io.minibroker.protocol.message.view.StreamsGroupDescribeRequestView;
 import io.minibroker.protocol.message.view.StreamsGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.StreamsGroupHeartbeatRequestView;
@@ -152,6 +156,13 @@ class StreamsGroupHeartbeatTest {
                         .clientSoftwareVersion("1").struct()));
         assertThat(off.apiKeys()).noneMatch(api -> api.apiKey() == ApiKey.STREAMS_GROUP_HEARTBEAT.id());
         assertThat(off.finalizedFeatures()).noneMatch(feature -> feature.name().equals("streams.version"));
+        assertThat(off.apiKeys()).anyMatch(api -> api.apiKey() == ApiKey.CONSUMER_GROUP_HEARTBEAT.id());
+        stop();
+        start(Map.of("group.coordinator.rebalance.protocols", "classic"));
+        ApiVersionsResponseView classicOnly = new ApiVersionsResponseView(
+                client.call(ApiKey.API_VERSIONS, 3, new ApiVersionsRequestView().clientSoftwareName("t")
+                        .clientSoftwareVersion("1").struct()));
+        assertThat(classicOnly.apiKeys()).noneMatch(api -> api.apiKey() == ApiKey.CONSUMER_GROUP_HEARTBEAT.id());
         stop();
         client = null;
         broker = null;
@@ -293,11 +304,60 @@ class StreamsGroupHeartbeatTest {
                 commit.struct()));
         assertThat(ok.topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
 
+        OffsetFetchRequestView fetch = new OffsetFetchRequestView();
+        fetch.addGroup().groupId("app").memberId("m1").memberEpoch(epoch - 1).topics(null);
+        assertThat(new OffsetFetchResponseView(client.call(ApiKey.OFFSET_FETCH, 9, fetch.struct())).groups().get(0)
+                .errorCode()).isEqualTo(Errors.STALE_MEMBER_EPOCH.code());
+
+        DeleteGroupsRequestView delete = new DeleteGroupsRequestView().groupsNames(List.of("app"));
+        assertThat(new DeleteGroupsResponseView(client.call(ApiKey.DELETE_GROUPS, 2, delete.struct())).results()
+                .get(0).errorCode()).isEqualTo(Errors.NON_EMPTY_GROUP.code());
+
         StreamsGroupDescribeResponseView.DescribedGroup described = describe();
         assertThat(described.topology().subtopologies()).hasSize(2);
         assertThat(described.members()).singleElement().satisfies(member -> {
             assertThat(member.processId()).isEqualTo("p1");
             assertThat(member.assignment().activeTasks()).hasSize(2);
         });
+
+        heartbeat(beat("m1", -1));
+        assertThat(new DeleteGroupsResponseView(client.call(ApiKey.DELETE_GROUPS, 2, delete.struct())).results()
+                .get(0).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(describe().errorMessage()).isEqualTo("Group app not found.");
+    }
+
+    @Test
+    void aMemberThatDoesNotRevokeWithinItsRebalanceTimeoutIsFenced() throws Exception {
+        start(STREAMS_ON);
+        int epoch1 = untilReady("m1", heartbeat(join("m1", "p1").rebalanceTimeoutMs(5_000)).memberEpoch())
+                .memberEpoch();
+        heartbeat(join("m2", "p2"));
+        StreamsGroupHeartbeatResponseView revoke = heartbeat(beat("m1", epoch1));
+        assertThat(tasks(revoke.activeTasks())).hasSize(3); // asked to give up the other three
+        clock.advance(4_999);
+        heartbeat(beat("m2", epoch1 + 1)); // keeps m2's session going; m1 has not revoked
+        assertThat(describe().members()).hasSize(2);
+        clock.advance(1);
+        waitUntilMembers(1);
+        assertThat(heartbeat(beat("m1", epoch1)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+    }
+
+    @Test
+    void standbyReplicasGoToTheOtherProcess() throws Exception {
+        Map<String, String> overrides = new java.util.HashMap<>(STREAMS_ON);
+        overrides.put("group.streams.num.standby.replicas", "1");
+        start(overrides);
+        int epoch1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
+        StreamsGroupHeartbeatResponseView m2 = heartbeat(join("m2", "p2"));
+        StreamsGroupHeartbeatResponseView m1 = heartbeat(holding("m1", epoch1, heartbeat(beat("m1", epoch1))
+                .activeTasks()));
+        assertThat(tasks(m1.activeTasks())).hasSize(3);
+        StreamsGroupHeartbeatResponseView m2Now = heartbeat(beat("m2", m2.memberEpoch()));
+        assertThat(tasks(m2Now.activeTasks())).hasSize(3);
+        // Each process's standbys are the other's active tasks.
+        assertThat(tasks(m2Now.standbyTasks())).isEqualTo(tasks(m1.activeTasks()));
+        StreamsGroupDescribeResponseView.DescribedGroup described = describe();
+        assertThat(described.members()).allSatisfy(member ->
+                assertThat(member.targetAssignment().standbyTasks()).isNotEmpty());
     }
 }
