@@ -24,7 +24,14 @@ import io.minibroker.protocol.message.view.StreamsGroupHeartbeatResponseView;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -359,5 +366,29 @@ class StreamsGroupHeartbeatTest {
         StreamsGroupDescribeResponseView.DescribedGroup described = describe();
         assertThat(described.members()).allSatisfy(member ->
                 assertThat(member.targetAssignment().standbyTasks()).isNotEmpty());
+    }
+
+    @Test
+    void aMemberNeedsReadOnTheGroupAndDescribeOnItsTopologysTopics() throws Exception {
+        Map<String, String> overrides = new java.util.HashMap<>(STREAMS_ON);
+        overrides.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        overrides.put("allow.everyone.if.no.acl.found", "true");
+        start(overrides);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + broker.boundPort("PLAINTEXT")))) {
+            AclBinding denyGroup = new AclBinding(new ResourcePattern(ResourceType.GROUP, "app", PatternType.LITERAL),
+                    new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.READ, AclPermissionType.DENY));
+            admin.createAcls(List.of(denyGroup)).all().get();
+            assertThat(heartbeat(join("m1", "p1")).errorCode()).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED.code());
+            admin.deleteAcls(List.of(denyGroup.toFilter())).all().get();
+
+            AclBinding denyInput = new AclBinding(new ResourcePattern(ResourceType.TOPIC, "input",
+                    PatternType.LITERAL), new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.DESCRIBE,
+                    AclPermissionType.DENY));
+            admin.createAcls(List.of(denyInput)).all().get();
+            assertThat(heartbeat(join("m1", "p1")).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+            admin.deleteAcls(List.of(denyInput.toFilter())).all().get();
+        }
+        assertThat(heartbeat(join("m1", "p1")).errorCode()).isEqualTo(Errors.NONE.code());
     }
 }
