@@ -307,11 +307,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         }
         List<AutoCreatedTopic> toCreate = new ArrayList<>();
         if (configured.status() != null) {
-            statuses.add(configured.status());
-            for (StreamsConfiguredTopology.InternalTopic topic : configured.missingInternalTopics()) {
-                toCreate.add(new AutoCreatedTopic(topic.name(), topic.partitions(), topic.replicationFactor(),
-                        topic.configs()));
-            }
+            statuses.add(creatable(configured, request, toCreate));
         }
         if (group.shutdownRequestMemberId != null) {
             statuses.add(new StreamsConfiguredTopology.Status(StreamsConfiguredTopology.SHUTDOWN_APPLICATION,
@@ -321,6 +317,28 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         return new Outcome(new StreamsGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
                 heartbeatIntervalMs, statuses, tasksChanged ? member.assignedTasks : null,
                 group.endpointInformationEpoch, endpoints), toCreate);
+    }
+
+    /**
+     * The topology's status; the internal topics it lacks that the member's principal may create go to
+     * {@code toCreate}, and those it may not are named in the status, as KafkaApis appends "Unauthorized to CREATE
+     * on topics …." to it.
+     */
+    private static StreamsConfiguredTopology.Status creatable(StreamsConfiguredTopology configured,
+                                                              StreamsGroupHeartbeat.Request request,
+                                                              List<AutoCreatedTopic> toCreate) {
+        Set<String> refused = new TreeSet<>();
+        for (StreamsConfiguredTopology.InternalTopic topic : configured.missingInternalTopics()) {
+            if (request.mayCreateTopic().test(topic.name())) {
+                toCreate.add(new AutoCreatedTopic(topic.name(), topic.partitions(), topic.replicationFactor(),
+                        topic.configs()));
+            } else {
+                refused.add(topic.name());
+            }
+        }
+        StreamsConfiguredTopology.Status status = configured.status();
+        return refused.isEmpty() ? status : new StreamsConfiguredTopology.Status(status.code(),
+                status.detail() + "; Unauthorized to CREATE on topics " + String.join(",", refused) + ".");
     }
 
     /** Takes what the request says of the member; whether any of it changed (Kafka's metadata record changed). */

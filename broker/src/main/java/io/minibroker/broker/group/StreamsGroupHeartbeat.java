@@ -5,6 +5,7 @@ import io.minibroker.protocol.error.Errors;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /** A StreamsGroupHeartbeat as the coordinator sees it, and its answer. */
 final class StreamsGroupHeartbeat {
@@ -16,13 +17,15 @@ final class StreamsGroupHeartbeat {
      * {@code topology} is null unless the member (re-)joins; the task lists are null when the member did not say what
      * it holds (each alone, as the request has them, so that Kafka's "all or none" check can be made); the endpoint,
      * process id and client tags are null when unchanged since the member's last heartbeat.
-     * {@code usesSourceTopicRegex} tells whether the topology subscribes to topics by regular expression.
+     * {@code usesSourceTopicRegex} tells whether the topology subscribes to topics by regular expression;
+     * {@code mayCreateTopic} whether the member's principal may have an internal topic created.
      */
     record Request(String groupId, String memberId, int memberEpoch, int endpointInformationEpoch, String instanceId,
                    String rackId, int rebalanceTimeoutMs, StreamsTopology topology, boolean usesSourceTopicRegex,
                    Map<String, Set<Integer>> activeTasks, Map<String, Set<Integer>> standbyTasks,
                    Map<String, Set<Integer>> warmupTasks, String processId, StreamsGroupMember.Endpoint userEndpoint,
-                   Map<String, String> clientTags, boolean shutdownApplication, String clientId, String clientHost) {
+                   Map<String, String> clientTags, boolean shutdownApplication, String clientId, String clientHost,
+                   Predicate<String> mayCreateTopic) {
 
         /** What the member says it holds, or null if it did not say. */
         StreamsTasks ownedTasks() {

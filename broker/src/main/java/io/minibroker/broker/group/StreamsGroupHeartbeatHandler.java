@@ -45,7 +45,7 @@ public final class StreamsGroupHeartbeatHandler implements ApiHandler {
                 body.memberEpoch(), body.endpointInformationEpoch(), body.instanceId(), body.rackId(),
                 body.rebalanceTimeoutMs(), topology, regex[0], tasks(body.activeTasks()), tasks(body.standbyTasks()),
                 tasks(body.warmupTasks()), body.processId(), endpoint, clientTags, body.shutdownApplication(),
-                clientId, context.clientHost());
+                clientId, context.clientHost(), context.topicRights()::mayCreate);
         return coordinator.streamsGroupHeartbeat(heartbeat).thenApply(StreamsGroupHeartbeatHandler::response);
     }
 

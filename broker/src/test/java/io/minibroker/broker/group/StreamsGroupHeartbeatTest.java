@@ -369,7 +369,7 @@ class StreamsGroupHeartbeatTest {
     }
 
     @Test
-    void aMemberNeedsReadOnTheGroupAndDescribeOnItsTopologysTopics() throws Exception {
+    void aMemberNeedsReadOnTheGroupDescribeOnItsTopologysTopicsAndCreateForItsInternalTopics() throws Exception {
         Map<String, String> overrides = new java.util.HashMap<>(STREAMS_ON);
         overrides.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
         overrides.put("allow.everyone.if.no.acl.found", "true");
@@ -388,7 +388,35 @@ class StreamsGroupHeartbeatTest {
             admin.createAcls(List.of(denyInput)).all().get();
             assertThat(heartbeat(join("m1", "p1")).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
             admin.deleteAcls(List.of(denyInput.toFilter())).all().get();
+
+            AclBinding denyCreate = new AclBinding(new ResourcePattern(ResourceType.TOPIC, "app-changelog",
+                    PatternType.LITERAL), new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.CREATE,
+                    AclPermissionType.DENY));
+            // With an ACL on the topic nothing else on it is allowed by default any more: ALL allowed, CREATE denied.
+            AclBinding allowAll = new AclBinding(denyCreate.pattern(), new AccessControlEntry("User:ANONYMOUS", "*",
+                    AclOperation.ALL, AclPermissionType.ALLOW));
+            // CREATE on the cluster would allow any topic: denied there too (everything else still allowed).
+            ResourcePattern cluster = new ResourcePattern(ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL);
+            admin.createAcls(List.of(allowAll, denyCreate,
+                    new AclBinding(cluster, new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.ALL,
+                            AclPermissionType.ALLOW)),
+                    new AclBinding(cluster, new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.CREATE,
+                            AclPermissionType.DENY)))).all().get();
+            StreamsGroupHeartbeatResponseView joined = heartbeat(join("m1", "p1"));
+            assertThat(joined.status()).singleElement().satisfies(status -> assertThat(status.statusDetail())
+                    .isEqualTo("Internal topics are missing: app-changelog, app-repartition; Unauthorized to CREATE "
+                            + "on topics app-changelog."));
+            // The repartition topic is created, the changelog is not: the topology stays not ready.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!admin.listTopics().names().get().contains("app-repartition")) {
+                assertThat(System.nanoTime()).isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+            assertThat(heartbeat(beat("m1", joined.memberEpoch())).status()).singleElement()
+                    .satisfies(status -> assertThat(status.statusDetail()).isEqualTo(
+                            "Internal topics are missing: app-changelog; Unauthorized to CREATE on topics "
+                                    + "app-changelog."));
+            assertThat(admin.listTopics().names().get()).doesNotContain("app-changelog");
         }
-        assertThat(heartbeat(join("m1", "p1")).errorCode()).isEqualTo(Errors.NONE.code());
     }
 }
