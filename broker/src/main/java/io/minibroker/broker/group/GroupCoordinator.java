@@ -207,6 +207,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return streamsGroups.all();
     }
 
+    /** Where streams groups' own configs ({@code streams.*}) come from: the broker's group configs. */
+    public void readStreamsGroupSettingsFrom(StreamsGroupSettings settings) {
+        streams.readSettingsFrom(settings);
+    }
+
     /** How a streams group's missing internal topics are created: here on one node, by the controller in a cluster. */
     public void createStreamsInternalTopicsWith(InternalTopicCreation creation) {
         streams.createInternalTopicsWith(creation);

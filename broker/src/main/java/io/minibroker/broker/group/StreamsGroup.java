@@ -39,6 +39,8 @@ final class StreamsGroup {
     Map<String, Integer> topicPartitions = Map.of();
     /** The epoch of the topology last found ready; -1 if none was (Kafka's validatedTopologyEpoch). */
     int validatedTopologyEpoch = -1;
+    /** The standby replicas the target was last computed with (Kafka's last assignment configs); -1 before. */
+    int numStandbyReplicas = -1;
     /** Moves on whenever a member's tasks change, so that members learn the endpoints' new partitions. */
     int endpointInformationEpoch;
     /** A member that asked for the whole application to shut down; told to every member from then on. */

@@ -33,9 +33,9 @@ import java.util.function.LongSupplier;
  * the internal topics it still lacks are created by the broker ({@link InternalTopicCreation}) while the members are
  * told MISSING_INTERNAL_TOPICS. A member coming or going or changing what the assignment depends on, a change of the
  * topology's topics, or the topology becoming ready, bumps the group epoch; the target assignment is computed again
- * at that epoch ({@link StreamsTaskAssignor}, {@code group.streams.num.standby.replicas} standbys), and each member
+ * at that epoch ({@link StreamsTaskAssignor}, {@code streams.num.standby.replicas} standbys), and each member
  * reconciles towards its target on its own heartbeats ({@link StreamsReconciliation}). Members silent for
- * {@code group.streams.session.timeout.ms}, or too slow to revoke within their rebalance timeout, are fenced
+ * {@code streams.session.timeout.ms}, or too slow to revoke within their rebalance timeout, are fenced
  * ({@link StreamsGroupTimeouts}).
  *
  * <p>Not yet as Kafka: the group is kept in memory only (not in {@code __consumer_offsets}, so a restart or a move of
@@ -53,10 +53,9 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
     private final CoordinatorThread thread;
     private final TopicRegistry topics;
     private final StreamsGroupTimeouts timeouts;
-    private final int heartbeatIntervalMs;
-    private final int sessionTimeoutMs;
     private final int maxSize;
-    private final int numStandbyReplicas;
+    /** A group's heartbeat interval, session timeout and standbys: its group configs, else the broker's keys. */
+    private volatile StreamsGroupSettings settings;
     private volatile InternalTopicCreation internalTopics = decided -> { };
 
     StreamsGroupCoordinator(BrokerConfig config, StreamsGroups groups, ClassicGroups classicGroups,
@@ -68,10 +67,13 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         this.thread = thread;
         this.topics = topics;
         this.timeouts = new StreamsGroupTimeouts(clock, this);
-        this.heartbeatIntervalMs = config.get(BrokerConfig.GROUP_STREAMS_HEARTBEAT_INTERVAL_MS);
-        this.sessionTimeoutMs = config.get(BrokerConfig.GROUP_STREAMS_SESSION_TIMEOUT_MS);
         this.maxSize = config.get(BrokerConfig.GROUP_STREAMS_MAX_SIZE);
-        this.numStandbyReplicas = config.get(BrokerConfig.GROUP_STREAMS_NUM_STANDBY_REPLICAS);
+        this.settings = StreamsGroupSettings.of(config);
+    }
+
+    /** Where a group's own configs come from: the broker's group configs, where it keeps them. */
+    void readSettingsFrom(StreamsGroupSettings settings) {
+        this.settings = settings;
     }
 
     /** How the internal topics a topology lacks are created: locally on one node, by the controller in a cluster. */
@@ -275,6 +277,12 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
             group.validatedTopologyEpoch = validated;
             bump = true;
         }
+        // Kafka's last assignment configs: a changed streams.num.standby.replicas triggers a rebalance.
+        int standbys = settings.numStandbyReplicas(group.groupId);
+        if (standbys != group.numStandbyReplicas) {
+            group.numStandbyReplicas = standbys;
+            bump = true;
+        }
         if (bump) {
             group.groupEpoch++;
         }
@@ -288,7 +296,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         if (member.state == StreamsGroupMember.State.UNREVOKED_TASKS && member.revocationToken != revocationBefore) {
             timeouts.revoking(group, member);
         }
-        timeouts.heartbeat(group, member, sessionTimeoutMs);
+        timeouts.heartbeat(group, member, settings.sessionTimeoutMs(group.groupId));
         if (request.shutdownApplication()) {
             group.shutdownRequestMemberId = member.memberId;
         }
@@ -315,7 +323,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
                             + "the entire application.", group.shutdownRequestMemberId)));
         }
         return new Outcome(new StreamsGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
-                heartbeatIntervalMs, statuses, tasksChanged ? member.assignedTasks : null,
+                settings.heartbeatIntervalMs(group.groupId), statuses, tasksChanged ? member.assignedTasks : null,
                 group.endpointInformationEpoch, endpoints), toCreate);
     }
 
@@ -394,7 +402,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
             }
             // The previous targets are read above before they are replaced below.
             Map<String, StreamsTasks> target = StreamsTaskAssignor.assign(members,
-                    group.configuredTopology.taskCounts(), numStandbyReplicas);
+                    group.configuredTopology.taskCounts(), group.numStandbyReplicas);
             group.targetAssignment.putAll(target);
         }
         group.assignmentEpoch = group.groupEpoch;

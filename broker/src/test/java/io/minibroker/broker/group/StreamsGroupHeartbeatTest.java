@@ -24,6 +24,9 @@ import io.minibroker.protocol.message.view.StreamsGroupHeartbeatResponseView;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
@@ -47,6 +50,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Streams groups (KIP-1071) on the wire, time driven by a ManualClock: the gate on
@@ -418,5 +422,32 @@ class StreamsGroupHeartbeatTest {
                                     + "app-changelog."));
             assertThat(admin.listTopics().names().get()).doesNotContain("app-changelog");
         }
+    }
+
+    @Test
+    void theGroupConfigForStandbysTriggersARebalance() throws Exception {
+        start(STREAMS_ON);
+        int epoch1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
+        StreamsGroupHeartbeatResponseView m2 = heartbeat(join("m2", "p2"));
+        List<StreamsGroupHeartbeatResponseView.TaskIds> kept = heartbeat(beat("m1", epoch1)).activeTasks();
+        StreamsGroupHeartbeatResponseView m1 = heartbeat(holding("m1", epoch1, kept));
+        int settled = heartbeat(beat("m2", m2.memberEpoch())).memberEpoch();
+        assertThat(describe().members()).allSatisfy(member ->
+                assertThat(member.targetAssignment().standbyTasks()).isEmpty());
+
+        ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, "app");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + broker.boundPort("PLAINTEXT")))) {
+            assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
+                    new ConfigEntry("streams.num.standby.replicas", "3"), AlterConfigOp.OpType.SET))))
+                    .all().get()).hasCauseInstanceOf(InvalidConfigurationException.class).hasMessageContaining(
+                            "streams.num.standby.replicas must be less than or equal to "
+                                    + "group.streams.max.standby.replicas");
+            admin.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
+                    new ConfigEntry("streams.num.standby.replicas", "1"), AlterConfigOp.OpType.SET)))).all().get();
+        }
+        StreamsGroupHeartbeatResponseView rebalanced = heartbeat(holding("m1", m1.memberEpoch(), kept));
+        assertThat(rebalanced.memberEpoch()).isEqualTo(settled + 1);
+        assertThat(tasks(rebalanced.standbyTasks())).hasSize(3);
     }
 }
