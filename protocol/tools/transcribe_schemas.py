@@ -51,6 +51,7 @@ APIS = [
     ('DescribeShareGroupOffsets', 'DESCRIBE_SHARE_GROUP_OFFSETS'), ('AlterShareGroupOffsets', 'ALTER_SHARE_GROUP_OFFSETS'),
     ('DeleteShareGroupOffsets', 'DELETE_SHARE_GROUP_OFFSETS'),
     ('ShareGroupHeartbeat', 'SHARE_GROUP_HEARTBEAT'), ('ShareGroupDescribe', 'SHARE_GROUP_DESCRIBE'),
+    ('StreamsGroupHeartbeat', 'STREAMS_GROUP_HEARTBEAT'), ('StreamsGroupDescribe', 'STREAMS_GROUP_DESCRIBE'),
     ('ReadShareGroupState', 'READ_SHARE_GROUP_STATE'), ('WriteShareGroupState', 'WRITE_SHARE_GROUP_STATE'),
     ('DeleteShareGroupState', 'DELETE_SHARE_GROUP_STATE'),
     ('InitializeShareGroupState', 'INITIALIZE_SHARE_GROUP_STATE'),

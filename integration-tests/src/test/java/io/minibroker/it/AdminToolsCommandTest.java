@@ -23,7 +23,9 @@ class AdminToolsCommandTest {
 
     @Test
     void featuresDescribeAsAKafka431NodeAtItsDefaultsButTheEpoch() throws Exception {
-        try (EmbeddedBroker broker = EmbeddedBroker.start(Map.of())) {
+        // Kafka's default rebalance protocols: streams groups (and streams.version) are off here by default
+        try (EmbeddedBroker broker = EmbeddedBroker.start(
+                Map.of("group.coordinator.rebalance.protocols", "classic,consumer,streams"))) {
             String described = toolLines(KafkaTool.run(FeatureCommand.class, "--bootstrap-server",
                     broker.bootstrapServers(), "describe"), "Feature: ");
 

@@ -1,16 +1,10 @@
 package io.minibroker.streams;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.kstream.Materialized;
-import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.state.Stores;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 
@@ -29,18 +23,11 @@ final class ExactlyOnceWordCount {
     }
 
     static KafkaStreams create(String bootstrapServers, Path stateDir) {
-        StreamsBuilder builder = new StreamsBuilder();
-        builder.<String, String>stream(INPUT)
-                .flatMapValues(sentence -> Arrays.asList(sentence.split(" ")))
-                .groupBy((key, word) -> word)
-                .count(Materialized.as(Stores.inMemoryKeyValueStore("counts")))
-                .toStream()
-                .to(OUTPUT, Produced.with(Serdes.String(), Serdes.Long()));
         Properties config = StreamsApps.config(APPLICATION, bootstrapServers, stateDir);
         config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         // Small polls, so that the input takes many transactions and a kill lands in the middle of them.
         config.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 20);
-        return new KafkaStreams(builder.build(), config);
+        return new KafkaStreams(StreamsApps.wordCount(INPUT, OUTPUT), config);
     }
 
     /** {@code ExactlyOnceWordCount <bootstrap servers> <state directory>}: runs until killed. */

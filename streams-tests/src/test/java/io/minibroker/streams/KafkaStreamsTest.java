@@ -10,20 +10,14 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.kstream.Materialized;
-import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,16 +98,9 @@ class KafkaStreamsTest {
     }
 
     private static KafkaStreams wordCount(String bootstrapServers, Path stateDir) {
-        StreamsBuilder builder = new StreamsBuilder();
-        builder.<String, String>stream(INPUT)
-                .flatMapValues(sentence -> Arrays.asList(sentence.split(" ")))
-                .groupBy((key, word) -> word)
-                .count(Materialized.as(Stores.inMemoryKeyValueStore("counts")))
-                .toStream()
-                .to(OUTPUT, Produced.with(Serdes.String(), Serdes.Long()));
         Properties config = StreamsApps.config(APPLICATION, bootstrapServers, stateDir);
         config.put(StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, 100);
-        return new KafkaStreams(builder.build(), config);
+        return new KafkaStreams(StreamsApps.wordCount(INPUT, OUTPUT), config);
     }
 
     /**

@@ -9,10 +9,16 @@ import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.state.Stores;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +46,21 @@ final class StreamsApps {
         config.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         config.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         return config;
+    }
+
+    /**
+     * The word count the tests run: lines split into words, regrouped by word (a repartition topic), counted in an
+     * in-memory store named "counts" (a changelog topic), each new count written to {@code output}.
+     */
+    static Topology wordCount(String input, String output) {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.<String, String>stream(input)
+                .flatMapValues(line -> Arrays.asList(line.split(" ")))
+                .groupBy((key, word) -> word)
+                .count(Materialized.as(Stores.inMemoryKeyValueStore("counts")))
+                .toStream()
+                .to(output, Produced.with(Serdes.String(), Serdes.Long()));
+        return builder.build();
     }
 
     static KafkaProducer<String, String> producer(String bootstrapServers) {

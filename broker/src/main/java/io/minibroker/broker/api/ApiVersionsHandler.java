@@ -4,6 +4,7 @@ import io.minibroker.broker.feature.Feature;
 import io.minibroker.broker.feature.FeatureLevels;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.ApiVersionsRequestView;
 import io.minibroker.protocol.message.view.ApiVersionsResponseView;
@@ -16,7 +17,8 @@ import java.util.regex.Pattern;
 /**
  * ApiVersions: the advertised table, and (v3+) the features as a Kafka 4.3.1 node answers them: every feature it
  * supports with its range ({@link Feature}), the finalized levels above 0 (a storage formatted with the defaults
- * finalizes all but {@code kraft.version}; UpdateFeatures changes them) and their epoch. Kafka 4 clients take
+ * finalizes all but {@code kraft.version}; UpdateFeatures changes them; {@code streams.version} only while streams
+ * groups are served, {@code group.coordinator.rebalance.protocols} naming them) and their epoch. Kafka 4 clients take
  * KIP-890's transaction protocol when the finalized {@code transaction.version} is 2 or more. From v5 (KIP-1242) a
  * client may name the cluster and node it expects; if either differs from ours it gets REBOOTSTRAP_REQUIRED, so
  * that a client whose bootstrap address now leads to another cluster starts over instead of mixing metadata.
@@ -49,12 +51,13 @@ public final class ApiVersionsHandler implements ApiHandler {
         ApiVersionsResponseView body = apis.fillApiVersions(new ApiVersionsResponseView(),
                 expectsAnotherBroker(request) ? Errors.REBOOTSTRAP_REQUIRED : Errors.NONE);
         FeatureLevels finalized = features.current();
+        boolean streamsGroupsServed = apis.entries().containsKey(ApiKey.STREAMS_GROUP_HEARTBEAT);
         body.finalizedFeaturesEpoch(finalized.epoch());
         for (Feature feature : Feature.values()) {
             body.addSupportedFeature().name(feature.featureName()).minVersion(feature.minSupported())
                     .maxVersion(feature.maxSupported());
             short level = finalized.level(feature);
-            if (level > 0) {
+            if (level > 0 && (feature != Feature.STREAMS_VERSION || streamsGroupsServed)) {
                 body.addFinalizedFeature().name(feature.featureName()).minVersionLevel(level).maxVersionLevel(level);
             }
         }

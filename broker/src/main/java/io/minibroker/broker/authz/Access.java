@@ -121,6 +121,13 @@ final class Access {
         public boolean mayRead(String topic) {
             return authorizer.authorize(principal, host, AclOperation.READ, ResourceType.TOPIC, topic);
         }
+
+        @Override
+        public boolean mayCreate(String topic) {
+            return authorizer.authorize(principal, host, AclOperation.CREATE, ResourceType.CLUSTER,
+                    AclBinding.CLUSTER_NAME)
+                    || authorizer.authorize(principal, host, AclOperation.CREATE, ResourceType.TOPIC, topic);
+        }
     }
 
     /**

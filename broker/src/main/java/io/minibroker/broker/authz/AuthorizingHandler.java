@@ -97,6 +97,8 @@ public final class AuthorizingHandler implements ApiHandler {
             case DELETE_GROUPS -> groups::deleteGroups;
             case CONSUMER_GROUP_HEARTBEAT -> groups::consumerGroupHeartbeat;
             case CONSUMER_GROUP_DESCRIBE -> groups::consumerGroupDescribe;
+            case STREAMS_GROUP_HEARTBEAT -> groups::streamsGroupHeartbeat;
+            case STREAMS_GROUP_DESCRIBE -> groups::streamsGroupDescribe;
             case SHARE_GROUP_HEARTBEAT -> shares::heartbeat;
             case SHARE_GROUP_DESCRIBE -> shares::describe;
             case SHARE_FETCH -> shares::shareFetch;

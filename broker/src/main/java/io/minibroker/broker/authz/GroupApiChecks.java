@@ -12,6 +12,9 @@ import io.minibroker.protocol.message.view.DescribeGroupsResponseView;
 import io.minibroker.protocol.message.view.FindCoordinatorRequestView;
 import io.minibroker.protocol.message.view.FindCoordinatorResponseView;
 import io.minibroker.protocol.message.view.HeartbeatRequestView;
+import io.minibroker.protocol.message.view.StreamsGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.StreamsGroupDescribeResponseView;
+import io.minibroker.protocol.message.view.StreamsGroupHeartbeatRequestView;
 import io.minibroker.protocol.message.view.JoinGroupRequestView;
 import io.minibroker.protocol.message.view.LeaveGroupRequestView;
 import io.minibroker.protocol.message.view.ListGroupsResponseView;
@@ -185,6 +188,34 @@ final class GroupApiChecks {
     CompletionStage<Struct> consumerGroupHeartbeat(Access access) {
         ConsumerGroupHeartbeatRequestView body = new ConsumerGroupHeartbeatRequestView(access.request().body());
         return heartbeat(access, body.groupId(), body.subscribedTopicNames());
+    }
+
+    /**
+     * A KIP-1071 member's heartbeat, as KafkaApis checks it: READ on the group, and DESCRIBE on every topic a joining
+     * member's topology names (source, repartition and changelog topics).
+     */
+    CompletionStage<Struct> streamsGroupHeartbeat(Access access) {
+        StreamsGroupHeartbeatRequestView body = new StreamsGroupHeartbeatRequestView(access.request().body());
+        if (body.topology() == null) {
+            return heartbeat(access, body.groupId(), null);
+        }
+        List<String> topics = new ArrayList<>();
+        for (StreamsGroupHeartbeatRequestView.Subtopology subtopology : body.topology().subtopologies()) {
+            topics.addAll(subtopology.sourceTopics());
+            topics.addAll(subtopology.repartitionSinkTopics());
+            subtopology.repartitionSourceTopics().forEach(topic -> topics.add(topic.name()));
+            subtopology.stateChangelogTopics().forEach(topic -> topics.add(topic.name()));
+        }
+        return heartbeat(access, body.groupId(), topics);
+    }
+
+    /** DESCRIBE on each group, else GROUP_AUTHORIZATION_FAILED for it. */
+    CompletionStage<Struct> streamsGroupDescribe(Access access) {
+        StreamsGroupDescribeRequestView body = new StreamsGroupDescribeRequestView(access.request().body());
+        return access.serveAllowed(body.groupIds(), group -> groupAllowed(access, AclOperation.DESCRIBE, group)
+                ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groupIds, (answer, refused) ->
+                new StreamsGroupDescribeResponseView(answer).addGroup().groupId(refused.item())
+                        .errorCode(refused.error().code()));
     }
 
     /**

@@ -2,7 +2,7 @@ package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.topic.AutoCreatedTopic;
-import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicCreation;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * next request. A topic already being created is not asked for again, so a client retrying it adds nothing to the
  * controller's queue.
  */
-public final class ControllerTopicAutoCreation implements TopicAutoCreation {
+public final class ControllerTopicAutoCreation implements TopicCreation {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControllerTopicAutoCreation.class);
 
@@ -40,14 +40,19 @@ public final class ControllerTopicAutoCreation implements TopicAutoCreation {
 
     @Override
     public void create(Collection<String> names) {
-        List<String> asked = names.stream().filter(inFlight::add).toList();
-        if (asked.isEmpty()) {
+        createAsDecided(names.stream().map(name -> AutoCreatedTopic.of(name, config)).toList());
+    }
+
+    @Override
+    public void createAsDecided(Collection<AutoCreatedTopic> topics) {
+        List<AutoCreatedTopic> askedTopics = topics.stream().filter(topic -> inFlight.add(topic.name())).toList();
+        if (askedTopics.isEmpty()) {
             return;
         }
+        List<String> asked = askedTopics.stream().map(AutoCreatedTopic::name).toList();
         CreateTopicsRequestView request = new CreateTopicsRequestView();
-        for (String name : asked) {
-            AutoCreatedTopic topic = AutoCreatedTopic.of(name, config);
-            CreateTopicsRequestView.CreatableTopic creatable = request.addTopic().name(name)
+        for (AutoCreatedTopic topic : askedTopics) {
+            CreateTopicsRequestView.CreatableTopic creatable = request.addTopic().name(topic.name())
                     .numPartitions(topic.partitions()).replicationFactor(topic.replicationFactor());
             for (Map.Entry<String, String> override : topic.configs().entrySet()) {
                 creatable.addConfig().name(override.getKey()).value(override.getValue());

@@ -220,6 +220,25 @@ public final class BrokerConfig {
             names -> !names.isEmpty() && names.stream().allMatch(name -> consumerGroupAssignor(name) != null),
             "a list of uniform, range (or their Kafka class names)");
     /**
+     * Which group protocols the coordinator serves, Kafka's {@code group.coordinator.rebalance.protocols}: classic
+     * (always), consumer (KIP-848: ConsumerGroupHeartbeat, ConsumerGroupDescribe) and streams (KIP-1071:
+     * StreamsGroupHeartbeat, StreamsGroupDescribe, and the {@code streams.version} feature finalized at 1). Kafka
+     * 4.3's default has all three; streams is left out of this broker's default until its streams groups are kept in
+     * {@code __consumer_offsets} (they are in memory only so far), so that clients do not try them.
+     */
+    public static final ConfigKey<List<String>> GROUP_COORDINATOR_REBALANCE_PROTOCOLS = new ConfigKey<>(
+            "group.coordinator.rebalance.protocols", ConfigKey::parseNames, List.of("classic", "consumer"),
+            names -> names.contains("classic") && List.of("classic", "consumer", "streams").containsAll(names),
+            "a list of classic, consumer, streams, with classic");
+    /** KIP-1071 streams groups: how often members heartbeat, when a silent one is fenced, how many, standbys. */
+    public static final ConfigKey<Integer> GROUP_STREAMS_HEARTBEAT_INTERVAL_MS =
+            intKey("group.streams.heartbeat.interval.ms", 5000, 1);
+    public static final ConfigKey<Integer> GROUP_STREAMS_SESSION_TIMEOUT_MS =
+            intKey("group.streams.session.timeout.ms", 45_000, 1);
+    public static final ConfigKey<Integer> GROUP_STREAMS_MAX_SIZE = intKey("group.streams.max.size", Integer.MAX_VALUE, 1);
+    public static final ConfigKey<Integer> GROUP_STREAMS_NUM_STANDBY_REPLICAS =
+            intKey("group.streams.num.standby.replicas", 0, 0);
+    /**
      * KIP-848's online migration between classic and consumer groups: a classic group upgraded when a
      * consumer-protocol member joins it, a consumer group downgraded when its last consumer-protocol member leaves.
      */
@@ -343,7 +362,9 @@ public final class BrokerConfig {
             DEFAULT_REPLICATION_FACTOR, AUTO_CREATE_TOPICS_ENABLE, DELETE_TOPIC_ENABLE, MIN_INSYNC_REPLICAS,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS,
             GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, GROUP_CONSUMER_SESSION_TIMEOUT_MS, GROUP_CONSUMER_MAX_SIZE,
-            GROUP_CONSUMER_ASSIGNORS, GROUP_CONSUMER_MIGRATION_POLICY, OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
+            GROUP_CONSUMER_ASSIGNORS, GROUP_CONSUMER_MIGRATION_POLICY, GROUP_COORDINATOR_REBALANCE_PROTOCOLS,
+            GROUP_STREAMS_HEARTBEAT_INTERVAL_MS, GROUP_STREAMS_SESSION_TIMEOUT_MS, GROUP_STREAMS_MAX_SIZE,
+            GROUP_STREAMS_NUM_STANDBY_REPLICAS, OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
             OFFSET_METADATA_MAX_BYTES,
             OFFSETS_COMMIT_TIMEOUT_MS, OFFSETS_RETENTION_MINUTES, OFFSETS_RETENTION_CHECK_INTERVAL_MS,
             TRANSACTION_STATE_LOG_NUM_PARTITIONS, TRANSACTION_STATE_LOG_REPLICATION_FACTOR, TRANSACTION_STATE_LOG_MIN_ISR,
@@ -656,6 +677,11 @@ public final class BrokerConfig {
             throw new ConfigException(MAX_CONNECTIONS_PER_IP_OVERRIDES.name(), overrides,
                     "contains invalid addresses: " + String.join(",", invalid));
         }
+    }
+
+    /** Whether {@code group.coordinator.rebalance.protocols} names the protocol ({@code consumer}, {@code streams}). */
+    public boolean groupProtocolEnabled(String protocol) {
+        return get(GROUP_COORDINATOR_REBALANCE_PROTOCOLS).contains(protocol);
     }
 
     /** Whether {@code authorizer.class.name} turns ACLs on. */

@@ -15,6 +15,7 @@ import io.minibroker.protocol.message.view.OffsetCommitRequestView;
 import io.minibroker.protocol.message.view.OffsetFetchRequestView;
 import io.minibroker.protocol.message.view.ProduceRequestView;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.StreamsGroupHeartbeatRequestView;
 import io.minibroker.protocol.message.view.SyncGroupRequestView;
 import io.minibroker.protocol.message.view.TxnOffsetCommitRequestView;
 
@@ -84,6 +85,8 @@ public record RequestFacts(ApiKey api, short version, String clientId, int corre
             case CONSUMER_GROUP_HEARTBEAT ->
                     groups.add(new ConsumerGroupHeartbeatRequestView(request.body()).groupId());
             case SHARE_GROUP_HEARTBEAT -> groups.add(new ShareGroupHeartbeatRequestView(request.body()).groupId());
+            case STREAMS_GROUP_HEARTBEAT ->
+                    groups.add(new StreamsGroupHeartbeatRequestView(request.body()).groupId());
             case JOIN_GROUP -> groups.add(new JoinGroupRequestView(request.body()).groupId());
             case SYNC_GROUP -> groups.add(new SyncGroupRequestView(request.body()).groupId());
             case HEARTBEAT -> groups.add(new HeartbeatRequestView(request.body()).groupId());

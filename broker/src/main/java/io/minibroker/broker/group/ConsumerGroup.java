@@ -38,7 +38,7 @@ final class ConsumerGroup {
     }
 
     /** The first OffsetCommit version a KIP-848 member may commit with (its generation field, a member epoch). */
-    private static final int OFFSET_COMMIT_MEMBER_EPOCH_VERSION = 9;
+    static final int OFFSET_COMMIT_MEMBER_EPOCH_VERSION = 9;
 
     final String groupId;
     int groupEpoch;

@@ -47,7 +47,7 @@ public final class DescribeGroupsHandler implements ApiHandler {
             if (found.isEmpty()) {
                 // A consumer-protocol group is not one this API describes: Kafka answers as for no group at all.
                 boolean consumerGroup = coordinator.consumerGroup(groupId) != null
-                        || coordinator.shareGroup(groupId) != null;
+                        || coordinator.shareGroup(groupId) != null || coordinator.streamsGroup(groupId) != null;
                 described.groupState(GroupState.DEAD.kafkaName());
                 if (request.version() >= NOT_FOUND_ERROR_FROM_VERSION) {
                     described.errorCode(Errors.GROUP_ID_NOT_FOUND.code()).errorMessage("Group " + groupId

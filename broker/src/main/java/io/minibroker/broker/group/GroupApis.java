@@ -1,12 +1,14 @@
 package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.TransactionalOffsetsCheck;
 import io.minibroker.protocol.message.ApiKey;
 
 /**
- * Registers the group and offset APIs (classic and KIP-848 consumer groups, KIP-932 share groups' membership, and TxnOffsetCommit, the group side of transactions), all served by one coordinator;
+ * Registers the group and offset APIs (classic groups; KIP-848 consumer groups and KIP-1071 streams groups as
+ * {@code group.coordinator.rebalance.protocols} names them; KIP-932 share groups' membership, and TxnOffsetCommit, the group side of transactions), all served by one coordinator;
  * FindCoordinator answers from the locators (one for groups, one for transactional ids), and offset requests check
  * their topics against {@code topics}.
  */
@@ -16,9 +18,18 @@ public final class GroupApis {
     }
 
     /** TxnOffsetCommit asks {@code offsetsCheck} of the transaction coordinator before it writes. */
-    public static SupportedApis register(SupportedApis apis, GroupCoordinator coordinator,
+    public static SupportedApis register(SupportedApis apis, BrokerConfig config, GroupCoordinator coordinator,
                                          CoordinatorLocator locator, CoordinatorLocator transactions,
                                          TopicRegistry topics, TransactionalOffsetsCheck offsetsCheck) {
+        if (config.groupProtocolEnabled("consumer")) {
+            apis.add(ApiKey.CONSUMER_GROUP_HEARTBEAT, new ConsumerGroupHeartbeatHandler(coordinator))
+                    .add(ApiKey.CONSUMER_GROUP_DESCRIBE, new ConsumerGroupDescribeHandler(coordinator, topics));
+        }
+        if (config.groupProtocolEnabled("streams")) {
+            // v0 only, as Kafka 4.3.1 advertises them.
+            apis.add(ApiKey.STREAMS_GROUP_HEARTBEAT, (short) 0, (short) 0, new StreamsGroupHeartbeatHandler(coordinator))
+                    .add(ApiKey.STREAMS_GROUP_DESCRIBE, (short) 0, (short) 0, new StreamsGroupDescribeHandler(coordinator));
+        }
         return apis.add(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(locator, transactions))
                 .add(ApiKey.JOIN_GROUP, new JoinGroupHandler(coordinator))
                 .add(ApiKey.SYNC_GROUP, new SyncGroupHandler(coordinator))
@@ -31,8 +42,6 @@ public final class GroupApis {
                 .add(ApiKey.DELETE_GROUPS, new DeleteGroupsHandler(coordinator))
                 .add(ApiKey.OFFSET_DELETE, new OffsetDeleteHandler(coordinator, topics))
                 .add(ApiKey.TXN_OFFSET_COMMIT, new TxnOffsetCommitHandler(coordinator, topics, offsetsCheck))
-                .add(ApiKey.CONSUMER_GROUP_HEARTBEAT, new ConsumerGroupHeartbeatHandler(coordinator))
-                .add(ApiKey.CONSUMER_GROUP_DESCRIBE, new ConsumerGroupDescribeHandler(coordinator, topics))
                 .add(ApiKey.SHARE_GROUP_HEARTBEAT, new ShareGroupHeartbeatHandler(coordinator))
                 .add(ApiKey.SHARE_GROUP_DESCRIBE, new ShareGroupDescribeHandler(coordinator, topics));
     }

@@ -15,6 +15,7 @@ import io.minibroker.broker.share.ShareStateDeletion;
 import io.minibroker.broker.share.ShareStateInitialization;
 import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.InternalTopicCreation;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.TransactionCompletionListener;
@@ -74,6 +75,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final ShareGroupDeletion shareDeletion;
     private final ShareGroupOffsetsAdmin shareOffsets;
     private final ClassicMembersOfConsumerGroups classicMembers;
+    private final StreamsGroups streamsGroups;
+    private final StreamsGroupCoordinator streams;
 
     /**
      * A single node's coordinator: replays the offsets topic; each group comes back as its last metadata record
@@ -141,7 +144,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.membership = new ClassicGroupCoordinator(config, groups,
                 new GroupMetadataWriter(groups, log, thread, clock), clock);
         this.consumerGroups = new ConsumerGroups();
-        this.offsetManager = new OffsetMetadataManager(config, groups, consumerGroups, offsets, membership.sessions(),
+        this.streamsGroups = new StreamsGroups();
+        this.offsetManager = new OffsetMetadataManager(config, groups, consumerGroups, streamsGroups, offsets, membership.sessions(),
                 thread, clock);
         this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, clock,
                 membership, consumerTimings);
@@ -151,6 +155,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.shares = new ShareGroupCoordinator(config, shareGroups, thread, topics, clock, shareTimings, shareStates);
         this.shareDeletion = new ShareGroupDeletion(shareGroups, thread, topics);
         this.shareOffsets = new ShareGroupOffsetsAdmin(shareGroups, thread, topics, shareStates);
+        this.streams = new StreamsGroupCoordinator(config, streamsGroups, groups, this::notAStreamsGroup, thread, topics,
+                clock);
         this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers, shareGroups,
                 shares);
     }
@@ -160,12 +166,13 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         membership.bindMetersTo(registry);
         consumers.bindMetersTo(registry);
         shares.bindMetersTo(registry);
+        streams.bindMetersTo(registry);
     }
 
     // ------------------------------------------------------------------------- Consumer groups (KIP-848)
 
     CompletableFuture<ConsumerGroupHeartbeat.Response> consumerGroupHeartbeat(ConsumerGroupHeartbeat.Request request) {
-        if (shareGroups.get(request.groupId()) != null) {
+        if (shareGroups.get(request.groupId()) != null || streamsGroups.get(request.groupId()) != null) {
             return CompletableFuture.completedFuture(ConsumerGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
                     "Group " + request.groupId() + " is not a consumer group."));
         }
@@ -175,7 +182,44 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     // ---------------------------------------------------------------------------------- Share groups (KIP-932)
 
     CompletableFuture<ShareGroupHeartbeat.Response> shareGroupHeartbeat(ShareGroupHeartbeat.Request request) {
+        if (streamsGroups.get(request.groupId()) != null) {
+            return CompletableFuture.completedFuture(ShareGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
+                    "Group " + request.groupId() + " is not a share group."));
+        }
         return shares.heartbeat(request);
+    }
+
+    // ------------------------------------------------------------------------------- Streams groups (KIP-1071)
+
+    CompletableFuture<StreamsGroupHeartbeat.Response> streamsGroupHeartbeat(StreamsGroupHeartbeat.Request request) {
+        return streams.heartbeat(request);
+    }
+
+    /** The streams group of that id, or null if there is none. */
+    StreamsGroup streamsGroup(String groupId) {
+        return streamsGroups.get(groupId);
+    }
+
+    List<StreamsGroup> allStreamsGroups() {
+        return streamsGroups.all();
+    }
+
+    /** Where streams groups' own configs ({@code streams.*}) come from: the broker's group configs. */
+    public void readStreamsGroupSettingsFrom(StreamsGroupSettings settings) {
+        streams.readSettingsFrom(settings);
+    }
+
+    /** How a streams group's missing internal topics are created: here on one node, by the controller in a cluster. */
+    public void createStreamsInternalTopicsWith(InternalTopicCreation creation) {
+        streams.createInternalTopicsWith(creation);
+    }
+
+    /** Kafka's message for an id a classic, consumer or share group holds; null if free or a streams group's. */
+    String notAStreamsGroup(String groupId) {
+        if (groups.get(groupId) != null || consumerGroups.get(groupId) != null || shareGroups.get(groupId) != null) {
+            return "Group " + groupId + " is not a streams group.";
+        }
+        return null;
     }
 
     /** The share group of that id, or null if there is none. */
@@ -207,6 +251,12 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     /** NONE unless the group is a consumer group and the fetch is not from one of its members at its epoch. */
     Errors validateOffsetFetch(String groupId, String memberId, int memberEpoch) {
+        StreamsGroup streamsGroup = streamsGroups.get(groupId);
+        if (streamsGroup != null) {
+            synchronized (streamsGroup) {
+                return streamsGroup.validateOffsetFetch(memberId, memberEpoch);
+            }
+        }
         ConsumerGroup group = consumerGroups.get(groupId);
         if (group == null) {
             return Errors.NONE;
@@ -233,6 +283,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     CompletableFuture<Errors> delete(String groupId) {
         if (shareGroups.get(groupId) != null) {
             return shareDeletion.delete(groupId);
+        }
+        if (streamsGroups.get(groupId) != null) {
+            return streams.delete(groupId, offsets);
         }
         return consumerGroups.get(groupId) != null ? consumers.delete(groupId, offsets)
                 : offsetManager.delete(groupId);
@@ -300,7 +353,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * ({@link ClassicMembersOfConsumerGroups}). SyncGroup, Heartbeat and LeaveGroup of such a member go there too.
      */
     CompletableFuture<Struct> join(JoinRequest request) {
-        if (shareGroups.get(request.groupId()) != null) { // Kafka: a share group is not one classic members may join
+        if (shareGroups.get(request.groupId()) != null || streamsGroups.get(request.groupId()) != null) {
+            // Kafka: a share or streams group is not one classic members may join
             return CompletableFuture.completedFuture(
                     GroupResponses.joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
         }
@@ -432,5 +486,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         membership.close();
         consumers.close();
         shares.close();
+        streams.close();
     }
 }

@@ -17,14 +17,15 @@ import java.util.function.Function;
  * ListGroups: every group this broker coordinates (in a cluster, those of the offsets partitions it leads),
  * optionally filtered by state (v4+, Kafka's state names, case-insensitive) and type (v5+); while one of those
  * partitions is loading, the error is COORDINATOR_LOAD_IN_PROGRESS, beside the groups already loaded, as Kafka's
- * classic coordinator answers. A group is "classic" (JoinGroup/SyncGroup), "consumer" (KIP-848) or "share"
- * (KIP-932), as Kafka types them.
+ * classic coordinator answers. A group is "classic" (JoinGroup/SyncGroup), "consumer" (KIP-848), "share"
+ * (KIP-932) or "streams" (KIP-1071), as Kafka types them.
  */
 public final class ListGroupsHandler implements ApiHandler {
 
     private static final String CLASSIC = "classic";
     private static final String CONSUMER = "consumer";
     private static final String SHARE = "share";
+    private static final String STREAMS = "streams";
 
     private final GroupCoordinator coordinator;
 
@@ -50,6 +51,10 @@ public final class ListGroupsHandler implements ApiHandler {
         if (wanted(types, SHARE)) {
             listGroupsOfType(response, states, SHARE, coordinator.allShareGroups(), group -> group.groupId,
                     group -> group.state() == ShareGroup.State.DEAD ? null : group.state().displayName);
+        }
+        if (wanted(types, STREAMS)) {
+            listGroupsOfType(response, states, STREAMS, coordinator.allStreamsGroups(), group -> group.groupId,
+                    group -> group.state() == StreamsGroup.State.DEAD ? null : group.state().displayName);
         }
         if (wanted(types, CLASSIC)) {
             for (ClassicGroup group : coordinator.allGroups()) {

@@ -40,6 +40,7 @@ final class OffsetMetadataManager {
 
     private final ClassicGroups groups;
     private final ConsumerGroups consumerGroups;
+    private final StreamsGroups streamsGroups;
     private final OffsetStore offsets;
     /** A commit from a member is a sign of life, as a heartbeat. */
     private final MemberSessions sessions;
@@ -51,9 +52,11 @@ final class OffsetMetadataManager {
     private final int offsetMetadataMaxBytes;
 
     OffsetMetadataManager(BrokerConfig config, ClassicGroups groups, ConsumerGroups consumerGroups,
-                          OffsetStore offsets, MemberSessions sessions, CoordinatorThread thread, BrokerClock clock) {
+                          StreamsGroups streamsGroups, OffsetStore offsets, MemberSessions sessions,
+                          CoordinatorThread thread, BrokerClock clock) {
         this.groups = groups;
         this.consumerGroups = consumerGroups;
+        this.streamsGroups = streamsGroups;
         this.offsets = offsets;
         this.sessions = sessions;
         this.thread = thread;
@@ -96,6 +99,15 @@ final class OffsetMetadataManager {
                         : consumerGroup.validateOffsetCommit(commit);
                 return refused != Errors.NONE ? CompletableFuture.completedFuture(everyPartition(commit, refused))
                         : write(consumerGroup, consumerGroup::isDead, commit);
+            }
+        }
+        StreamsGroup streamsGroup = streamsGroups.get(commit.groupId());
+        if (streamsGroup != null) {
+            synchronized (streamsGroup) {
+                Errors refused = streamsGroup.isDead() ? Errors.COORDINATOR_NOT_AVAILABLE
+                        : streamsGroup.validateOffsetCommit(commit);
+                return refused != Errors.NONE ? CompletableFuture.completedFuture(everyPartition(commit, refused))
+                        : write(streamsGroup, streamsGroup::isDead, commit);
             }
         }
         ClassicGroup existing = groups.get(commit.groupId());

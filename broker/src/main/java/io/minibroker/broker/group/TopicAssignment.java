@@ -10,7 +10,8 @@ import java.util.UUID;
 
 /**
  * A consumer-protocol assignment, by topic id, as KIP-848 names partitions: immutable maps of topic id to sorted
- * partition numbers, with the set operations reconciliation needs. A topic with no partition is left out.
+ * partition numbers, with the set operations reconciliation needs. A topic with no partition is left out. A streams
+ * group's tasks have the same shape, by subtopology id ({@link StreamsTasks}), and use the same operations.
  */
 final class TopicAssignment {
 
@@ -20,8 +21,8 @@ final class TopicAssignment {
     }
 
     /** An immutable, sorted copy without empty topics. */
-    static Map<UUID, Set<Integer>> copyOf(Map<UUID, ? extends Set<Integer>> assignment) {
-        Map<UUID, Set<Integer>> copy = new TreeMap<>();
+    static <K> Map<K, Set<Integer>> copyOf(Map<K, ? extends Set<Integer>> assignment) {
+        Map<K, Set<Integer>> copy = new TreeMap<>();
         assignment.forEach((topic, partitions) -> {
             if (!partitions.isEmpty()) {
                 copy.put(topic, Collections.unmodifiableSet(new TreeSet<>(partitions)));
@@ -31,8 +32,8 @@ final class TopicAssignment {
     }
 
     /** The partitions of {@code a} that are also in {@code b}. */
-    static Map<UUID, Set<Integer>> intersection(Map<UUID, Set<Integer>> a, Map<UUID, Set<Integer>> b) {
-        Map<UUID, Set<Integer>> result = new TreeMap<>();
+    static <K> Map<K, Set<Integer>> intersection(Map<K, Set<Integer>> a, Map<K, Set<Integer>> b) {
+        Map<K, Set<Integer>> result = new TreeMap<>();
         a.forEach((topic, partitions) -> {
             Set<Integer> kept = new HashSet<>(partitions);
             kept.retainAll(b.getOrDefault(topic, Set.of()));
@@ -42,8 +43,8 @@ final class TopicAssignment {
     }
 
     /** The partitions of {@code a} that are not in {@code b}. */
-    static Map<UUID, Set<Integer>> difference(Map<UUID, Set<Integer>> a, Map<UUID, Set<Integer>> b) {
-        Map<UUID, Set<Integer>> result = new TreeMap<>();
+    static <K> Map<K, Set<Integer>> difference(Map<K, Set<Integer>> a, Map<K, Set<Integer>> b) {
+        Map<K, Set<Integer>> result = new TreeMap<>();
         a.forEach((topic, partitions) -> {
             Set<Integer> kept = new HashSet<>(partitions);
             kept.removeAll(b.getOrDefault(topic, Set.of()));
@@ -52,15 +53,15 @@ final class TopicAssignment {
         return copyOf(result);
     }
 
-    static Map<UUID, Set<Integer>> union(Map<UUID, Set<Integer>> a, Map<UUID, Set<Integer>> b) {
-        Map<UUID, Set<Integer>> result = new TreeMap<>();
+    static <K> Map<K, Set<Integer>> union(Map<K, Set<Integer>> a, Map<K, Set<Integer>> b) {
+        Map<K, Set<Integer>> result = new TreeMap<>();
         a.forEach((topic, partitions) -> result.computeIfAbsent(topic, t -> new HashSet<>()).addAll(partitions));
         b.forEach((topic, partitions) -> result.computeIfAbsent(topic, t -> new HashSet<>()).addAll(partitions));
         return copyOf(result);
     }
 
     /** Whether every partition of {@code a} is in {@code b}. */
-    static boolean containsAll(Map<UUID, Set<Integer>> b, Map<UUID, Set<Integer>> a) {
+    static <K> boolean containsAll(Map<K, Set<Integer>> b, Map<K, Set<Integer>> a) {
         return a.entrySet().stream().allMatch(e -> b.getOrDefault(e.getKey(), Set.of()).containsAll(e.getValue()));
     }
 }

@@ -55,7 +55,7 @@ import io.minibroker.broker.security.SaslListeners;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.security.SslEngineFactory;
 import io.minibroker.broker.time.BrokerClock;
-import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicCreation;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.BackoffTimer;
@@ -290,7 +290,7 @@ public final class Broker implements AutoCloseable {
         shareGroups.register(apis);
         // Topics created on a client's account: by the controller in a cluster.
         RuntimeLoggers loggers = RuntimeLoggers.find();
-        TopicAutoCreation autoCreation = cluster != null
+        TopicCreation autoCreation = cluster != null
                 ? cluster.register(apis, node, security, groupConfigs, dynamicConfigs, loggers, onDisk)
                 : SingleNodeApis.register(apis, config, node, topics, groupConfigs, dynamicConfigs, features, loggers,
                         security, onDisk, topicCreation, clock);
@@ -299,7 +299,8 @@ public final class Broker implements AutoCloseable {
                 groupConfigs, transactions);
         groupCoordinator.deleteShareStateWith(shareGroups.stateDeletion());
         groupCoordinator.initializeShareStateWith(shareGroups.stateInitialization());
-        GroupCoordinatorApis.register(apis, groupCoordinator, cluster, node, topics, autoCreation, transactions,
+        groupCoordinator.createStreamsInternalTopicsWith(autoCreation);
+        GroupCoordinatorApis.register(apis, config, groupCoordinator, cluster, node, topics, autoCreation, transactions,
                 registry);
         BiPredicate<String, Integer> partitionExists = cluster != null ? cluster::partitionExists
                 : (topic, partition) -> SingleNodeApis.partitionExists(topics, topic, partition);

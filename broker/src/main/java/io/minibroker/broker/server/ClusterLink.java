@@ -30,7 +30,7 @@ import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.time.BrokerClock;
-import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
@@ -110,14 +110,14 @@ final class ClusterLink {
      * comes from its image (group configs from {@code groupConfigs}, the image's mirror). Returns how topics are
      * created on a client's account: by the controller too.
      */
-    TopicAutoCreation register(SupportedApis apis, LocalNode node, SecurityApis security, GroupConfigs groupConfigs,
+    TopicCreation register(SupportedApis apis, LocalNode node, SecurityApis security, GroupConfigs groupConfigs,
                                BrokerConfigOverrides brokerConfigs, RuntimeLoggers loggers,
                                Function<ApiHandler, ApiHandler> onDisk) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
         forwardingChannel = controllerChannel("forwarding", config.get(BrokerConfig.CONTROLLER_SOCKET_TIMEOUT_MS));
         ControllerForwarder controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
-        TopicAutoCreation autoCreation = new ControllerTopicAutoCreation(controller, config);
+        TopicCreation autoCreation = new ControllerTopicAutoCreation(controller, config);
         security.register(apis, controller, onDisk);
         // Kafka's brokers preprocess the broker and logger resources themselves and forward the rest.
         BrokerConfigChanges brokerChanges = BrokerConfigChanges.ofBroker(node.nodeId(), brokerConfigs, loggers);

@@ -9,6 +9,7 @@ import io.minibroker.broker.group.ConsumerGroupTimings;
 import io.minibroker.broker.group.CoordinatorLocator;
 import io.minibroker.broker.group.GroupApis;
 import io.minibroker.broker.group.GroupCoordinator;
+import io.minibroker.broker.group.StreamsGroupSettings;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.sharegroup.GroupConfigs;
@@ -41,11 +42,15 @@ final class GroupCoordinatorApis {
                                  Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
                                  GroupConfigs groupConfigs, TransactionApis transactions) {
         if (cluster == null) {
-            return new GroupCoordinator(config, topics, clock, groupConfigs, ConsumerGroupTimings.of(groupConfigs));
+            GroupCoordinator coordinator = new GroupCoordinator(config, topics, clock, groupConfigs,
+                    ConsumerGroupTimings.of(groupConfigs));
+            coordinator.readStreamsGroupSettingsFrom(StreamsGroupSettings.of(groupConfigs));
+            return coordinator;
         }
         // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
         GroupCoordinator coordinator = GroupCoordinator.inCluster(config, topics, cluster.replicas(),
                 producePurgatory, fetchPurgatory, clock, groupConfigs, ConsumerGroupTimings.of(groupConfigs));
+        coordinator.readStreamsGroupSettingsFrom(StreamsGroupSettings.of(groupConfigs));
         cluster.replicas().setLeadershipListener(new CoordinatorLeadership(coordinator, transactions.coordinator()));
         return coordinator;
     }
@@ -56,7 +61,8 @@ final class GroupCoordinatorApis {
      *
      * @param autoCreation how FindCoordinator creates {@code __consumer_offsets} and {@code __transaction_state}
      */
-    static void register(SupportedApis apis, GroupCoordinator coordinator, ClusterLink cluster, LocalNode node,
+    static void register(SupportedApis apis, BrokerConfig config, GroupCoordinator coordinator, ClusterLink cluster,
+                         LocalNode node,
                          TopicRegistry topics, TopicAutoCreation autoCreation, TransactionApis transactions,
                          MeterRegistry registry) {
         CoordinatorLocator.OffsetsTopicLeaders groupLeaders = cluster != null
@@ -65,7 +71,7 @@ final class GroupCoordinatorApis {
         CoordinatorLocator.OffsetsTopicLeaders transactionLeaders = cluster != null
                 ? new ClusterOffsetsTopicLeaders(cluster.metadata()::current, TransactionStateTopic.NAME)
                 : CoordinatorLocator.singleNode(node, topics, TransactionStateTopic.NAME);
-        GroupApis.register(apis, coordinator, CoordinatorLocator.forGroups(groupLeaders, autoCreation),
+        GroupApis.register(apis, config, coordinator, CoordinatorLocator.forGroups(groupLeaders, autoCreation),
                 CoordinatorLocator.forTransactions(transactionLeaders, autoCreation), topics,
                 new CoordinatorOffsetsCheck(transactions.produceCheck()));
         if (cluster == null) {

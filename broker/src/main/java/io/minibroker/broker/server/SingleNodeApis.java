@@ -24,7 +24,7 @@ import io.minibroker.broker.metadata.MetadataHandler;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.topic.LocalTopicAutoCreation;
 import io.minibroker.broker.topic.SingleNodeElections;
-import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 
@@ -46,7 +46,7 @@ final class SingleNodeApis {
      * Returns how topics are created on a client's account: here, on {@code topicCreation} (as Metadata creates
      * them), off the disk thread that answers produces.
      */
-    static TopicAutoCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
+    static TopicCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
                                       GroupConfigs groupConfigs, BrokerConfigOverrides dynamicConfigs,
                                       FinalizedFeatures features, RuntimeLoggers loggers, SecurityApis security,
                                       Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation,

@@ -20,8 +20,10 @@ import java.util.TreeMap;
  * {@code share.record.lock.duration.ms}, {@code share.delivery.count.limit}, {@code share.partition.max.record.locks},
  * {@code share.session.timeout.ms} and {@code share.heartbeat.interval.ms}, the integer ones defaulting to the
  * broker's {@code group.share.*} key, as Kafka's do (the two others have no broker key: latest, read_uncommitted);
- * and the KIP-848 consumer groups' {@code consumer.session.timeout.ms} and {@code consumer.heartbeat.interval.ms},
- * defaulting to {@code group.consumer.*}. A group id needs no group to carry configs (Kafka resolves a group's
+ * the KIP-848 consumer groups' {@code consumer.session.timeout.ms} and {@code consumer.heartbeat.interval.ms},
+ * defaulting to {@code group.consumer.*}; and the KIP-1071 streams groups' {@code streams.session.timeout.ms},
+ * {@code streams.heartbeat.interval.ms} and {@code streams.num.standby.replicas}, defaulting to
+ * {@code group.streams.*}. A group id needs no group to carry configs (Kafka resolves a group's
  * configs before it exists). The data side reads them through {@link ShareGroupConfigs}, the share-group
  * coordinator through {@link ShareGroupTimings}, the consumer-group coordinator through
  * {@code group/ConsumerGroupTimings}.
@@ -37,6 +39,9 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
 
     public static final String CONSUMER_SESSION_TIMEOUT_MS = "consumer.session.timeout.ms";
     public static final String CONSUMER_HEARTBEAT_INTERVAL_MS = "consumer.heartbeat.interval.ms";
+    public static final String STREAMS_SESSION_TIMEOUT_MS = "streams.session.timeout.ms";
+    public static final String STREAMS_HEARTBEAT_INTERVAL_MS = "streams.heartbeat.interval.ms";
+    public static final String STREAMS_NUM_STANDBY_REPLICAS = "streams.num.standby.replicas";
     public static final String SHARE_AUTO_OFFSET_RESET = "share.auto.offset.reset";
     public static final String SHARE_ISOLATION_LEVEL = "share.isolation.level";
     public static final String SHARE_RECORD_LOCK_DURATION_MS = "share.record.lock.duration.ms";
@@ -56,20 +61,28 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
             SHARE_DELIVERY_COUNT_LIMIT, BrokerConfig.GROUP_SHARE_DELIVERY_COUNT_LIMIT,
             SHARE_PARTITION_MAX_RECORD_LOCKS, BrokerConfig.GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS,
             SHARE_SESSION_TIMEOUT_MS, BrokerConfig.GROUP_SHARE_SESSION_TIMEOUT_MS,
-            SHARE_HEARTBEAT_INTERVAL_MS, BrokerConfig.GROUP_SHARE_HEARTBEAT_INTERVAL_MS);
+            SHARE_HEARTBEAT_INTERVAL_MS, BrokerConfig.GROUP_SHARE_HEARTBEAT_INTERVAL_MS,
+            STREAMS_SESSION_TIMEOUT_MS, BrokerConfig.GROUP_STREAMS_SESSION_TIMEOUT_MS,
+            STREAMS_HEARTBEAT_INTERVAL_MS, BrokerConfig.GROUP_STREAMS_HEARTBEAT_INTERVAL_MS,
+            STREAMS_NUM_STANDBY_REPLICAS, BrokerConfig.GROUP_STREAMS_NUM_STANDBY_REPLICAS);
 
     /**
-     * The bounds Kafka checks the consumer configs against: its {@code group.consumer.min/max.*} broker keys, which
-     * this broker does not have, so their defaults apply.
+     * The bounds Kafka checks the consumer and streams configs against: its {@code group.consumer.min/max.*} and
+     * {@code group.streams.min/max.*} broker keys, which this broker does not have, so their defaults apply.
      */
     private record Bounds(int min, String minKey, int max, String maxKey) {
     }
 
-    private static final Map<String, Bounds> CONSUMER_BOUNDS = Map.of(
+    private static final Map<String, Bounds> BOUNDS = Map.of(
             CONSUMER_SESSION_TIMEOUT_MS, new Bounds(45_000, "group.consumer.min.session.timeout.ms",
                     60_000, "group.consumer.max.session.timeout.ms"),
             CONSUMER_HEARTBEAT_INTERVAL_MS, new Bounds(5_000, "group.consumer.min.heartbeat.interval.ms",
-                    15_000, "group.consumer.max.heartbeat.interval.ms"));
+                    15_000, "group.consumer.max.heartbeat.interval.ms"),
+            STREAMS_SESSION_TIMEOUT_MS, new Bounds(45_000, "group.streams.min.session.timeout.ms",
+                    60_000, "group.streams.max.session.timeout.ms"),
+            STREAMS_HEARTBEAT_INTERVAL_MS, new Bounds(5_000, "group.streams.min.heartbeat.interval.ms",
+                    15_000, "group.streams.max.heartbeat.interval.ms"),
+            STREAMS_NUM_STANDBY_REPLICAS, new Bounds(0, "", 2, "group.streams.max.standby.replicas"));
 
     /** The outcome of a change: NONE, or why not. */
     public record Change(boolean ok, String message) {
@@ -129,7 +142,8 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
     public static List<String> names() {
         return List.of(CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, SHARE_AUTO_OFFSET_RESET,
                 SHARE_DELIVERY_COUNT_LIMIT, SHARE_HEARTBEAT_INTERVAL_MS, SHARE_ISOLATION_LEVEL,
-                SHARE_PARTITION_MAX_RECORD_LOCKS, SHARE_RECORD_LOCK_DURATION_MS, SHARE_SESSION_TIMEOUT_MS);
+                SHARE_PARTITION_MAX_RECORD_LOCKS, SHARE_RECORD_LOCK_DURATION_MS, SHARE_SESSION_TIMEOUT_MS,
+                STREAMS_HEARTBEAT_INTERVAL_MS, STREAMS_NUM_STANDBY_REPLICAS, STREAMS_SESSION_TIMEOUT_MS);
     }
 
     /** The group's overrides (none for a group that has none). */
@@ -170,9 +184,11 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
         }
         Map<String, String> after = defaults();
         after.putAll(wanted);
-        if (Integer.parseInt(after.get(SHARE_SESSION_TIMEOUT_MS).trim())
-                <= Integer.parseInt(after.get(SHARE_HEARTBEAT_INTERVAL_MS).trim())) {
-            return new Change(false, SHARE_SESSION_TIMEOUT_MS + " must be greater than " + SHARE_HEARTBEAT_INTERVAL_MS);
+        for (String[] pair : new String[][] {{SHARE_SESSION_TIMEOUT_MS, SHARE_HEARTBEAT_INTERVAL_MS},
+                {STREAMS_SESSION_TIMEOUT_MS, STREAMS_HEARTBEAT_INTERVAL_MS}}) {
+            if (Integer.parseInt(after.get(pair[0]).trim()) <= Integer.parseInt(after.get(pair[1]).trim())) {
+                return new Change(false, pair[0] + " must be greater than " + pair[1]);
+            }
         }
         if (validateOnly) {
             return new Change(true, null);
@@ -220,7 +236,7 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
             if (!key.valid().test(parsed)) {
                 return "Invalid value " + value + " for configuration " + name + ": must be " + key.validDescription();
             }
-            Bounds bounds = CONSUMER_BOUNDS.get(name);
+            Bounds bounds = BOUNDS.get(name);
             if (bounds != null && parsed < bounds.min()) {
                 return name + " must be greater than or equal to " + bounds.minKey();
             }
@@ -239,6 +255,21 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
     /** {@code consumer.session.timeout.ms}, else {@code group.consumer.session.timeout.ms}. */
     public int consumerSessionTimeoutMs(String groupId) {
         return intValue(overrides.get(groupId), CONSUMER_SESSION_TIMEOUT_MS);
+    }
+
+    /** {@code streams.heartbeat.interval.ms}, else {@code group.streams.heartbeat.interval.ms}. */
+    public int streamsHeartbeatIntervalMs(String groupId) {
+        return intValue(overrides.get(groupId), STREAMS_HEARTBEAT_INTERVAL_MS);
+    }
+
+    /** {@code streams.session.timeout.ms}, else {@code group.streams.session.timeout.ms}. */
+    public int streamsSessionTimeoutMs(String groupId) {
+        return intValue(overrides.get(groupId), STREAMS_SESSION_TIMEOUT_MS);
+    }
+
+    /** {@code streams.num.standby.replicas}, else {@code group.streams.num.standby.replicas}. */
+    public int streamsNumStandbyReplicas(String groupId) {
+        return intValue(overrides.get(groupId), STREAMS_NUM_STANDBY_REPLICAS);
     }
 
     @Override

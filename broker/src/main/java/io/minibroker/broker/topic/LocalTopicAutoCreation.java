@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 
 /**
  * A single node's {@link TopicAutoCreation}: each topic is created here ({@link TopicRegistry#autoCreate}) on an
@@ -17,7 +18,7 @@ import java.util.concurrent.RejectedExecutionException;
  * executor: a produce whose append started a leader epoch, or that {@code flush.messages} has fsynced, is answered
  * from there, and would wait behind the whole creation, where Kafka's produce to another topic does not wait.
  */
-public final class LocalTopicAutoCreation implements TopicAutoCreation {
+public final class LocalTopicAutoCreation implements TopicCreation {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalTopicAutoCreation.class);
 
@@ -34,19 +35,30 @@ public final class LocalTopicAutoCreation implements TopicAutoCreation {
     @Override
     public void create(Collection<String> names) {
         for (String name : names) {
-            if (inFlight.add(name)) {
-                try {
-                    creation.execute(() -> createNow(name));
-                } catch (RejectedExecutionException e) { // the broker is stopping: nobody will ask again
-                    inFlight.remove(name);
-                }
+            createOnce(name, () -> topics.autoCreate(name));
+        }
+    }
+
+    @Override
+    public void createAsDecided(Collection<AutoCreatedTopic> decided) {
+        for (AutoCreatedTopic topic : decided) {
+            createOnce(topic.name(), () -> topics.autoCreate(topic));
+        }
+    }
+
+    private void createOnce(String name, Supplier<TopicRegistry.Outcome> create) {
+        if (inFlight.add(name)) {
+            try {
+                creation.execute(() -> createNow(name, create));
+            } catch (RejectedExecutionException e) { // the broker is stopping: nobody will ask again
+                inFlight.remove(name);
             }
         }
     }
 
-    private void createNow(String name) {
+    private void createNow(String name, Supplier<TopicRegistry.Outcome> create) {
         try {
-            TopicRegistry.Outcome created = topics.autoCreate(name);
+            TopicRegistry.Outcome created = create.get();
             if (created.error() != Errors.NONE && created.error() != Errors.TOPIC_ALREADY_EXISTS) {
                 LOG.warn("Could not create topic {}: {} {}", name, created.error(), created.message());
             }

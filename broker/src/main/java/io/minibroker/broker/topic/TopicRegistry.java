@@ -193,9 +193,13 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
      * default, which one node could never hold: groups and transactions would never find their coordinator).
      */
     public Outcome autoCreate(String name) {
-        AutoCreatedTopic topic = AutoCreatedTopic.of(name, config);
-        int replicationFactor = InternalTopics.isInternal(name) ? 1 : topic.replicationFactor();
-        return create(name, topic.partitions(), replicationFactor, topic.configs(), false);
+        return autoCreate(AutoCreatedTopic.of(name, config));
+    }
+
+    /** Creates a topic as the broker decided it (a streams group's internal topic), as {@link #autoCreate(String)}. */
+    public Outcome autoCreate(AutoCreatedTopic topic) {
+        int replicationFactor = InternalTopics.isInternal(topic.name()) ? 1 : topic.replicationFactor();
+        return create(topic.name(), topic.partitions(), replicationFactor, topic.configs(), false);
     }
 
     /**

@@ -61,7 +61,8 @@ class FeaturesTest {
 
     @Test
     void describeFeaturesAnswersAsAKafka431NodeAtItsDefaults() throws Exception {
-        broker = TestBrokers.start(logDir, Map.of());
+        // Kafka's default rebalance protocols: streams groups are off here by default, and so is streams.version
+        broker = TestBrokers.start(logDir, Map.of("group.coordinator.rebalance.protocols", "classic,consumer,streams"));
         try (Admin admin = TestBrokers.admin(broker)) {
             FeatureMetadata features = admin.describeFeatures().featureMetadata().get();
 

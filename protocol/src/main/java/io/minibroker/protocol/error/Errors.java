@@ -127,6 +127,10 @@ public enum Errors {
     INVALID_REGULAR_EXPRESSION(128, false),
     /** KIP-1242: an ApiVersions v5 request named another cluster or node; the client must bootstrap again. */
     REBOOTSTRAP_REQUIRED(129, false),
+    /** KIP-1071: a streams group member's topology cannot run (a repartition topic that cannot be sized, ...). */
+    STREAMS_INVALID_TOPOLOGY(130, false),
+    STREAMS_INVALID_TOPOLOGY_EPOCH(131, false),
+    STREAMS_TOPOLOGY_FENCED(132, false),
     SHARE_SESSION_LIMIT_REACHED(133, true);
 
     private static final Errors[] BY_CODE = indexByCode();

@@ -69,6 +69,8 @@ public enum ApiKey {
     WRITE_SHARE_GROUP_STATE(85, WriteShareGroupStateMessages.REQUEST, WriteShareGroupStateMessages.RESPONSE),
     DELETE_SHARE_GROUP_STATE(86, DeleteShareGroupStateMessages.REQUEST, DeleteShareGroupStateMessages.RESPONSE),
     READ_SHARE_GROUP_STATE_SUMMARY(87, ReadShareGroupStateSummaryMessages.REQUEST, ReadShareGroupStateSummaryMessages.RESPONSE),
+    STREAMS_GROUP_HEARTBEAT(88, StreamsGroupHeartbeatMessages.REQUEST, StreamsGroupHeartbeatMessages.RESPONSE),
+    STREAMS_GROUP_DESCRIBE(89, StreamsGroupDescribeMessages.REQUEST, StreamsGroupDescribeMessages.RESPONSE),
     DESCRIBE_SHARE_GROUP_OFFSETS(90, DescribeShareGroupOffsetsMessages.REQUEST, DescribeShareGroupOffsetsMessages.RESPONSE),
     ALTER_SHARE_GROUP_OFFSETS(91, AlterShareGroupOffsetsMessages.REQUEST, AlterShareGroupOffsetsMessages.RESPONSE),
     DELETE_SHARE_GROUP_OFFSETS(92, DeleteShareGroupOffsetsMessages.REQUEST, DeleteShareGroupOffsetsMessages.RESPONSE);

@@ -1,0 +1,165 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.protocol.error.Errors;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A streams group (KIP-1071), Kafka's StreamsGroup: the group epoch (bumped when members come or go or change what the
+ * assignment depends on, or the topology's topics change), the topology the first member declared and how it fits the
+ * topics there are ({@link StreamsConfiguredTopology}), the target assignment computed at the assignment epoch
+ * ({@link StreamsTaskAssignor}), and the members. Guarded by its own monitor, as the other groups are.
+ */
+final class StreamsGroup {
+
+    /** Kafka's StreamsGroupState, as ListGroups, DescribeGroups and StreamsGroupDescribe name it. */
+    enum State {
+        EMPTY("Empty"), NOT_READY("NotReady"), ASSIGNING("Assigning"), RECONCILING("Reconciling"),
+        STABLE("Stable"), DEAD("Dead");
+
+        final String displayName;
+
+        State(String displayName) {
+            this.displayName = displayName;
+        }
+    }
+
+    final String groupId;
+    int groupEpoch;
+    int assignmentEpoch;
+    /** The topology, once a member declared it; null before. */
+    StreamsTopology topology;
+    /** The topology against the topics as the last epoch bump saw them; null until configured. */
+    StreamsConfiguredTopology configuredTopology;
+    /** The partition counts of the topology's topics (null: missing) when it was last configured. */
+    Map<String, Integer> topicPartitions = Map.of();
+    /** The epoch of the topology last found ready; -1 if none was (Kafka's validatedTopologyEpoch). */
+    int validatedTopologyEpoch = -1;
+    /** The standby replicas the target was last computed with (Kafka's last assignment configs); -1 before. */
+    int numStandbyReplicas = -1;
+    /** Moves on whenever a member's tasks change, so that members learn the endpoints' new partitions. */
+    int endpointInformationEpoch;
+    /** A member that asked for the whole application to shut down; told to every member from then on. */
+    String shutdownRequestMemberId;
+    final Map<String, StreamsGroupMember> members = new LinkedHashMap<>();
+    /** Each member's target assignment, at {@link #assignmentEpoch}. */
+    final Map<String, StreamsTasks> targetAssignment = new HashMap<>();
+    private boolean dead;
+
+    StreamsGroup(String groupId) {
+        this.groupId = groupId;
+    }
+
+    State state() {
+        if (dead) {
+            return State.DEAD;
+        }
+        if (members.isEmpty()) {
+            return State.EMPTY;
+        }
+        if (configuredTopology == null || !configuredTopology.isReady()) {
+            return State.NOT_READY;
+        }
+        if (groupEpoch != assignmentEpoch) {
+            return State.ASSIGNING;
+        }
+        for (StreamsGroupMember member : members.values()) {
+            if (member.memberEpoch != assignmentEpoch || member.state != StreamsGroupMember.State.STABLE) {
+                return State.RECONCILING;
+            }
+        }
+        return State.STABLE;
+    }
+
+    StreamsTasks targetOf(String memberId) {
+        return targetAssignment.getOrDefault(memberId, StreamsTasks.EMPTY);
+    }
+
+    /**
+     * Which processes hold each task now, as Kafka's currentActiveTaskProcessId and current standby/warm-up process
+     * ids: a task is held while assigned to a member or pending its revocation. {@code reconciling}'s own tasks are
+     * left out: what it is still asked to revoke it has not reported revoked, and what it reported revoked is free
+     * for it to take back.
+     */
+    Owners owners(String reconciling) {
+        Owners owners = new Owners();
+        for (StreamsGroupMember member : members.values()) {
+            if (member.memberId.equals(reconciling)) {
+                continue;
+            }
+            for (StreamsTasks tasks : new StreamsTasks[] {member.assignedTasks, member.tasksPendingRevocation}) {
+                tasks.active().forEach((sub, partitions) -> partitions.forEach(
+                        p -> owners.active.put(new TaskKey(sub, p), member.processId)));
+                tasks.standby().forEach((sub, partitions) -> partitions.forEach(
+                        p -> owners.others.computeIfAbsent(new TaskKey(sub, p), k -> new HashSet<>()).add(member.processId)));
+                tasks.warmup().forEach((sub, partitions) -> partitions.forEach(
+                        p -> owners.others.computeIfAbsent(new TaskKey(sub, p), k -> new HashSet<>()).add(member.processId)));
+            }
+        }
+        return owners;
+    }
+
+    record TaskKey(String subtopologyId, int partition) {
+    }
+
+    /** The processes holding each task: the active copy's, and those of its standby and warm-up copies. */
+    static final class Owners {
+        final Map<TaskKey, String> active = new HashMap<>();
+        final Map<TaskKey, Set<String>> others = new HashMap<>();
+
+        String activeProcess(String subtopologyId, int partition) {
+            return active.get(new TaskKey(subtopologyId, partition));
+        }
+
+        boolean otherCopyOn(String subtopologyId, int partition, String processId) {
+            return others.getOrDefault(new TaskKey(subtopologyId, partition), Set.of()).contains(processId);
+        }
+    }
+
+    /**
+     * Kafka's StreamsGroup.validateOffsetCommit: a commit without a member epoch (an admin client) only while the
+     * group has no member, or a TxnOffsetCommit with none of the member fields; otherwise from a member at its
+     * current epoch (STALE_MEMBER_EPOCH, UNKNOWN_MEMBER_ID), with OffsetCommit v9+ (UNSUPPORTED_VERSION before).
+     */
+    Errors validateOffsetCommit(OffsetCommit commit) {
+        if (commit.generationId() < 0 && members.isEmpty()) {
+            return Errors.NONE;
+        }
+        if (commit.transactional() && commit.generationId() == -1 && commit.memberId().isEmpty()
+                && commit.groupInstanceId() == null) {
+            return Errors.NONE;
+        }
+        StreamsGroupMember member = members.get(commit.memberId());
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (!commit.transactional() && commit.version() < ConsumerGroup.OFFSET_COMMIT_MEMBER_EPOCH_VERSION) {
+            return Errors.UNSUPPORTED_VERSION;
+        }
+        return commit.generationId() == member.memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
+    }
+
+    /** Kafka's StreamsGroup.validateOffsetFetch: anyone naming no member; a member only at its epoch. */
+    Errors validateOffsetFetch(String memberId, int memberEpoch) {
+        if (memberId == null && memberEpoch < 0) {
+            return Errors.NONE;
+        }
+        StreamsGroupMember member = memberId == null ? null : members.get(memberId);
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        return memberEpoch == member.memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
+    }
+
+    boolean isDead() {
+        return dead;
+    }
+
+    void markDead() {
+        dead = true;
+    }
+}

@@ -1,0 +1,552 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.coordinator.CoordinatorWriteErrors;
+import io.minibroker.broker.log.LogException;
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.AutoCreatedTopic;
+import io.minibroker.broker.topic.InternalTopicCreation;
+import io.minibroker.broker.topic.InternalTopics;
+import io.minibroker.broker.topic.TopicMetadata;
+import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * The streams-protocol side of the coordinator (KIP-1071), Kafka's GroupMetadataManager.streamsGroupHeartbeat: Kafka
+ * Streams members join with their topology, heartbeat and leave through StreamsGroupHeartbeat. The first member's
+ * topology becomes the group's; it is checked against the topics there are ({@link StreamsTopologyConfigurer}), and
+ * the internal topics it still lacks are created by the broker ({@link InternalTopicCreation}) while the members are
+ * told MISSING_INTERNAL_TOPICS. A member coming or going or changing what the assignment depends on, a change of the
+ * topology's topics, or the topology becoming ready, bumps the group epoch; the target assignment is computed again
+ * at that epoch ({@link StreamsTaskAssignor}, {@code streams.num.standby.replicas} standbys), and each member
+ * reconciles towards its target on its own heartbeats ({@link StreamsReconciliation}). Members silent for
+ * {@code streams.session.timeout.ms}, or too slow to revoke within their rebalance timeout, are fenced
+ * ({@link StreamsGroupTimeouts}).
+ *
+ * <p>Not yet as Kafka: the group is kept in memory only (not in {@code __consumer_offsets}, so a restart or a move of
+ * the coordinator loses it and its members rejoin), static members are refused as Kafka 4.3 refuses them, and the
+ * group configs ({@code streams.*}) are not read: the broker's keys apply to every group.
+ */
+final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamsGroupCoordinator.class);
+
+    private final StreamsGroups groups;
+    private final ClassicGroups classicGroups;
+    /** Kafka's message for an id a group of another type holds, or null if the id is free or a streams group's. */
+    private final Function<String, String> otherType;
+    private final CoordinatorThread thread;
+    private final TopicRegistry topics;
+    private final StreamsGroupTimeouts timeouts;
+    private final int maxSize;
+    /** A group's heartbeat interval, session timeout and standbys: its group configs, else the broker's keys. */
+    private volatile StreamsGroupSettings settings;
+    private volatile InternalTopicCreation internalTopics = decided -> { };
+
+    StreamsGroupCoordinator(BrokerConfig config, StreamsGroups groups, ClassicGroups classicGroups,
+                            Function<String, String> otherType, CoordinatorThread thread, TopicRegistry topics,
+                            BrokerClock clock) {
+        this.groups = groups;
+        this.classicGroups = classicGroups;
+        this.otherType = otherType;
+        this.thread = thread;
+        this.topics = topics;
+        this.timeouts = new StreamsGroupTimeouts(clock, this);
+        this.maxSize = config.get(BrokerConfig.GROUP_STREAMS_MAX_SIZE);
+        this.settings = StreamsGroupSettings.of(config);
+    }
+
+    /** Where a group's own configs come from: the broker's group configs, where it keeps them. */
+    void readSettingsFrom(StreamsGroupSettings settings) {
+        this.settings = settings;
+    }
+
+    /** How the internal topics a topology lacks are created: locally on one node, by the controller in a cluster. */
+    void createInternalTopicsWith(InternalTopicCreation creation) {
+        this.internalTopics = creation;
+    }
+
+    // ----------------------------------------------------------------------------------------------- Heartbeat
+
+    /** A heartbeat, validated, then run on the coordinator's thread. */
+    CompletableFuture<StreamsGroupHeartbeat.Response> heartbeat(StreamsGroupHeartbeat.Request request) {
+        StreamsGroupHeartbeat.Response invalid = validate(request);
+        if (invalid != null) {
+            return done(invalid);
+        }
+        Errors notHere = classicGroups.coordinatorError(request.groupId());
+        if (notHere != Errors.NONE) {
+            return done(StreamsGroupHeartbeat.Response.error(notHere, null));
+        }
+        return thread.compose(() -> heartbeatOnCoordinatorThread(request));
+    }
+
+    /**
+     * Kafka's throwIfStreamsGroupHeartbeatRequestIsUsingUnsupportedFeatures, then
+     * throwIfStreamsGroupHeartbeatRequestIsInvalid, with their messages; and KafkaApis' refusal of Kafka's internal
+     * topics in a topology. Null if valid.
+     */
+    private static StreamsGroupHeartbeat.Response validate(StreamsGroupHeartbeat.Request request) {
+        String problem = null;
+        Errors error = Errors.INVALID_REQUEST;
+        StreamsTopology topology = request.topology();
+        if (request.usesSourceTopicRegex()) {
+            problem = "Regular expressions for source topics are not supported yet.";
+        } else if (request.memberId() != null && request.memberId().isEmpty()) {
+            problem = "MemberId can't be empty.";
+        } else if (request.groupId() == null || request.groupId().isEmpty()) {
+            problem = "GroupId can't be empty.";
+        } else if (request.instanceId() != null && request.instanceId().isEmpty()) {
+            problem = "InstanceId can't be empty.";
+        } else if (request.rackId() != null && request.rackId().isEmpty()) {
+            problem = "RackId can't be empty.";
+        } else if (request.memberEpoch() == 0) {
+            if (request.rebalanceTimeoutMs() == -1) {
+                problem = "RebalanceTimeoutMs must be provided in first request.";
+            } else if (request.activeTasks() != null && !request.activeTasks().isEmpty()) {
+                problem = "ActiveTasks must be empty when (re-)joining.";
+            } else if (request.standbyTasks() != null && !request.standbyTasks().isEmpty()) {
+                problem = "StandbyTasks must be empty when (re-)joining.";
+            } else if (request.warmupTasks() != null && !request.warmupTasks().isEmpty()) {
+                problem = "WarmupTasks must be empty when (re-)joining.";
+            } else if (topology == null) {
+                problem = "Topology must be non-null when (re-)joining.";
+            } else {
+                String changelog = sizedChangelog(topology);
+                if (changelog != null) {
+                    error = Errors.STREAMS_INVALID_TOPOLOGY;
+                    problem = changelog;
+                }
+            }
+        } else if (request.memberEpoch() == StreamsGroupMember.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+            if (request.instanceId() == null) {
+                problem = "InstanceId can't be null.";
+            }
+        } else if (request.memberEpoch() < StreamsGroupMember.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+            problem = "MemberEpoch is " + request.memberEpoch() + ", but must be greater than or equal to -2.";
+        }
+        if (problem == null && (request.activeTasks() != null || request.standbyTasks() != null
+                || request.warmupTasks() != null) && (request.activeTasks() == null || request.standbyTasks() == null
+                || request.warmupTasks() == null)) {
+            problem = "If one task-type is non-null, all must be non-null.";
+        }
+        if (problem == null && request.memberEpoch() != 0 && topology != null) {
+            problem = "Topology can only be provided when (re-)joining.";
+        }
+        if (problem == null && topology != null) {
+            Set<String> internal = new TreeSet<>();
+            topology.topics().stream().filter(InternalTopics::isInternal).forEach(internal::add);
+            if (!internal.isEmpty()) {
+                error = Errors.STREAMS_INVALID_TOPOLOGY;
+                problem = "Use of Kafka internal topics " + String.join(",", internal)
+                        + " in a Kafka Streams topology is prohibited.";
+            }
+        }
+        return problem == null ? null : StreamsGroupHeartbeat.Response.error(error, problem);
+    }
+
+    /** Kafka's throwIfInvalidTopology: a changelog topic's partitions are the broker's to decide. */
+    private static String sizedChangelog(StreamsTopology topology) {
+        for (StreamsTopology.Subtopology subtopology : topology.subtopologies().values()) {
+            for (StreamsTopology.TopicInfo changelog : subtopology.stateChangelogTopics()) {
+                if (changelog.partitions() != 0) {
+                    return String.format("Changelog topic %s must have an undefined partition count, but it is set "
+                            + "to %d.", changelog.name(), changelog.partitions());
+                }
+            }
+        }
+        return null;
+    }
+
+    private CompletableFuture<StreamsGroupHeartbeat.Response> heartbeatOnCoordinatorThread(
+            StreamsGroupHeartbeat.Request request) {
+        String groupId = request.groupId();
+        Errors notHere = classicGroups.coordinatorError(groupId); // it may have moved while queued
+        if (notHere != Errors.NONE) {
+            return done(StreamsGroupHeartbeat.Response.error(notHere, null));
+        }
+        StreamsGroup group = groups.get(groupId);
+        if (group == null) {
+            String anotherType = otherType.apply(groupId);
+            if (anotherType != null) {
+                return done(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
+            }
+            if (request.memberEpoch() != 0) {
+                return done(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
+                        "Streams group " + groupId + " not found."));
+            }
+            group = groups.getOrCreate(groupId);
+        }
+        Outcome outcome;
+        synchronized (group) {
+            if (group.isDead()) { // deleted meanwhile: the client retries
+                return done(StreamsGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
+            }
+            outcome = request.memberEpoch() < 0 ? new Outcome(leave(group, request), List.of())
+                    : heartbeat(group, request);
+        }
+        if (outcome.response().error() != Errors.NONE) {
+            groups.forgetIfUnused(group);
+        }
+        if (!outcome.toCreate().isEmpty()) {
+            internalTopics.createAsDecided(outcome.toCreate());
+        }
+        return done(outcome.response());
+    }
+
+    /** A heartbeat's answer, and the internal topics the broker is to create for it. */
+    private record Outcome(StreamsGroupHeartbeat.Response response, List<AutoCreatedTopic> toCreate) {
+        static Outcome error(Errors error, String message) {
+            return new Outcome(StreamsGroupHeartbeat.Response.error(error, message), List.of());
+        }
+    }
+
+    /** A member joining (epoch 0) or heartbeating (its epoch); the caller holds the group's lock. */
+    private Outcome heartbeat(StreamsGroup group, StreamsGroupHeartbeat.Request request) {
+        if (request.instanceId() != null) {
+            // Kafka 4.3's streams groups have no static members yet: its coordinator fails such a heartbeat.
+            return Outcome.error(Errors.UNKNOWN_SERVER_ERROR, "Static members are not supported yet.");
+        }
+        boolean joining = request.memberEpoch() == 0;
+        StreamsGroupMember member = group.members.get(request.memberId());
+        if (member == null) {
+            if (!joining) {
+                return Outcome.error(Errors.UNKNOWN_MEMBER_ID, unknownMember(group, request.memberId()));
+            }
+            if (group.members.size() >= maxSize) {
+                return Outcome.error(Errors.GROUP_MAX_SIZE_REACHED,
+                        "The streams group has reached its maximum capacity of " + maxSize + " members.");
+            }
+        } else if (!joining) {
+            String fenced = fencedBecause(member, request.memberEpoch(), request.ownedTasks());
+            if (fenced != null) {
+                return Outcome.error(Errors.FENCED_MEMBER_EPOCH, fenced);
+            }
+        }
+        // The topology and its configuration first: a refusal leaves the group as it was.
+        StreamsTopology topology = group.topology;
+        StreamsTopology declared = request.topology();
+        if (declared != null && topology != null && declared.epoch() >= topology.epoch()
+                && !declared.equals(topology)) {
+            return Outcome.error(Errors.INVALID_REQUEST, "Topology updates are not supported yet.");
+        }
+        if (topology == null) {
+            topology = declared;
+        }
+        Map<String, Integer> partitions = partitionCounts(topology);
+        boolean metadataChanged = !partitions.equals(group.topicPartitions);
+        StreamsConfiguredTopology configured = group.configuredTopology;
+        if (metadataChanged || configured == null) {
+            try {
+                configured = StreamsTopologyConfigurer.configure(topology, partitions::get);
+            } catch (StreamsTopologyConfigurer.InvalidTopologyException e) {
+                return Outcome.error(Errors.STREAMS_INVALID_TOPOLOGY, e.getMessage());
+            }
+        }
+
+        boolean bump = false;
+        if (member == null) {
+            member = new StreamsGroupMember(request.memberId());
+            group.members.put(member.memberId, member);
+            bump = true;
+        }
+        bump |= updateMetadata(member, request);
+        group.topology = topology;
+        group.configuredTopology = configured;
+        if (metadataChanged) {
+            group.topicPartitions = partitions;
+            bump = true;
+        }
+        int validated = configured.isReady() ? topology.epoch() : -1;
+        if (validated != group.validatedTopologyEpoch) {
+            group.validatedTopologyEpoch = validated;
+            bump = true;
+        }
+        // Kafka's last assignment configs: a changed streams.num.standby.replicas triggers a rebalance.
+        int standbys = settings.numStandbyReplicas(group.groupId);
+        if (standbys != group.numStandbyReplicas) {
+            group.numStandbyReplicas = standbys;
+            bump = true;
+        }
+        if (bump) {
+            group.groupEpoch++;
+        }
+        if (group.groupEpoch > group.assignmentEpoch) {
+            computeTarget(group);
+        }
+        StreamsTasks tasksBefore = member.assignedTasks;
+        long revocationBefore = member.revocationToken;
+        StreamsReconciliation.reconcile(member, group.assignmentEpoch, group.targetOf(member.memberId),
+                group.owners(member.memberId), request.ownedTasks());
+        if (member.state == StreamsGroupMember.State.UNREVOKED_TASKS && member.revocationToken != revocationBefore) {
+            timeouts.revoking(group, member);
+        }
+        timeouts.heartbeat(group, member, settings.sessionTimeoutMs(group.groupId));
+        if (request.shutdownApplication()) {
+            group.shutdownRequestMemberId = member.memberId;
+        }
+
+        boolean tasksChanged = joining || !member.assignedTasks.equals(tasksBefore);
+        if (tasksChanged && member.userEndpoint != null) {
+            group.endpointInformationEpoch++;
+        }
+        List<StreamsGroupHeartbeat.EndpointPartitions> endpoints =
+                group.endpointInformationEpoch != request.endpointInformationEpoch() ? endpointPartitions(group) : null;
+        List<StreamsConfiguredTopology.Status> statuses = new ArrayList<>();
+        if (member.topologyEpoch < topology.epoch()) {
+            statuses.add(new StreamsConfiguredTopology.Status(StreamsConfiguredTopology.STALE_TOPOLOGY,
+                    String.format("The member's topology epoch %d is behind the group's topology epoch %d.",
+                            member.topologyEpoch, topology.epoch())));
+        }
+        List<AutoCreatedTopic> toCreate = new ArrayList<>();
+        if (configured.status() != null) {
+            statuses.add(creatable(configured, request, toCreate));
+        }
+        if (group.shutdownRequestMemberId != null) {
+            statuses.add(new StreamsConfiguredTopology.Status(StreamsConfiguredTopology.SHUTDOWN_APPLICATION,
+                    String.format("Streams group member %s encountered a fatal error and requested a shutdown for "
+                            + "the entire application.", group.shutdownRequestMemberId)));
+        }
+        return new Outcome(new StreamsGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
+                settings.heartbeatIntervalMs(group.groupId), statuses, tasksChanged ? member.assignedTasks : null,
+                group.endpointInformationEpoch, endpoints), toCreate);
+    }
+
+    /**
+     * The topology's status; the internal topics it lacks that the member's principal may create go to
+     * {@code toCreate}, and those it may not are named in the status, as KafkaApis appends "Unauthorized to CREATE
+     * on topics …." to it.
+     */
+    private static StreamsConfiguredTopology.Status creatable(StreamsConfiguredTopology configured,
+                                                              StreamsGroupHeartbeat.Request request,
+                                                              List<AutoCreatedTopic> toCreate) {
+        Set<String> refused = new TreeSet<>();
+        for (StreamsConfiguredTopology.InternalTopic topic : configured.missingInternalTopics()) {
+            if (request.mayCreateTopic().test(topic.name())) {
+                toCreate.add(new AutoCreatedTopic(topic.name(), topic.partitions(), topic.replicationFactor(),
+                        topic.configs()));
+            } else {
+                refused.add(topic.name());
+            }
+        }
+        StreamsConfiguredTopology.Status status = configured.status();
+        return refused.isEmpty() ? status : new StreamsConfiguredTopology.Status(status.code(),
+                status.detail() + "; Unauthorized to CREATE on topics " + String.join(",", refused) + ".");
+    }
+
+    /** Takes what the request says of the member; whether any of it changed (Kafka's metadata record changed). */
+    private static boolean updateMetadata(StreamsGroupMember member, StreamsGroupHeartbeat.Request request) {
+        boolean changed = false;
+        if (request.rackId() != null && !request.rackId().equals(member.rackId)) {
+            member.rackId = request.rackId();
+            changed = true;
+        }
+        if (request.rebalanceTimeoutMs() != -1 && request.rebalanceTimeoutMs() != member.rebalanceTimeoutMs) {
+            member.rebalanceTimeoutMs = request.rebalanceTimeoutMs();
+            changed = true;
+        }
+        if (request.topology() != null && request.topology().epoch() != member.topologyEpoch) {
+            member.topologyEpoch = request.topology().epoch();
+            changed = true;
+        }
+        if (request.processId() != null && !request.processId().equals(member.processId)) {
+            member.processId = request.processId();
+            changed = true;
+        }
+        if (request.userEndpoint() != null && !request.userEndpoint().equals(member.userEndpoint)) {
+            member.userEndpoint = request.userEndpoint();
+            changed = true;
+        }
+        if (request.clientTags() != null && !request.clientTags().equals(member.clientTags)) {
+            member.clientTags = Map.copyOf(request.clientTags());
+            changed = true;
+        }
+        changed |= !request.clientId().equals(member.clientId) || !request.clientHost().equals(member.clientHost);
+        member.clientId = request.clientId();
+        member.clientHost = request.clientHost();
+        return changed;
+    }
+
+    /** The partition count of each topic the topology names, null for one that does not exist. */
+    private Map<String, Integer> partitionCounts(StreamsTopology topology) {
+        Map<String, Integer> counts = new HashMap<>();
+        for (String topic : topology.topics()) {
+            counts.put(topic, topics.get(topic).map(TopicMetadata::partitions).orElse(null));
+        }
+        return counts;
+    }
+
+    /** The target assignment at the group epoch: the tasks assigned if the topology is ready, else none. */
+    private void computeTarget(StreamsGroup group) {
+        group.targetAssignment.clear();
+        if (group.configuredTopology != null && group.configuredTopology.isReady()) {
+            List<StreamsTaskAssignor.Member> members = new ArrayList<>();
+            for (StreamsGroupMember member : group.members.values()) {
+                members.add(new StreamsTaskAssignor.Member(member.memberId, member.processId,
+                        group.targetOf(member.memberId)));
+            }
+            // The previous targets are read above before they are replaced below.
+            Map<String, StreamsTasks> target = StreamsTaskAssignor.assign(members,
+                    group.configuredTopology.taskCounts(), group.numStandbyReplicas);
+            group.targetAssignment.putAll(target);
+        }
+        group.assignmentEpoch = group.groupEpoch;
+    }
+
+    /**
+     * Each member's endpoint with the partitions its tasks read (the subtopology's source and repartition source
+     * topics, at the task's partition where the topic has it), as Kafka's EndpointToPartitionsManager.
+     */
+    private static List<StreamsGroupHeartbeat.EndpointPartitions> endpointPartitions(StreamsGroup group) {
+        List<StreamsGroupHeartbeat.EndpointPartitions> endpoints = new ArrayList<>();
+        for (StreamsGroupMember member : group.members.values()) {
+            if (member.userEndpoint != null) {
+                endpoints.add(new StreamsGroupHeartbeat.EndpointPartitions(member.userEndpoint,
+                        partitionsOf(group, member.assignedTasks.active()),
+                        partitionsOf(group, member.assignedTasks.standby())));
+            }
+        }
+        return endpoints;
+    }
+
+    private static Map<String, Set<Integer>> partitionsOf(StreamsGroup group, Map<String, Set<Integer>> tasks) {
+        Map<String, Set<Integer>> partitions = new TreeMap<>();
+        tasks.forEach((subtopologyId, taskPartitions) -> {
+            StreamsTopology.Subtopology subtopology = group.topology.subtopologies().get(subtopologyId);
+            if (subtopology == null) {
+                return;
+            }
+            for (String topic : subtopology.inputTopics()) {
+                Integer count = group.topicPartitions.get(topic);
+                for (int partition : taskPartitions) {
+                    if (count != null && partition < count) {
+                        partitions.computeIfAbsent(topic, t -> new TreeSet<>()).add(partition);
+                    }
+                }
+            }
+        });
+        return partitions;
+    }
+
+    private static String unknownMember(StreamsGroup group, String memberId) {
+        return "Member " + memberId + " is not a member of group " + group.groupId + ".";
+    }
+
+    /**
+     * Kafka's throwIfStreamsGroupMemberEpochIsInvalid: the member's epoch, or its previous one if the answer that
+     * moved it on was lost and it holds just what it was given; any other epoch is fenced. Null if accepted.
+     */
+    private static String fencedBecause(StreamsGroupMember member, int received, StreamsTasks owned) {
+        if (received > member.memberEpoch) {
+            return "The streams group member has a greater member epoch (" + received + ") than the one known by the"
+                    + " group coordinator (" + member.memberEpoch + "). The member must abandon all its tasks and"
+                    + " rejoin.";
+        }
+        if (received < member.memberEpoch && (received != member.previousMemberEpoch
+                || (owned != null && !member.assignedTasks.containsAll(owned)))) {
+            return "The streams group member has a smaller member epoch (" + received + ") than the one known by the"
+                    + " group coordinator (" + member.memberEpoch + "). The member must abandon all its tasks and"
+                    + " rejoin.";
+        }
+        return null;
+    }
+
+    /** Epoch -1: the member leaves; the group epoch moves on, so its tasks go to the others. */
+    private StreamsGroupHeartbeat.Response leave(StreamsGroup group, StreamsGroupHeartbeat.Request request) {
+        if (request.memberEpoch() == StreamsGroupMember.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+            return StreamsGroupHeartbeat.Response.error(Errors.UNKNOWN_SERVER_ERROR,
+                    "Static members are not supported yet.");
+        }
+        StreamsGroupMember member = group.members.get(request.memberId());
+        if (member == null) {
+            return StreamsGroupHeartbeat.Response.error(Errors.UNKNOWN_MEMBER_ID,
+                    unknownMember(group, request.memberId()));
+        }
+        removeMember(group, member);
+        return new StreamsGroupHeartbeat.Response(Errors.NONE, null, member.memberId,
+                StreamsGroupMember.LEAVE_GROUP_MEMBER_EPOCH, 0, List.of(), null, group.endpointInformationEpoch,
+                null);
+    }
+
+    /** A member leaves, or is fenced: its target goes, and the group epoch moves on (Kafka's streamsGroupFenceMember). */
+    private void removeMember(StreamsGroup group, StreamsGroupMember member) {
+        timeouts.end(member);
+        group.members.remove(member.memberId);
+        group.targetAssignment.remove(member.memberId);
+        if (Objects.equals(group.shutdownRequestMemberId, member.memberId) && group.members.isEmpty()) {
+            group.shutdownRequestMemberId = null;
+        }
+        group.groupEpoch++;
+    }
+
+    /**
+     * DeleteGroups of a streams group, on the coordinator's thread: refused NON_EMPTY_GROUP while it has members;
+     * else it is forgotten and its commits deleted (tombstones), answered once they count.
+     */
+    CompletableFuture<Errors> delete(String groupId, OffsetStore offsets) {
+        return thread.compose(() -> {
+            Errors notHere = classicGroups.coordinatorError(groupId);
+            StreamsGroup group = groups.get(groupId);
+            if (notHere != Errors.NONE || group == null) {
+                return done(notHere != Errors.NONE ? notHere : Errors.GROUP_ID_NOT_FOUND);
+            }
+            CompletableFuture<Long> written;
+            synchronized (group) {
+                if (group.isDead()) {
+                    return done(Errors.GROUP_ID_NOT_FOUND);
+                }
+                if (!group.members.isEmpty()) {
+                    return done(Errors.NON_EMPTY_GROUP);
+                }
+                try {
+                    written = offsets.deleteGroup(groupId, List.of());
+                } catch (LogException e) {
+                    return done(CoordinatorWriteErrors.answerFor(e));
+                }
+                groups.forget(group);
+            }
+            return written.handle((offset, failure) -> failure == null ? Errors.NONE
+                    : CoordinatorWriteErrors.answerFor(failure));
+        });
+    }
+
+    @Override
+    public void expired(StreamsGroup group, StreamsGroupMember member, LongSupplier current, long token, String why) {
+        thread.run(() -> {
+            synchronized (group) {
+                if (group.isDead() || group.members.get(member.memberId) != member || current.getAsLong() != token) {
+                    return;
+                }
+                LOG.info("Fencing member {} of streams group {}: its {} expired", member.memberId, group.groupId, why);
+                removeMember(group, member);
+            }
+        });
+    }
+
+    private static <T> CompletableFuture<T> done(T value) {
+        return CompletableFuture.completedFuture(value);
+    }
+
+    void bindMetersTo(MeterRegistry registry) {
+        timeouts.bindMetersTo(registry);
+    }
+
+    void close() throws InterruptedException {
+        timeouts.close();
+    }
+}

@@ -1,0 +1,58 @@
+package io.minibroker.broker.group;
+
+import java.util.Map;
+
+/**
+ * A member of a streams group (KIP-1071), Kafka's StreamsGroupMember: a Kafka Streams thread, of the process
+ * (application instance) {@link #processId}, with the topology epoch it runs, its endpoint for interactive queries, and
+ * where its reconciliation stands: its epoch and the one before, its tasks and those it must still revoke. Guarded by
+ * its group's lock; the session and rebalance tokens are volatile so that their timeouts can tell, without the lock,
+ * that they were superseded.
+ */
+final class StreamsGroupMember {
+
+    /** The epoch a member leaves with, and the one a static member leaves with to come back. */
+    static final int LEAVE_GROUP_MEMBER_EPOCH = -1;
+    static final int LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2;
+
+    /** Where the member stands towards its target, Kafka's streams MemberState. */
+    enum State {
+        STABLE("STABLE"), UNREVOKED_TASKS("UNREVOKED_TASKS"), UNRELEASED_TASKS("UNRELEASED_TASKS");
+
+        final String displayName;
+
+        State(String displayName) {
+            this.displayName = displayName;
+        }
+    }
+
+    /** A host and port where the member's process answers interactive queries (its {@code application.server}). */
+    record Endpoint(String host, int port) {
+    }
+
+    final String memberId;
+    String instanceId;
+    String rackId;
+    String clientId = "";
+    String clientHost = "";
+    int rebalanceTimeoutMs = -1;
+    int topologyEpoch = -1;
+    String processId = "";
+    Endpoint userEndpoint;
+    Map<String, String> clientTags = Map.of();
+
+    int memberEpoch;
+    int previousMemberEpoch;
+    State state = State.STABLE;
+    StreamsTasks assignedTasks = StreamsTasks.EMPTY;
+    StreamsTasks tasksPendingRevocation = StreamsTasks.EMPTY;
+
+    /** Bumped by every heartbeat: a session timeout scheduled before sees it and ends quietly. */
+    volatile long sessionToken;
+    /** Bumped whenever the member's revocation ends or restarts: the rebalance timeout watches it. */
+    volatile long revocationToken;
+
+    StreamsGroupMember(String memberId) {
+        this.memberId = memberId;
+    }
+}

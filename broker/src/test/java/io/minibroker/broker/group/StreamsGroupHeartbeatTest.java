@@ -1,0 +1,453 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ApiVersionsRequestView;
+import io.minibroker.protocol.message.view.ApiVersionsResponseView;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.DeleteGroupsRequestView;
+import io.minibroker.protocol.message.view.DeleteGroupsResponseView;
+import io.minibroker.protocol.message.view.DescribeGroupsRequestView;
+import io.minibroker.protocol.message.view.DescribeGroupsResponseView;
+import io.minibroker.protocol.message.view.ListGroupsRequestView;
+import io.minibroker.protocol.message.view.ListGroupsResponseView;
+import io.minibroker.protocol.message.view.OffsetCommitRequestView;
+import io.minibroker.protocol.message.view.OffsetCommitResponseView;
+import io.minibroker.protocol.message.view.OffsetFetchRequestView;
+import io.minibroker.protocol.message.view.OffsetFetchResponseView;
+import io.minibroker.protocol.message.view.StreamsGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.StreamsGroupDescribeResponseView;
+import io.minibroker.protocol.message.view.StreamsGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.StreamsGroupHeartbeatResponseView;
+import io.minibroker.purgatory.time.ManualClock;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Streams groups (KIP-1071) on the wire, time driven by a ManualClock: the gate on
+ * {@code group.coordinator.rebalance.protocols}, internal topics created by the broker, the task assignment and its
+ * reconciliation (a task moves only once revoked), leaving, session expiry, Kafka's errors and the other group APIs.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class StreamsGroupHeartbeatTest {
+
+    private static final int SESSION_MS = 45_000;
+    private static final Map<String, String> STREAMS_ON =
+            Map.of("group.coordinator.rebalance.protocols", "classic,consumer,streams");
+
+    @TempDir
+    Path logDir;
+    private final ManualClock clock = new ManualClock();
+    private Broker broker;
+    private GroupWireClient client;
+
+    private void start(Map<String, String> overrides) throws Exception {
+        broker = TestBrokers.start(logDir, overrides, clock);
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+        CreateTopicsRequestView create = new CreateTopicsRequestView().timeoutMs(10_000);
+        create.addTopic().name("input").numPartitions(3).replicationFactor((short) 1);
+        client.call(ApiKey.CREATE_TOPICS, 7, create.struct());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private StreamsGroupHeartbeatResponseView heartbeat(StreamsGroupHeartbeatRequestView request) throws IOException {
+        return new StreamsGroupHeartbeatResponseView(client.call(ApiKey.STREAMS_GROUP_HEARTBEAT, 0, request.struct()));
+    }
+
+    /** A word count's topology: 0 reads "input" and writes the repartition topic, 1 counts into a store. */
+    private static StreamsGroupHeartbeatRequestView join(String memberId, String processId) {
+        StreamsGroupHeartbeatRequestView request = new StreamsGroupHeartbeatRequestView().groupId("app")
+                .memberId(memberId).memberEpoch(0).rebalanceTimeoutMs(30_000).processId(processId)
+                .activeTasks(new ArrayList<>()).standbyTasks(new ArrayList<>()).warmupTasks(new ArrayList<>());
+        StreamsGroupHeartbeatRequestView.Topology topology = new StreamsGroupHeartbeatRequestView.Topology().epoch(0);
+        StreamsGroupHeartbeatRequestView.Subtopology split = topology.addSubtopology().subtopologyId("0")
+                .sourceTopics(List.of("input")).repartitionSinkTopics(List.of("app-repartition"));
+        StreamsGroupHeartbeatRequestView.Subtopology count = topology.addSubtopology().subtopologyId("1");
+        count.addRepartitionSourceTopic().name("app-repartition");
+        count.addStateChangelogTopic().name("app-changelog").addTopicConfig().key("cleanup.policy").value("compact");
+        assertThat(split.sourceTopics()).containsExactly("input");
+        return request.topology(topology);
+    }
+
+    private static StreamsGroupHeartbeatRequestView beat(String memberId, int epoch) {
+        return new StreamsGroupHeartbeatRequestView().groupId("app").memberId(memberId).memberEpoch(epoch);
+    }
+
+    /** A heartbeat saying the member holds exactly these active tasks. */
+    private static StreamsGroupHeartbeatRequestView holding(String memberId, int epoch,
+                                                            List<StreamsGroupHeartbeatResponseView.TaskIds> active) {
+        StreamsGroupHeartbeatRequestView request = beat(memberId, epoch).standbyTasks(new ArrayList<>())
+                .warmupTasks(new ArrayList<>()).activeTasks(new ArrayList<>());
+        for (StreamsGroupHeartbeatResponseView.TaskIds ids : active) {
+            request.addActiveTask().subtopologyId(ids.subtopologyId()).partitions(ids.partitions());
+        }
+        return request;
+    }
+
+    private static Set<String> tasks(List<StreamsGroupHeartbeatResponseView.TaskIds> ids) {
+        Set<String> tasks = new TreeSet<>();
+        for (StreamsGroupHeartbeatResponseView.TaskIds id : ids) {
+            id.partitions().forEach(p -> tasks.add(id.subtopologyId() + "_" + p));
+        }
+        return tasks;
+    }
+
+    private StreamsGroupDescribeResponseView.DescribedGroup describe() throws IOException {
+        StreamsGroupDescribeRequestView request = new StreamsGroupDescribeRequestView().groupIds(List.of("app"));
+        return new StreamsGroupDescribeResponseView(client.call(ApiKey.STREAMS_GROUP_DESCRIBE, 0, request.struct()))
+                .groups().get(0);
+    }
+
+    /** Heartbeats m1 until the broker has created the internal topics and the topology is ready. */
+    private StreamsGroupHeartbeatResponseView untilReady(String memberId, int epoch) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            StreamsGroupHeartbeatResponseView response = heartbeat(beat(memberId, epoch));
+            assertThat(response.errorCode()).isEqualTo(Errors.NONE.code());
+            if (response.status().isEmpty()) {
+                return response;
+            }
+            epoch = response.memberEpoch();
+            assertThat(System.nanoTime()).isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+    }
+
+    private void waitUntilMembers(int count) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (describe().members().size() != count) {
+            assertThat(System.nanoTime()).isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void offeredOnlyWhenTheRebalanceProtocolsNameStreams() throws Exception {
+        start(Map.of());
+        ApiVersionsResponseView off = new ApiVersionsResponseView(
+                client.call(ApiKey.API_VERSIONS, 3, new ApiVersionsRequestView().clientSoftwareName("t")
+                        .clientSoftwareVersion("1").struct()));
+        assertThat(off.apiKeys()).noneMatch(api -> api.apiKey() == ApiKey.STREAMS_GROUP_HEARTBEAT.id());
+        assertThat(off.finalizedFeatures()).noneMatch(feature -> feature.name().equals("streams.version"));
+        assertThat(off.apiKeys()).anyMatch(api -> api.apiKey() == ApiKey.CONSUMER_GROUP_HEARTBEAT.id());
+        stop();
+        start(Map.of("group.coordinator.rebalance.protocols", "classic"));
+        ApiVersionsResponseView classicOnly = new ApiVersionsResponseView(
+                client.call(ApiKey.API_VERSIONS, 3, new ApiVersionsRequestView().clientSoftwareName("t")
+                        .clientSoftwareVersion("1").struct()));
+        assertThat(classicOnly.apiKeys()).noneMatch(api -> api.apiKey() == ApiKey.CONSUMER_GROUP_HEARTBEAT.id());
+        stop();
+        client = null;
+        broker = null;
+
+        start(STREAMS_ON);
+        ApiVersionsResponseView on = new ApiVersionsResponseView(
+                client.call(ApiKey.API_VERSIONS, 3, new ApiVersionsRequestView().clientSoftwareName("t")
+                        .clientSoftwareVersion("1").struct()));
+        assertThat(on.apiKeys()).anySatisfy(api -> {
+            assertThat(api.apiKey()).isEqualTo(ApiKey.STREAMS_GROUP_HEARTBEAT.id());
+            assertThat(api.maxVersion()).isEqualTo((short) 0);
+        });
+        assertThat(on.apiKeys()).anyMatch(api -> api.apiKey() == ApiKey.STREAMS_GROUP_DESCRIBE.id());
+        assertThat(on.finalizedFeatures()).anySatisfy(feature -> {
+            assertThat(feature.name()).isEqualTo("streams.version");
+            assertThat(feature.maxVersionLevel()).isEqualTo((short) 1);
+        });
+    }
+
+    @Test
+    void theBrokerCreatesTheInternalTopicsThenAssignsEveryTask() throws Exception {
+        start(STREAMS_ON);
+        StreamsGroupHeartbeatResponseView joined = heartbeat(join("m1", "p1"));
+        assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(joined.status()).singleElement().satisfies(status -> {
+            assertThat(status.statusCode()).isEqualTo(StreamsConfiguredTopology.MISSING_INTERNAL_TOPICS);
+            assertThat(status.statusDetail()).isEqualTo("Internal topics are missing: app-changelog, app-repartition");
+        });
+        assertThat(joined.activeTasks()).isEmpty();
+
+        StreamsGroupHeartbeatResponseView ready = untilReady("m1", joined.memberEpoch());
+        assertThat(tasks(ready.activeTasks())).containsExactly("0_0", "0_1", "0_2", "1_0", "1_1", "1_2");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + broker.boundPort("PLAINTEXT")))) {
+            assertThat(admin.describeTopics(List.of("app-repartition")).allTopicNames().get()
+                    .get("app-repartition").partitions()).hasSize(3);
+            ConfigResource changelog = new ConfigResource(ConfigResource.Type.TOPIC, "app-changelog");
+            assertThat(admin.describeConfigs(List.of(changelog)).all().get().get(changelog)
+                    .get("cleanup.policy").value()).isEqualTo("compact");
+        }
+        assertThat(describe().groupState()).isEqualTo("Stable");
+    }
+
+    @Test
+    void aTaskGoesToTheNewMemberOnlyOnceTheOldOneRevokedIt() throws Exception {
+        start(STREAMS_ON);
+        StreamsGroupHeartbeatResponseView m1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch());
+        int epoch1 = m1.memberEpoch();
+
+        StreamsGroupHeartbeatResponseView m2 = heartbeat(join("m2", "p2"));
+        assertThat(m2.memberEpoch()).isEqualTo(epoch1 + 1);
+        assertThat(m2.activeTasks()).isEmpty(); // all six are still m1's
+
+        StreamsGroupHeartbeatResponseView revoke = heartbeat(holding("m1", epoch1, m1.activeTasks()));
+        assertThat(revoke.memberEpoch()).isEqualTo(epoch1); // keeps its epoch until it has revoked
+        assertThat(tasks(revoke.activeTasks())).hasSize(3);
+        assertThat(describe().groupState()).isEqualTo("Reconciling");
+
+        StreamsGroupHeartbeatResponseView stillWaiting = heartbeat(beat("m2", m2.memberEpoch()));
+        assertThat(stillWaiting.activeTasks()).isNull(); // unchanged: nothing released yet
+
+        StreamsGroupHeartbeatResponseView revoked = heartbeat(holding("m1", epoch1, revoke.activeTasks()));
+        assertThat(revoked.memberEpoch()).isEqualTo(epoch1 + 1);
+
+        StreamsGroupHeartbeatResponseView taken = heartbeat(beat("m2", m2.memberEpoch()));
+        Set<String> m2Tasks = tasks(taken.activeTasks());
+        assertThat(m2Tasks).hasSize(3).doesNotContainAnyElementsOf(tasks(revoke.activeTasks()));
+        assertThat(describe().groupState()).isEqualTo("Stable");
+    }
+
+    @Test
+    void aLeaversAndASilentMembersTasksGoToTheOthers() throws Exception {
+        start(STREAMS_ON);
+        int epoch1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
+        heartbeat(join("m2", "p2"));
+        clock.advance(SESSION_MS - 1000);
+        StreamsGroupHeartbeatResponseView m1 = heartbeat(beat("m1", epoch1));
+        assertThat(m1.errorCode()).isEqualTo(Errors.NONE.code());
+        clock.advance(1000); // m2's session runs out, not m1's
+        waitUntilMembers(1);
+        StreamsGroupHeartbeatResponseView alone = heartbeat(holding("m1", m1.memberEpoch(), m1.activeTasks()));
+        assertThat(tasks(alone.activeTasks())).hasSize(6);
+        assertThat(heartbeat(beat("m2", 3)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+
+        StreamsGroupHeartbeatResponseView left = heartbeat(beat("m1", -1));
+        assertThat(left.memberEpoch()).isEqualTo(-1);
+        assertThat(describe().groupState()).isEqualTo("Empty");
+    }
+
+    @Test
+    void kafkasErrorsAndStatuses() throws Exception {
+        start(STREAMS_ON);
+        assertThat(heartbeat(join("m1", "p1").topology(null)).errorMessage())
+                .isEqualTo("Topology must be non-null when (re-)joining.");
+        assertThat(heartbeat(join("m1", "p1").rebalanceTimeoutMs(-1)).errorMessage())
+                .isEqualTo("RebalanceTimeoutMs must be provided in first request.");
+        assertThat(heartbeat(beat("m1", 1)).errorMessage()).isEqualTo("Streams group app not found.");
+        assertThat(heartbeat(beat("m1", -3)).errorMessage())
+                .isEqualTo("MemberEpoch is -3, but must be greater than or equal to -2.");
+
+        StreamsGroupHeartbeatRequestView missingSource = join("m1", "p1");
+        missingSource.topology().subtopologies().get(0).sourceTopics(List.of("absent"));
+        StreamsGroupHeartbeatResponseView missing = heartbeat(missingSource);
+        assertThat(missing.status()).singleElement().satisfies(status -> {
+            assertThat(status.statusCode()).isEqualTo(StreamsConfiguredTopology.MISSING_SOURCE_TOPICS);
+            assertThat(status.statusDetail()).isEqualTo("Source topics absent are missing.");
+        });
+        assertThat(heartbeat(join("m2", "p2")).errorMessage()).isEqualTo("Topology updates are not supported yet.");
+        assertThat(heartbeat(beat("m1", missing.memberEpoch() + 1)).errorCode())
+                .isEqualTo(Errors.FENCED_MEMBER_EPOCH.code());
+    }
+
+    @Test
+    void theOtherGroupApisKnowStreamsGroups() throws Exception {
+        start(STREAMS_ON);
+        int epoch = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
+
+        ListGroupsResponseView listed = new ListGroupsResponseView(client.call(ApiKey.LIST_GROUPS, 5,
+                new ListGroupsRequestView().typesFilter(List.of("streams")).struct()));
+        assertThat(listed.groups()).singleElement().satisfies(group -> {
+            assertThat(group.groupId()).isEqualTo("app");
+            assertThat(group.groupType()).isEqualTo("streams");
+            assertThat(group.groupState()).isEqualTo("Stable");
+        });
+        DescribeGroupsResponseView.DescribedGroup classic = new DescribeGroupsResponseView(client.call(
+                ApiKey.DESCRIBE_GROUPS, 6, new DescribeGroupsRequestView().groups(List.of("app")).struct()))
+                .groups().get(0);
+        assertThat(classic.errorMessage()).isEqualTo("Group app is not a classic group.");
+
+        OffsetCommitRequestView commit = new OffsetCommitRequestView().groupId("app").memberId("m1")
+                .generationIdOrMemberEpoch(epoch - 1);
+        commit.addTopic().name("input").addPartition().partitionIndex(0).committedOffset(5);
+        OffsetCommitResponseView stale = new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 9,
+                commit.struct()));
+        assertThat(stale.topics().get(0).partitions().get(0).errorCode())
+                .isEqualTo(Errors.STALE_MEMBER_EPOCH.code());
+        commit.generationIdOrMemberEpoch(epoch);
+        OffsetCommitResponseView ok = new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 9,
+                commit.struct()));
+        assertThat(ok.topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+
+        OffsetFetchRequestView fetch = new OffsetFetchRequestView();
+        fetch.addGroup().groupId("app").memberId("m1").memberEpoch(epoch - 1).topics(null);
+        assertThat(new OffsetFetchResponseView(client.call(ApiKey.OFFSET_FETCH, 9, fetch.struct())).groups().get(0)
+                .errorCode()).isEqualTo(Errors.STALE_MEMBER_EPOCH.code());
+
+        DeleteGroupsRequestView delete = new DeleteGroupsRequestView().groupsNames(List.of("app"));
+        assertThat(new DeleteGroupsResponseView(client.call(ApiKey.DELETE_GROUPS, 2, delete.struct())).results()
+                .get(0).errorCode()).isEqualTo(Errors.NON_EMPTY_GROUP.code());
+
+        StreamsGroupDescribeResponseView.DescribedGroup described = describe();
+        assertThat(described.topology().subtopologies()).hasSize(2);
+        assertThat(described.members()).singleElement().satisfies(member -> {
+            assertThat(member.processId()).isEqualTo("p1");
+            assertThat(member.assignment().activeTasks()).hasSize(2);
+        });
+
+        heartbeat(beat("m1", -1));
+        assertThat(new DeleteGroupsResponseView(client.call(ApiKey.DELETE_GROUPS, 2, delete.struct())).results()
+                .get(0).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(describe().errorMessage()).isEqualTo("Group app not found.");
+    }
+
+    @Test
+    void aMemberThatDoesNotRevokeWithinItsRebalanceTimeoutIsFenced() throws Exception {
+        start(STREAMS_ON);
+        int epoch1 = untilReady("m1", heartbeat(join("m1", "p1").rebalanceTimeoutMs(5_000)).memberEpoch())
+                .memberEpoch();
+        heartbeat(join("m2", "p2"));
+        StreamsGroupHeartbeatResponseView revoke = heartbeat(beat("m1", epoch1));
+        assertThat(tasks(revoke.activeTasks())).hasSize(3); // asked to give up the other three
+        clock.advance(4_999);
+        heartbeat(beat("m2", epoch1 + 1)); // keeps m2's session going; m1 has not revoked
+        assertThat(describe().members()).hasSize(2);
+        clock.advance(1);
+        waitUntilMembers(1);
+        assertThat(heartbeat(beat("m1", epoch1)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+    }
+
+    @Test
+    void standbyReplicasGoToTheOtherProcess() throws Exception {
+        Map<String, String> overrides = new java.util.HashMap<>(STREAMS_ON);
+        overrides.put("group.streams.num.standby.replicas", "1");
+        start(overrides);
+        int epoch1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
+        StreamsGroupHeartbeatResponseView m2 = heartbeat(join("m2", "p2"));
+        StreamsGroupHeartbeatResponseView m1 = heartbeat(holding("m1", epoch1, heartbeat(beat("m1", epoch1))
+                .activeTasks()));
+        assertThat(tasks(m1.activeTasks())).hasSize(3);
+        StreamsGroupHeartbeatResponseView m2Now = heartbeat(beat("m2", m2.memberEpoch()));
+        assertThat(tasks(m2Now.activeTasks())).hasSize(3);
+        // Each process's standbys are the other's active tasks.
+        assertThat(tasks(m2Now.standbyTasks())).isEqualTo(tasks(m1.activeTasks()));
+        StreamsGroupDescribeResponseView.DescribedGroup described = describe();
+        assertThat(described.members()).allSatisfy(member ->
+                assertThat(member.targetAssignment().standbyTasks()).isNotEmpty());
+    }
+
+    @Test
+    void aMemberNeedsReadOnTheGroupDescribeOnItsTopologysTopicsAndCreateForItsInternalTopics() throws Exception {
+        Map<String, String> overrides = new java.util.HashMap<>(STREAMS_ON);
+        overrides.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        overrides.put("allow.everyone.if.no.acl.found", "true");
+        start(overrides);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + broker.boundPort("PLAINTEXT")))) {
+            AclBinding denyGroup = new AclBinding(new ResourcePattern(ResourceType.GROUP, "app", PatternType.LITERAL),
+                    new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.READ, AclPermissionType.DENY));
+            admin.createAcls(List.of(denyGroup)).all().get();
+            assertThat(heartbeat(join("m1", "p1")).errorCode()).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED.code());
+            admin.deleteAcls(List.of(denyGroup.toFilter())).all().get();
+
+            AclBinding denyInput = new AclBinding(new ResourcePattern(ResourceType.TOPIC, "input",
+                    PatternType.LITERAL), new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.DESCRIBE,
+                    AclPermissionType.DENY));
+            admin.createAcls(List.of(denyInput)).all().get();
+            assertThat(heartbeat(join("m1", "p1")).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+            admin.deleteAcls(List.of(denyInput.toFilter())).all().get();
+
+            AclBinding denyCreate = new AclBinding(new ResourcePattern(ResourceType.TOPIC, "app-changelog",
+                    PatternType.LITERAL), new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.CREATE,
+                    AclPermissionType.DENY));
+            // With an ACL on the topic nothing else on it is allowed by default any more: ALL allowed, CREATE denied.
+            AclBinding allowAll = new AclBinding(denyCreate.pattern(), new AccessControlEntry("User:ANONYMOUS", "*",
+                    AclOperation.ALL, AclPermissionType.ALLOW));
+            // CREATE on the cluster would allow any topic: denied there too (everything else still allowed).
+            ResourcePattern cluster = new ResourcePattern(ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL);
+            admin.createAcls(List.of(allowAll, denyCreate,
+                    new AclBinding(cluster, new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.ALL,
+                            AclPermissionType.ALLOW)),
+                    new AclBinding(cluster, new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.CREATE,
+                            AclPermissionType.DENY)))).all().get();
+            StreamsGroupHeartbeatResponseView joined = heartbeat(join("m1", "p1"));
+            assertThat(joined.status()).singleElement().satisfies(status -> assertThat(status.statusDetail())
+                    .isEqualTo("Internal topics are missing: app-changelog, app-repartition; Unauthorized to CREATE "
+                            + "on topics app-changelog."));
+            // The repartition topic is created, the changelog is not: the topology stays not ready.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!admin.listTopics().names().get().contains("app-repartition")) {
+                assertThat(System.nanoTime()).isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+            assertThat(heartbeat(beat("m1", joined.memberEpoch())).status()).singleElement()
+                    .satisfies(status -> assertThat(status.statusDetail()).isEqualTo(
+                            "Internal topics are missing: app-changelog; Unauthorized to CREATE on topics "
+                                    + "app-changelog."));
+            assertThat(admin.listTopics().names().get()).doesNotContain("app-changelog");
+        }
+    }
+
+    @Test
+    void theGroupConfigForStandbysTriggersARebalance() throws Exception {
+        start(STREAMS_ON);
+        int epoch1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
+        StreamsGroupHeartbeatResponseView m2 = heartbeat(join("m2", "p2"));
+        List<StreamsGroupHeartbeatResponseView.TaskIds> kept = heartbeat(beat("m1", epoch1)).activeTasks();
+        StreamsGroupHeartbeatResponseView m1 = heartbeat(holding("m1", epoch1, kept));
+        int settled = heartbeat(beat("m2", m2.memberEpoch())).memberEpoch();
+        assertThat(describe().members()).allSatisfy(member ->
+                assertThat(member.targetAssignment().standbyTasks()).isEmpty());
+
+        ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, "app");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + broker.boundPort("PLAINTEXT")))) {
+            assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
+                    new ConfigEntry("streams.num.standby.replicas", "3"), AlterConfigOp.OpType.SET))))
+                    .all().get()).hasCauseInstanceOf(InvalidConfigurationException.class).hasMessageContaining(
+                            "streams.num.standby.replicas must be less than or equal to "
+                                    + "group.streams.max.standby.replicas");
+            admin.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
+                    new ConfigEntry("streams.num.standby.replicas", "1"), AlterConfigOp.OpType.SET)))).all().get();
+        }
+        StreamsGroupHeartbeatResponseView rebalanced = heartbeat(holding("m1", m1.memberEpoch(), kept));
+        assertThat(rebalanced.memberEpoch()).isEqualTo(settled + 1);
+        assertThat(tasks(rebalanced.standbyTasks())).hasSize(3);
+    }
+}
