@@ -1,6 +1,7 @@
 package io.minibroker.broker.fetch;
 
 import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.log.LeaderEpochCache;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -38,20 +39,29 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
      * consumers send -1.
      */
     private static final int REPLICA_STATE_FROM_VERSION = 15;
+    /** LastFetchedEpoch came with v12 (KIP-595's truncation on fetch); -1 asks for no check. */
+    private static final int LAST_FETCHED_EPOCH_FROM_VERSION = 12;
 
     record TopicPlan(String name, UUID id, List<PartitionPlan> partitions) {
     }
 
-    /** A partition's part; {@code logStartOffset} is a follower's (-1 from a consumer). */
+    /**
+     * A partition's part; {@code logStartOffset} is a follower's (-1 from a consumer); {@code divergingEpoch} where
+     * the fetcher's log diverges from ours, null when it does not (or it named no LastFetchedEpoch).
+     */
     record PartitionPlan(int index, long fetchOffset, long logStartOffset, int maxBytes, PartitionLog log,
-                         Errors error) {
+                         Errors error, LeaderEpochCache.EpochEnd divergingEpoch) {
     }
 
     /**
      * Resolves the request; a partition this broker does not lead is NOT_LEADER_OR_FOLLOWER, to consumers and
      * followers alike. From v9 the CurrentLeaderEpoch a fetcher names is checked first, as Kafka's
      * localLogWithEpochOrThrow does: older than ours FENCED_LEADER_EPOCH (the fetcher's metadata is stale), newer
-     * UNKNOWN_LEADER_EPOCH (ours is), -1 no check.
+     * UNKNOWN_LEADER_EPOCH (ours is), -1 no check. From v12 a LastFetchedEpoch is checked against our log as Kafka's
+     * Partition.readRecords checks it, for whoever names one (kafka-clients consumers name none): where that epoch
+     * ends here (the greatest of ours not above it) is OFFSET_OUT_OF_RANGE when we have no such epoch or the fetch
+     * offset is below our log start, and the partition's DivergingEpoch, read in place of records, when it is an
+     * older epoch or ends before the fetch offset.
      */
     static FetchPlan of(Request request, TopicRegistry registry, PartitionLeadership leadership) {
         FetchRequestView body = new FetchRequestView(request.body());
@@ -70,12 +80,25 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
                 Errors error = log.isPresent()
                         ? leadership.checkLeaderEpoch(log.get().topicPartition(), currentLeaderEpoch, true)
                         : registry.partitionNotHere(byId, name, id, index); // elsewhere, or nowhere
+                int lastFetchedEpoch = request.version() >= LAST_FETCHED_EPOCH_FROM_VERSION
+                        ? partition.lastFetchedEpoch() : NO_EPOCH;
+                LeaderEpochCache.EpochEnd diverging = null;
+                if (error == Errors.NONE && log.isPresent() && lastFetchedEpoch != NO_EPOCH) {
+                    LeaderEpochCache.EpochEnd end = log.get().endOffsetForEpoch(lastFetchedEpoch);
+                    if (end.epoch() == LeaderEpochCache.UNDEFINED_EPOCH
+                            || end.endOffset() == LeaderEpochCache.UNDEFINED_OFFSET
+                            || partition.fetchOffset() < log.get().logStartOffset()) {
+                        error = Errors.OFFSET_OUT_OF_RANGE;
+                    } else if (end.epoch() < lastFetchedEpoch || end.endOffset() < partition.fetchOffset()) {
+                        diverging = end;
+                    }
+                }
                 if (error != Errors.NONE) {
                     log = Optional.empty();
                 }
                 partitions.add(new PartitionPlan(index, partition.fetchOffset(),
                         request.version() >= LOG_START_OFFSET_FROM_VERSION ? partition.logStartOffset() : -1,
-                        partition.partitionMaxBytes(), log.orElse(null), error));
+                        partition.partitionMaxBytes(), log.orElse(null), error, diverging));
             }
             topics.add(new TopicPlan(name, id, partitions));
         }
@@ -102,6 +125,11 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
     /** Whether a follower replica sent this fetch (a replica id of 0 or more), not a consumer. */
     boolean fromFollower() {
         return replicaId >= 0;
+    }
+
+    /** Whether a partition is answered with its DivergingEpoch, which is answered at once, as Kafka's. */
+    boolean hasDivergingEpoch() {
+        return topics.stream().flatMap(t -> t.partitions().stream()).anyMatch(p -> p.divergingEpoch() != null);
     }
 
     /**

@@ -90,6 +90,14 @@ final class FetchReader {
                     // keeps its batches in
                     result.highWatermark(-1L);
                     error = Errors.UNSUPPORTED_COMPRESSION_TYPE;
+                } else if (log != null && partition.divergingEpoch() != null) {
+                    // Kafka's readRecords: no records, the log's offsets as they are, and where the fetcher's
+                    // last fetched epoch ends here, from which it truncates
+                    result.highWatermark(log.highWatermark())
+                            .lastStableOffset(log.lastStableOffset())
+                            .logStartOffset(log.logStartOffset());
+                    result.divergingEpoch().epoch(partition.divergingEpoch().epoch())
+                            .endOffset(partition.divergingEpoch().endOffset());
                 } else if (log != null) {
                     long highWatermark = log.highWatermark();
                     long readableEnd = readableEnd(plan, log);
