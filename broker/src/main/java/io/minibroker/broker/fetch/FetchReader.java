@@ -81,7 +81,7 @@ final class FetchReader {
                         .records(Unpooled.EMPTY_BUFFER);
                 Errors error = partition.error();
                 PartitionLog log = partition.log();
-                if (log != null && !plan.stillLeads(log)) {
+                if (log != null && !plan.stillServes(log)) {
                     result.highWatermark(-1L);
                     error = log.isDeleted() ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NOT_LEADER_OR_FOLLOWER;
                 } else if (log != null && plan.version() < ZSTD_FROM_VERSION
@@ -173,7 +173,7 @@ final class FetchReader {
                 }
                 long fetchOffset = partition.fetchOffset();
                 long readableEnd = readableEnd(plan, log);
-                if (fetchOffset > log.logEndOffset() || fetchOffset < log.logStartOffset() || !plan.stillLeads(log)) {
+                if (fetchOffset > log.logEndOffset() || fetchOffset < log.logStartOffset() || !plan.stillServes(log)) {
                     return true; // answered now: the client resets its offset, or finds the new leader
                 }
                 if (fetchOffset >= readableEnd) {

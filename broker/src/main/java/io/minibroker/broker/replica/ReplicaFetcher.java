@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -79,6 +80,8 @@ final class ReplicaFetcher implements AutoCloseable {
     /** A test's hold on this follower's fsyncs. */
     private final FlushHolds flushHolds;
     private final BrokerTopicMetrics metrics;
+    /** Told of each partition an answer appended to or moved the high watermark of, outside this object's monitor. */
+    private final Consumer<TopicPartition> onProgress;
     private final Thread thread;
     /** The partitions followed, in the order given; replaced whole by each change (see {@link #take}). */
     private volatile Set<FollowedPartition> partitions = Set.of();
@@ -90,8 +93,9 @@ final class ReplicaFetcher implements AutoCloseable {
 
     private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
                            int fetchMinBytes, ClientSecurity security, FetchPauses pauses, FlushHolds flushHolds,
-                           BrokerTopicMetrics metrics) {
+                           BrokerTopicMetrics metrics, Consumer<TopicPartition> onProgress) {
         this.nodeId = nodeId;
+        this.onProgress = onProgress;
         this.pauses = pauses;
         this.flushHolds = flushHolds;
         this.metrics = metrics;
@@ -107,9 +111,10 @@ final class ReplicaFetcher implements AutoCloseable {
 
     static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
                                 int fetchMinBytes, ClientSecurity security, FetchPauses pauses,
-                                FlushHolds flushHolds, BrokerTopicMetrics metrics) {
+                                FlushHolds flushHolds, BrokerTopicMetrics metrics,
+                                Consumer<TopicPartition> onProgress) {
         ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, fetchWaitMaxMs, fetchMinBytes,
-                security, pauses, flushHolds, metrics);
+                security, pauses, flushHolds, metrics, onProgress);
         fetcher.thread.start();
         return fetcher;
     }
@@ -267,7 +272,11 @@ final class ReplicaFetcher implements AutoCloseable {
                 switch (take(asked, partition, asOf)) {
                     case REFUSED -> anyRefused = true;
                     case OUT_OF_RANGE -> outOfRange.add(asked);
-                    case FLUSH_DUE -> flush(asked.log());
+                    case FLUSH_DUE -> {
+                        flush(asked.log());
+                        onProgress.accept(asked.log().topicPartition());
+                    }
+                    case MOVED -> onProgress.accept(asked.log().topicPartition());
                     case TAKEN -> {
                     }
                 }
@@ -285,9 +294,11 @@ final class ReplicaFetcher implements AutoCloseable {
 
     /** What became of one partition's part of a fetch answer. */
     private enum Taken {
-        /** Appended (or dropped, or nothing to append): done. */
+        /** Dropped, cut, or nothing appended and the high watermark where it was: done. */
         TAKEN,
-        /** Appended, and {@code flush.messages} asks for an fsync now. */
+        /** Appended, or the high watermark moved: consumers' fetches parked on this follower may be answered. */
+        MOVED,
+        /** Appended, and {@code flush.messages} asks for an fsync now, before consumers are answered. */
         FLUSH_DUE,
         /** The leader refused the partition: tried again shortly. */
         REFUSED,
@@ -327,18 +338,21 @@ final class ReplicaFetcher implements AutoCloseable {
         }
         ByteBuf records = partition.records();
         boolean flushDue = false;
-        if (records != null && records.isReadable()) {
+        boolean appended = records != null && records.isReadable();
+        if (appended) {
             int bytes = records.readableBytes();
             flushDue = log.appendAsFollower(records).flushDue();
             metrics.replicatedIn(bytes); // once appended, as Kafka counts them: not a refused append's
         }
+        long highWatermark = log.highWatermark();
         log.setReplicatedHighWatermark(partition.highWatermark());
+        boolean moved = appended || log.highWatermark() != highWatermark;
         long leaderLogStart = partition.logStartOffset();
         if (leaderLogStart > log.logStartOffset()) {
             // The leader deleted records (DeleteRecords, retention): so does the follower, as in Kafka.
             log.deleteRecordsBefore(Math.min(leaderLogStart, log.logEndOffset()));
         }
-        return flushDue ? Taken.FLUSH_DUE : Taken.TAKEN;
+        return flushDue ? Taken.FLUSH_DUE : moved ? Taken.MOVED : Taken.TAKEN;
     }
 
     /**

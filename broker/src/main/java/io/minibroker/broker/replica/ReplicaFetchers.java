@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -27,6 +28,8 @@ public final class ReplicaFetchers implements AutoCloseable {
     private final ClientSecurity security;
     /** Where the followers count the bytes they append (ReplicationBytesIn). */
     private final BrokerTopicMetrics metrics;
+    /** Told of each followed partition whose log or high watermark moved (see {@link ReplicaFetcher}). */
+    private final Consumer<TopicPartition> onProgress;
     private final Map<Integer, ReplicaFetcher> byLeader = new HashMap<>();
     /**
      * Fetchers {@link #follow} stopped whose threads may not have ended (one in a follower's fsync): joined at
@@ -36,15 +39,20 @@ public final class ReplicaFetchers implements AutoCloseable {
     private final FetchPauses pauses = new FetchPauses();
     private final FlushHolds flushHolds = new FlushHolds();
 
-    /** @param brokerEpoch this broker's epoch from its registration (-1 before it has one) */
+    /**
+     * @param brokerEpoch this broker's epoch from its registration (-1 before it has one)
+     * @param onProgress  told, on a fetcher's thread, of each followed partition an answer appended to or moved the
+     *                    high watermark of: consumers' fetches served by this follower (KIP-392) park on it
+     */
     public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, int fetchWaitMaxMs, int fetchMinBytes,
-                           ClientSecurity security, BrokerTopicMetrics metrics) {
+                           ClientSecurity security, BrokerTopicMetrics metrics, Consumer<TopicPartition> onProgress) {
         this.nodeId = nodeId;
         this.brokerEpoch = brokerEpoch;
         this.fetchWaitMaxMs = fetchWaitMaxMs;
         this.fetchMinBytes = fetchMinBytes;
         this.security = security;
         this.metrics = metrics;
+        this.onProgress = onProgress;
     }
 
     /** Follows these partitions, by leader id; a leader not among the live {@code brokers} is not fetched from. */
@@ -65,7 +73,7 @@ public final class ReplicaFetchers implements AutoCloseable {
                 return;
             }
             byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, fetchWaitMaxMs,
-                    fetchMinBytes, security, pauses, flushHolds, metrics)).setPartitions(partitions);
+                    fetchMinBytes, security, pauses, flushHolds, metrics, onProgress)).setPartitions(partitions);
         });
     }
 

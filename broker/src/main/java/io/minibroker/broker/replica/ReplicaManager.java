@@ -387,6 +387,11 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     }
 
     @Override
+    public boolean hostsReplica(TopicPartition partition) {
+        return hosted.containsKey(partition);
+    }
+
+    @Override
     public int leaderEpoch(TopicPartition partition) {
         HostedPartition state = hosted.get(partition);
         return state == null ? -1 : state.image().leaderEpoch();

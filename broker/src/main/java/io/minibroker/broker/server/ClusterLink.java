@@ -79,7 +79,8 @@ final class ClusterLink {
         replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
                 new ReplicaFetchers(nodeId, this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
                         config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES),
-                        ClientSecurity.forListener(config, config.interBrokerListenerName()), topicMetrics),
+                        ClientSecurity.forListener(config, config.interBrokerListenerName()), topicMetrics,
+                        fetchPurgatory::checkAndComplete),
                 controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
                 config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                 config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);

@@ -81,7 +81,7 @@ class AlterPartitionResendTest {
                 FetchHandler.newPurgatory(1000, clock.purgatoryClock()),
                 DelayedDeleteRecords.newPurgatory(1000, clock.purgatoryClock()),
                 new ReplicaFetchers(0, () -> 1, 500, 1, ClientSecurity.NONE,
-                        new BrokerTopicMetrics(new SimpleMeterRegistry())),
+                        new BrokerTopicMetrics(new SimpleMeterRegistry()), partition -> { }),
                 new NodeChannel("localhost", controller.port(), "alter-partition-test", 10_000), LAG_MS, 9_000,
                 60_000, () -> 1, clock);
         // Node 0 leads, node 1 follows and never fetches: after the lag the leader asks for an ISR of [0].
