@@ -57,11 +57,6 @@ import java.util.function.LongSupplier;
 final class ReplicaFetcher implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaFetcher.class);
-    /** Kafka's replica.fetch.max.bytes and replica.fetch.response.max.bytes defaults. */
-    private static final int PARTITION_MAX_BYTES = 1_048_576;
-    private static final int RESPONSE_MAX_BYTES = 10_485_760;
-    /** Kafka's replica.fetch.backoff.ms default: the pause after a failed fetch. */
-    private static final long BACKOFF_MS = 1_000;
     /** How much longer than the fetch's own wait a response may take before the connection is given up. */
     private static final int RESPONSE_GRACE_MS = 30_000;
     /** ListOffsets' special timestamps: the log end (for a replica's id) and the log start. */
@@ -72,8 +67,7 @@ final class ReplicaFetcher implements AutoCloseable {
     /** This broker's epoch, sent in each fetch so that the leader names it by its epoch in the ISR (KIP-903). */
     private final LongSupplier brokerEpoch;
     private final BrokerNode leader;
-    private final int fetchWaitMaxMs;
-    private final int fetchMinBytes;
+    private final FetcherSettings settings;
     private final NodeChannel channel;
     /** The partitions a test paused: not fetched while paused. */
     private final FetchPauses pauses;
@@ -91,8 +85,8 @@ final class ReplicaFetcher implements AutoCloseable {
     /** What {@link #pause} waits on and {@link #close} and {@link #setPartitions} notify. */
     private final Object wakeUp = new Object();
 
-    private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
-                           int fetchMinBytes, ClientSecurity security, FetchPauses pauses, FlushHolds flushHolds,
+    private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, FetcherSettings settings,
+                           ClientSecurity security, FetchPauses pauses, FlushHolds flushHolds,
                            BrokerTopicMetrics metrics, Consumer<TopicPartition> onProgress) {
         this.nodeId = nodeId;
         this.onProgress = onProgress;
@@ -101,20 +95,18 @@ final class ReplicaFetcher implements AutoCloseable {
         this.metrics = metrics;
         this.brokerEpoch = brokerEpoch;
         this.leader = leader;
-        this.fetchWaitMaxMs = fetchWaitMaxMs;
-        this.fetchMinBytes = fetchMinBytes;
+        this.settings = settings;
         this.channel = new NodeChannel(leader.host(), leader.port(), "replica-fetcher-" + nodeId,
-                fetchWaitMaxMs + RESPONSE_GRACE_MS, security);
+                settings.waitMaxMs() + RESPONSE_GRACE_MS, security);
         this.thread = new Thread(this::run, "replica-fetcher-" + leader.id());
         thread.setDaemon(true);
     }
 
-    static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
-                                int fetchMinBytes, ClientSecurity security, FetchPauses pauses,
+    static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, FetcherSettings settings,
+                                ClientSecurity security, FetchPauses pauses,
                                 FlushHolds flushHolds, BrokerTopicMetrics metrics,
                                 Consumer<TopicPartition> onProgress) {
-        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, fetchWaitMaxMs, fetchMinBytes,
-                security, pauses, flushHolds, metrics, onProgress);
+        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, settings, security, pauses, flushHolds, metrics, onProgress);
         fetcher.thread.start();
         return fetcher;
     }
@@ -164,7 +156,7 @@ final class ReplicaFetcher implements AutoCloseable {
             Set<FollowedPartition> followed = partitions;
             try {
                 if (followed.isEmpty()) {
-                    pause(fetchWaitMaxMs);
+                    pause(settings.waitMaxMs());
                     continue;
                 }
                 pendingTruncations().forEach(this::truncateToHighWatermark);
@@ -172,7 +164,7 @@ final class ReplicaFetcher implements AutoCloseable {
                 ready.removeAll(pendingTruncations());
                 ready.removeIf(partition -> pauses.paused(partition.log().topicPartition()));
                 if (ready.isEmpty()) {
-                    pause(Math.min(BACKOFF_MS, fetchWaitMaxMs)); // the leader cannot answer yet, or a test paused us
+                    pause(Math.min(settings.backoffMs(), settings.waitMaxMs())); // the leader cannot answer yet, or a test paused us
                     continue;
                 }
                 fetchOnce(ready, followed);
@@ -180,10 +172,10 @@ final class ReplicaFetcher implements AutoCloseable {
             } catch (IOException | LogException e) {
                 if (running && !reportedFailure) {
                     LOG.warn("Fetching from leader {} failed ({}); retrying every {} ms", leader.id(), e.toString(),
-                            BACKOFF_MS);
+                            settings.backoffMs());
                     reportedFailure = true;
                 }
-                pause(BACKOFF_MS);
+                pause(settings.backoffMs());
             }
         }
     }
@@ -235,9 +227,9 @@ final class ReplicaFetcher implements AutoCloseable {
     /** Fetches {@code followed}, taken from {@code asOf}, the set of followed partitions when the fetch was built. */
     private void fetchOnce(List<FollowedPartition> followed, Set<FollowedPartition> asOf) throws IOException {
         FetchRequestView request = new FetchRequestView()
-                .maxWaitMs(fetchWaitMaxMs)
-                .minBytes(fetchMinBytes)
-                .maxBytes(RESPONSE_MAX_BYTES);
+                .maxWaitMs(settings.waitMaxMs())
+                .minBytes(settings.minBytes())
+                .maxBytes(settings.responseMaxBytes());
         request.replicaState().replicaId(nodeId).replicaEpoch(brokerEpoch.getAsLong());
         Map<UUID, FetchTopic> topics = new LinkedHashMap<>();
         Map<String, FollowedPartition> requested = new LinkedHashMap<>();
@@ -250,7 +242,7 @@ final class ReplicaFetcher implements AutoCloseable {
                     .lastFetchedEpoch(log.latestEpoch())
                     .fetchOffset(log.logEndOffset())
                     .logStartOffset(log.logStartOffset())
-                    .partitionMaxBytes(PARTITION_MAX_BYTES);
+                    .partitionMaxBytes(settings.maxBytes());
             requested.put(partition.topicId() + "-" + log.topicPartition().partition(), partition);
         }
         FetchResponseView response = new FetchResponseView(channel.send(ApiKey.FETCH, request.struct()));
@@ -288,7 +280,7 @@ final class ReplicaFetcher implements AutoCloseable {
             }
         }
         if (anyRefused) {
-            pause(Math.min(BACKOFF_MS, fetchWaitMaxMs));
+            pause(Math.min(settings.backoffMs(), settings.waitMaxMs()));
         }
     }
 

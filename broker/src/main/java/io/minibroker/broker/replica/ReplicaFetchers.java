@@ -22,8 +22,7 @@ public final class ReplicaFetchers implements AutoCloseable {
 
     private final int nodeId;
     private final LongSupplier brokerEpoch;
-    private final int fetchWaitMaxMs;
-    private final int fetchMinBytes;
+    private final FetcherSettings settings;
     /** How to connect to the leaders' inter-broker listener (TLS, SASL sign-in). */
     private final ClientSecurity security;
     /** Where the followers count the bytes they append (ReplicationBytesIn). */
@@ -44,12 +43,10 @@ public final class ReplicaFetchers implements AutoCloseable {
      * @param onProgress  told, on a fetcher's thread, of each followed partition an answer appended to or moved the
      *                    high watermark of: consumers' fetches served by this follower (KIP-392) park on it
      */
-    public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, int fetchWaitMaxMs, int fetchMinBytes,
-                           ClientSecurity security, BrokerTopicMetrics metrics, Consumer<TopicPartition> onProgress) {
+    public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, FetcherSettings settings, ClientSecurity security, BrokerTopicMetrics metrics, Consumer<TopicPartition> onProgress) {
         this.nodeId = nodeId;
         this.brokerEpoch = brokerEpoch;
-        this.fetchWaitMaxMs = fetchWaitMaxMs;
-        this.fetchMinBytes = fetchMinBytes;
+        this.settings = settings;
         this.security = security;
         this.metrics = metrics;
         this.onProgress = onProgress;
@@ -72,8 +69,8 @@ public final class ReplicaFetchers implements AutoCloseable {
             if (leader == null) {
                 return;
             }
-            byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, fetchWaitMaxMs,
-                    fetchMinBytes, security, pauses, flushHolds, metrics, onProgress)).setPartitions(partitions);
+            byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, settings,
+                    security, pauses, flushHolds, metrics, onProgress)).setPartitions(partitions);
         });
     }
 

@@ -80,7 +80,7 @@ class AlterPartitionResendTest {
         replicas = new ReplicaManager(0, topics, ProduceHandler.newPurgatory(1000, clock.purgatoryClock()),
                 FetchHandler.newPurgatory(1000, clock.purgatoryClock()),
                 DelayedDeleteRecords.newPurgatory(1000, clock.purgatoryClock()),
-                new ReplicaFetchers(0, () -> 1, 500, 1, ClientSecurity.NONE,
+                new ReplicaFetchers(0, () -> 1, FetcherSettings.of(BrokerConfig.of(Map.of())), ClientSecurity.NONE,
                         new BrokerTopicMetrics(new SimpleMeterRegistry()), partition -> { }),
                 new NodeChannel("localhost", controller.port(), "alter-partition-test", 10_000), LAG_MS, 9_000,
                 60_000, () -> 1, clock);
