@@ -6,16 +6,13 @@ import io.minibroker.broker.server.FirstPartition;
 import io.minibroker.broker.server.SessionClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
-import io.minibroker.protocol.record.RecordBatches;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,11 +66,11 @@ class FollowerFetchTest {
 
     @Test
     void aFollowerServesConsumersUpToItsHighWatermarkAndWakesThemWhenItMoves() throws Exception {
-        try (KafkaProducer<String, String> producer = producer(); NodeChannel follower = channel(1)) {
+        try (KafkaProducer<String, String> producer = WireFetches.acksAllProducer(bootstrap()); NodeChannel follower = channel(1)) {
             for (int i = 0; i < 5; i++) {
                 producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i)).get();
             }
-            sessions.awaitAdvancing(FETCH_WAIT_MS, () -> records(fetch(follower, 12, -1, 0, 0)) == 5,
+            sessions.awaitAdvancing(FETCH_WAIT_MS, () -> WireFetches.recordCount(fetch(follower, 12, -1, 0, 0)) == 5,
                     "node 1 to serve the five records");
             assertThat(error(fetch(follower, 10, -1, 0, 0))).as("a fetch before v11 reads from the leader only")
                     .isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
@@ -91,7 +88,7 @@ class FollowerFetchTest {
             sent.get();
 
             assertThat(error(parked.get())).isEqualTo(Errors.NONE);
-            assertThat(records(parked.get())).as("the record, once node 1's high watermark covers it").isEqualTo(1);
+            assertThat(WireFetches.recordCount(parked.get())).as("the record, once node 1's high watermark covers it").isEqualTo(1);
         }
     }
 
@@ -113,14 +110,6 @@ class FollowerFetchTest {
         return Errors.forCode(partition.getInt16("ErrorCode"));
     }
 
-    private static int records(Struct partition) {
-        int count = 0;
-        for (RecordBatches batches = RecordBatches.of(partition.getRecords("Records")); batches.hasNext(); ) {
-            count += batches.next().recordCount();
-        }
-        return count;
-    }
-
     private double parkedFetches(int node) {
         return cluster.node(node).meterRegistry().get("purgatory.delayed.operations")
                 .tag("delayedOperation", "Fetch").gauge().value();
@@ -129,12 +118,6 @@ class FollowerFetchTest {
     private NodeChannel channel(int node) {
         return new NodeChannel("localhost", cluster.node(node).boundPort("PLAINTEXT"), "follower-fetch-test",
                 PARKED_MS + 10_000);
-    }
-
-    private KafkaProducer<String, String> producer() {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000",
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000"), new StringSerializer(), new StringSerializer());
     }
 
     private String bootstrap() {

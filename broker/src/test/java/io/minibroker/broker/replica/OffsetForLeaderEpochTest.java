@@ -6,17 +6,13 @@ import io.minibroker.broker.server.SessionClock;
 import io.minibroker.purgatory.time.ManualClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
-import io.minibroker.protocol.record.RecordBatches;
 import io.minibroker.protocol.schema.Struct;
-import io.netty.buffer.ByteBuf;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -60,7 +56,7 @@ class OffsetForLeaderEpochTest {
 
     @Test
     void answersWhereEachEpochEndsAndChecksTheCurrentEpoch() throws Exception {
-        try (KafkaProducer<String, String> producer = producer()) {
+        try (KafkaProducer<String, String> producer = WireFetches.acksAllProducer(bootstrap())) {
             for (int i = 0; i < 5; i++) {
                 producer.send(new ProducerRecord<>(TOPIC, 0, null, "before-" + i)).get();
             }
@@ -155,23 +151,12 @@ class OffsetForLeaderEpochTest {
         Struct partition = channel.send(ApiKey.FETCH, (short) 12, fetch).getStructs("Responses").get(0)
                 .getStructs("Partitions").get(0);
         Struct diverging = partition.getStruct("DivergingEpoch");
-        ByteBuf records = partition.getRecords("Records");
-        int count = 0;
-        for (RecordBatches batches = RecordBatches.of(records); batches.hasNext(); ) {
-            count += batches.next().recordCount();
-        }
         return List.of((int) partition.getInt16("ErrorCode"), diverging.getInt32("Epoch"),
-                diverging.getInt64("EndOffset"), count);
+                diverging.getInt64("EndOffset"), WireFetches.recordCount(partition));
     }
 
     private NodeChannel channel(int node) {
         return new NodeChannel("localhost", cluster.node(node).boundPort("PLAINTEXT"), "epoch-test", 10_000);
-    }
-
-    private KafkaProducer<String, String> producer() {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000",
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000"), new StringSerializer(), new StringSerializer());
     }
 
     private String bootstrap() {
