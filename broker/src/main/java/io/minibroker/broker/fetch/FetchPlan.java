@@ -62,13 +62,13 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
     /**
      * Resolves the request; a partition this broker does not lead is NOT_LEADER_OR_FOLLOWER to followers and to
      * consumers' fetches before v11; a consumer's v11+ fetch is served by any replica here, up to its high watermark
-     * (Kafka's fetchOnlyLeader is false when a consumer's fetch carries client metadata, KIP-392). From v9 the CurrentLeaderEpoch a fetcher names is checked first, as Kafka's
-     * localLogWithEpochOrThrow does: older than ours FENCED_LEADER_EPOCH (the fetcher's metadata is stale), newer
-     * UNKNOWN_LEADER_EPOCH (ours is), -1 no check. From v12 a LastFetchedEpoch is checked against our log as Kafka's
-     * Partition.readRecords checks it, for whoever names one (kafka-clients consumers name none): where that epoch
-     * ends here (the greatest of ours not above it) is OFFSET_OUT_OF_RANGE when we have no such epoch or the fetch
-     * offset is below our log start, and the partition's DivergingEpoch, read in place of records, when it is an
-     * older epoch or ends before the fetch offset.
+     * (Kafka's fetchOnlyLeader is false when a consumer's fetch carries client metadata, KIP-392). From v9 the
+     * CurrentLeaderEpoch a fetcher names is checked first, as Kafka's localLogWithEpochOrThrow does: older than ours
+     * FENCED_LEADER_EPOCH (the fetcher's metadata is stale), newer UNKNOWN_LEADER_EPOCH (ours is), -1 no check. From
+     * v12 a LastFetchedEpoch is checked against our log as Kafka's Partition.readRecords checks it, for whoever names
+     * one (kafka-clients consumers name none): where that epoch ends here (the greatest of ours not above it) is
+     * OFFSET_OUT_OF_RANGE when we have no such epoch or the fetch offset is below our log start, and the partition's
+     * DivergingEpoch, read in place of records, when it is an older epoch or ends before the fetch offset.
      */
     static FetchPlan of(Request request, TopicRegistry registry, PartitionLeadership leadership) {
         FetchRequestView body = new FetchRequestView(request.body());

@@ -106,7 +106,8 @@ final class ReplicaFetcher implements AutoCloseable {
                                 ClientSecurity security, FetchPauses pauses,
                                 FlushHolds flushHolds, BrokerTopicMetrics metrics,
                                 Consumer<TopicPartition> onProgress) {
-        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, settings, security, pauses, flushHolds, metrics, onProgress);
+        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, settings, security, pauses,
+                flushHolds, metrics, onProgress);
         fetcher.thread.start();
         return fetcher;
     }
@@ -122,7 +123,7 @@ final class ReplicaFetcher implements AutoCloseable {
      * tail): one with leader epochs is fetched at once, naming its last epoch, and the leader answers a divergence
      * with where that epoch ends in its log (DivergingEpoch), from which it is cut (see {@link #take}), as Kafka's
      * fetcher does with a leader that truncates on fetch; one without is first cut to its high watermark, on this
-     * thread before its first fetch (see {@link #truncate}).
+     * thread before its first fetch (see {@link #truncateToHighWatermark}).
      */
     synchronized void setPartitions(List<FollowedPartition> followed) {
         Set<FollowedPartition> next = Collections.unmodifiableSet(new LinkedHashSet<>(followed));
@@ -164,7 +165,8 @@ final class ReplicaFetcher implements AutoCloseable {
                 ready.removeAll(pendingTruncations());
                 ready.removeIf(partition -> pauses.paused(partition.log().topicPartition()));
                 if (ready.isEmpty()) {
-                    pause(Math.min(settings.backoffMs(), settings.waitMaxMs())); // the leader cannot answer yet, or a test paused us
+                    // the leader cannot answer yet, or a test paused us
+                    pause(Math.min(settings.backoffMs(), settings.waitMaxMs()));
                     continue;
                 }
                 fetchOnce(ready, followed);
@@ -353,7 +355,7 @@ final class ReplicaFetcher implements AutoCloseable {
      * end, not its high watermark). Ours past it (a former leader's tail the new leader never had) is cut there.
      * Otherwise asks where its log starts (EARLIEST): ours ending before it (we were down while retention or
      * DeleteRecords moved it on) restarts empty there; else the leader's log grew to our end meanwhile and the fetch
-     * goes on from it. Runs on this thread without the monitor, as {@link #truncate} does: a leadership change does
+     * goes on from it. Runs on this thread without the monitor: a leadership change does
      * not wait for the leader's answers. Our log end read here cannot move meanwhile, as only this thread appends to
      * a followed log, and {@link #reset} drops the change if the partition is no longer followed as fetched. False
      * when the leader cannot answer yet (tried again after a pause).

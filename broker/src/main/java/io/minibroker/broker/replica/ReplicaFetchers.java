@@ -43,7 +43,8 @@ public final class ReplicaFetchers implements AutoCloseable {
      * @param onProgress  told, on a fetcher's thread, of each followed partition an answer appended to or moved the
      *                    high watermark of: consumers' fetches served by this follower (KIP-392) park on it
      */
-    public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, FetcherSettings settings, ClientSecurity security, BrokerTopicMetrics metrics, Consumer<TopicPartition> onProgress) {
+    public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, FetcherSettings settings, ClientSecurity security,
+                           BrokerTopicMetrics metrics, Consumer<TopicPartition> onProgress) {
         this.nodeId = nodeId;
         this.brokerEpoch = brokerEpoch;
         this.settings = settings;

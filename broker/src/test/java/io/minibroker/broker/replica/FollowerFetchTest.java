@@ -66,7 +66,8 @@ class FollowerFetchTest {
 
     @Test
     void aFollowerServesConsumersUpToItsHighWatermarkAndWakesThemWhenItMoves() throws Exception {
-        try (KafkaProducer<String, String> producer = WireFetches.acksAllProducer(bootstrap()); NodeChannel follower = channel(1)) {
+        try (KafkaProducer<String, String> producer = WireFetches.acksAllProducer(bootstrap());
+             NodeChannel follower = channel(1)) {
             for (int i = 0; i < 5; i++) {
                 producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i)).get();
             }
@@ -88,7 +89,8 @@ class FollowerFetchTest {
             sent.get();
 
             assertThat(error(parked.get())).isEqualTo(Errors.NONE);
-            assertThat(WireFetches.recordCount(parked.get())).as("the record, once node 1's high watermark covers it").isEqualTo(1);
+            assertThat(WireFetches.recordCount(parked.get())).as("the record, once node 1's high watermark covers it")
+                    .isEqualTo(1);
         }
     }
 
