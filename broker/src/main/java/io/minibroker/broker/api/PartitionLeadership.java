@@ -74,6 +74,14 @@ public interface PartitionLeadership {
     /** Whether produces and consumers' fetches for this partition belong here. */
     boolean isLeader(TopicPartition partition);
 
+    /**
+     * Whether this broker holds a replica of the partition as its metadata has it, leader or follower: a consumer's
+     * fetch from a follower (KIP-392) is served where this holds. A single node holds every partition it has.
+     */
+    default boolean hostsReplica(TopicPartition partition) {
+        return isLeader(partition);
+    }
+
     /** The leader epoch appends to a partition led here are stamped with. */
     int leaderEpoch(TopicPartition partition);
 

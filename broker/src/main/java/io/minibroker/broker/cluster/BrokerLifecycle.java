@@ -19,9 +19,14 @@ import java.util.function.Supplier;
  * A broker's membership in the cluster, as Kafka's BrokerLifecycleManager keeps it, on a thread of its own
  * ({@code broker-lifecycle}) since it waits on the controller: register with a fresh incarnation id, then
  * heartbeat every {@code broker.heartbeat.interval.ms}; register again when the controller no longer knows the
- * epoch (it restarted, or fenced and replaced this registration). Heartbeats are for liveness only: once the
- * first is accepted, the {@link MetadataFetcher} follows the controller's image on its own thread and connection,
- * so a change never waits for a heartbeat and a heartbeat never waits behind a metadata fetch. A controller that
+ * epoch (it restarted, or fenced and replaced this registration). Once registered, the {@link MetadataFetcher}
+ * follows the controller's image on its own thread and connection, so a change never waits for a heartbeat and a
+ * heartbeat never waits behind a metadata fetch. Each heartbeat reports the image version applied
+ * (CurrentMetadataOffset) and asks to stay fenced (WantFence) until the first image is loaded, as Kafka's broker
+ * does until it is ready to unfence: the controller unfences it only once it has the image of its registration,
+ * so no client is sent to a broker that knows no partition yet. Until its first unfencing a registered broker
+ * heartbeats every {@value #STARTING_HEARTBEAT_MS} ms, as Kafka's starting broker, so that it is unfenced
+ * moments after its image is loaded rather than a heartbeat interval later. A controller that
  * cannot be reached is tried again at the next interval. A clean stop sends a last heartbeat asking to shut down,
  * so the controller fences this broker at once instead of after the session timeout.
  */
@@ -30,8 +35,8 @@ public final class BrokerLifecycle implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerLifecycle.class);
     /** Kafka's SecurityProtocol id of PLAINTEXT, the only protocol minibroker speaks. */
     private static final short PLAINTEXT = 0;
-    /** The metadata offset a broker reports: the controller keeps no metadata log, so there is none to report. */
-    private static final long NO_METADATA_OFFSET = -1;
+    /** How soon a registered broker not unfenced yet heartbeats again: Kafka's pace for a STARTING broker. */
+    private static final long STARTING_HEARTBEAT_MS = 10;
 
     private final int nodeId;
     private final String clusterId;
@@ -44,6 +49,8 @@ public final class BrokerLifecycle implements AutoCloseable {
     private final Object wakeUp = new Object();
     private volatile boolean running = true;
     private volatile long brokerEpoch = -1;
+    /** Whether the controller has unfenced this registration yet: only the lifecycle thread reads and writes it. */
+    private boolean unfenced;
 
     public BrokerLifecycle(int nodeId, String clusterId, Supplier<List<Endpoint>> advertisedListeners,
                            NodeChannel controller, MetadataFetcher metadata, long heartbeatIntervalMs) {
@@ -73,8 +80,9 @@ public final class BrokerLifecycle implements AutoCloseable {
                 if (brokerEpoch < 0) {
                     register();
                 }
-                if (brokerEpoch >= 0 && Errors.forCode(heartbeat(false).errorCode()) == Errors.NONE) {
-                    metadata.startFollowing();
+                if (brokerEpoch >= 0) {
+                    BrokerHeartbeatResponseView answer = heartbeat(false);
+                    unfenced |= answer.errorCode() == Errors.NONE.code() && !answer.isFenced();
                 }
                 reportedUnreachable = false;
             } catch (IOException e) {
@@ -84,7 +92,7 @@ public final class BrokerLifecycle implements AutoCloseable {
                     reportedUnreachable = true;
                 }
             }
-            pause();
+            pause(brokerEpoch >= 0 && !unfenced ? STARTING_HEARTBEAT_MS : heartbeatIntervalMs);
         }
     }
 
@@ -100,7 +108,9 @@ public final class BrokerLifecycle implements AutoCloseable {
         Errors error = Errors.forCode(response.errorCode());
         if (error == Errors.NONE) {
             brokerEpoch = response.brokerEpoch();
+            unfenced = false;
             LOG.info("Registered with the controller as broker {} with epoch {}", nodeId, brokerEpoch);
+            metadata.startFollowing();
         } else {
             LOG.warn("The controller refused broker {}'s registration: {}", nodeId, error);
         }
@@ -109,8 +119,8 @@ public final class BrokerLifecycle implements AutoCloseable {
     private BrokerHeartbeatResponseView heartbeat(boolean wantShutDown) throws IOException {
         BrokerHeartbeatResponseView response = new BrokerHeartbeatResponseView(controller.send(
                 ApiKey.BROKER_HEARTBEAT, new BrokerHeartbeatRequestView()
-                        .brokerId(nodeId).brokerEpoch(brokerEpoch).currentMetadataOffset(NO_METADATA_OFFSET)
-                        .wantFence(false).wantShutDown(wantShutDown).struct()));
+                        .brokerId(nodeId).brokerEpoch(brokerEpoch).currentMetadataOffset(metadata.appliedVersion())
+                        .wantFence(!metadata.loaded()).wantShutDown(wantShutDown).struct()));
         Errors error = Errors.forCode(response.errorCode());
         if (error == Errors.STALE_BROKER_EPOCH || error == Errors.BROKER_ID_NOT_REGISTERED) {
             LOG.info("The controller does not know broker {} with epoch {} ({}); registering again", nodeId,
@@ -122,13 +132,13 @@ public final class BrokerLifecycle implements AutoCloseable {
         return response;
     }
 
-    private void pause() {
+    private void pause(long ms) {
         synchronized (wakeUp) {
             if (!running) {
                 return;
             }
             try {
-                wakeUp.wait(heartbeatIntervalMs);
+                wakeUp.wait(ms);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt(); // only stopThread wakes us; an interrupt ends the thread
                 running = false;

@@ -30,8 +30,8 @@ import java.util.function.Consumer;
  * image the controller took after the previous one, so a broker's image only ever moves forward, through the
  * controller's changes in their order.
  *
- * <p>It follows the controller as Kafka's brokers follow the metadata log: once this broker's first heartbeat is
- * accepted ({@link #startFollowing}), its {@code metadata-fetcher} thread sends a Fetch of {@code __cluster_metadata}
+ * <p>It follows the controller as Kafka's brokers follow the metadata log: once this broker is registered, fenced
+ * still ({@link #startFollowing}), its {@code metadata-fetcher} thread sends a Fetch of {@code __cluster_metadata}
  * naming the image version it has, which parks at the controller until the version moves on (see the controller's
  * {@code ImageVersion}) or {@value #FETCH_MAX_WAIT_MS} ms pass, and fetches the image whenever the answer names
  * another version: every change reaches this broker within milliseconds of the controller making it, whatever the
@@ -66,6 +66,11 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
     private final Object wakeUp = new Object();
     private volatile boolean running = true;
     private volatile ClusterMetadata current;
+    /**
+     * The image version applied last, which heartbeats report (CurrentMetadataOffset): -1 before the first, and
+     * again after a failure, since a restarted controller counts its versions afresh.
+     */
+    private volatile long appliedVersion = NO_VERSION;
     /** Whether a whole image (topics, their configs, and what {@code onSecurity} takes) has been handed on. */
     private volatile boolean loaded;
     /**
@@ -104,8 +109,9 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
 
     /**
      * Starts following the controller's changes the first time it is called; later calls do nothing.
-     * {@link BrokerLifecycle} calls it after each accepted heartbeat, so the first image is fetched once this broker
-     * is registered and live.
+     * {@link BrokerLifecycle} calls it after each accepted registration: the controller unfences this broker only
+     * once it reports the image of its registration applied ({@link #appliedVersion}), as Kafka's brokers catch up
+     * with the metadata log while fenced.
      */
     public void startFollowing() {
         synchronized (wakeUp) { // not this object's lock, which an image fetch holds while it waits
@@ -124,6 +130,7 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
                 if (version != known && running) {
                     refresh();
                     known = version;
+                    appliedVersion = version;
                 }
                 reportedUnreachable = false;
             } catch (IOException | RuntimeException e) { // a thread that dies here would leave the image stale
@@ -131,6 +138,7 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
                     return; // closed: the parked fetch was aborted
                 }
                 known = NO_VERSION; // the next connection may reach a restarted controller, counting afresh
+                appliedVersion = NO_VERSION;
                 if (!reportedUnreachable) {
                     LOG.warn("Cannot follow the controller's metadata ({}); trying again every {} ms", e.toString(),
                             RETRY_BACKOFF_MS);
@@ -182,6 +190,11 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
         current = image;
         refreshSecurity();
         loaded = true;
+    }
+
+    /** The controller's image version this broker applied last, -1 if none (see {@link #appliedVersion}). */
+    public long appliedVersion() {
+        return appliedVersion;
     }
 
     /**

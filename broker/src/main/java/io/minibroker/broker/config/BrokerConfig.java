@@ -130,6 +130,10 @@ public final class BrokerConfig {
     public static final ConfigKey<Long> REPLICA_LAG_TIME_MAX_MS = longKey("replica.lag.time.max.ms", 30_000L, 1);
     public static final ConfigKey<Integer> REPLICA_FETCH_WAIT_MAX_MS = intKey("replica.fetch.wait.max.ms", 500, 0);
     public static final ConfigKey<Integer> REPLICA_FETCH_MIN_BYTES = intKey("replica.fetch.min.bytes", 1, 1);
+    public static final ConfigKey<Integer> REPLICA_FETCH_MAX_BYTES = intKey("replica.fetch.max.bytes", 1_048_576, 0);
+    public static final ConfigKey<Integer> REPLICA_FETCH_RESPONSE_MAX_BYTES =
+            intKey("replica.fetch.response.max.bytes", 10_485_760, 0);
+    public static final ConfigKey<Integer> REPLICA_FETCH_BACKOFF_MS = intKey("replica.fetch.backoff.ms", 1_000, 0);
     public static final ConfigKey<Long> REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS =
             longKey("replica.high.watermark.checkpoint.interval.ms", 5_000L, 1);
 
@@ -347,6 +351,7 @@ public final class BrokerConfig {
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
             BROKER_SESSION_TIMEOUT_MS, CONTROLLER_SOCKET_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
+            REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES, REPLICA_FETCH_BACKOFF_MS,
             REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, LOG_DIR, LOG_DIRS,
             LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
             LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,

@@ -12,8 +12,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
 /**
- * BrokerHeartbeat, on the controller's listener: keeps a broker's session. IsCaughtUp is always true: the
- * controller keeps no metadata log that a broker could lag behind on.
+ * BrokerHeartbeat, on the controller's listener: keeps a broker's session. CurrentMetadataOffset is the image version
+ * the broker has applied (its metadata fetch's offset): IsCaughtUp when that is the current one, and a registering
+ * broker stays fenced until it reaches the version it registered at ({@link BrokerMembership#heartbeat}).
  *
  * <p>A broker asking to shut down (KIP-841) is fenced, and in the same step its partitions get new leaders and it
  * leaves every ISR ({@link TopicAssignments#electLeadersAwayFrom}, which looks at its partitions only), as Kafka's
@@ -36,7 +37,7 @@ public final class BrokerHeartbeatHandler implements ApiHandler {
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         BrokerHeartbeatRequestView heartbeat = new BrokerHeartbeatRequestView(request.body());
         BrokerMembership.Heartbeat outcome = membership.heartbeat(heartbeat.brokerId(), heartbeat.brokerEpoch(),
-                heartbeat.wantFence(), heartbeat.wantShutDown());
+                heartbeat.currentMetadataOffset(), heartbeat.wantFence(), heartbeat.wantShutDown());
         if (!outcome.shouldShutDown()) {
             return CompletableFuture.completedFuture(answer(outcome));
         }
@@ -49,7 +50,7 @@ public final class BrokerHeartbeatHandler implements ApiHandler {
     private static Struct answer(BrokerMembership.Heartbeat outcome) {
         return new BrokerHeartbeatResponseView()
                 .errorCode(outcome.error().code())
-                .isCaughtUp(true)
+                .isCaughtUp(outcome.caughtUp())
                 .isFenced(outcome.fenced())
                 .shouldShutDown(outcome.shouldShutDown())
                 .struct();

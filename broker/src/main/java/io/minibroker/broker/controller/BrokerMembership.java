@@ -19,21 +19,31 @@ import java.util.function.LongSupplier;
  */
 public final class BrokerMembership {
 
-    /** A registered broker: its endpoints, its epoch, and when it last heartbeat. */
+    /**
+     * A registered broker: its endpoints, its epoch, the image version it registered at (Kafka's offset of its
+     * RegisterBrokerRecord), and when it last heartbeat.
+     */
     public record RegisteredBroker(int id, UUID incarnationId, long epoch, List<Endpoint> listeners,
-                                   long lastHeartbeatMs, boolean fenced) {
+                                   long registeredAtVersion, long lastHeartbeatMs, boolean fenced) {
+
+        RegisteredBroker withSession(long lastHeartbeatMs, boolean fenced) {
+            return new RegisteredBroker(id, incarnationId, epoch, listeners, registeredAtVersion, lastHeartbeatMs,
+                    fenced);
+        }
     }
 
     /** What a registration answers: an error, or the broker's epoch. */
     public record Registration(Errors error, long epoch) {
     }
 
-    /** What a heartbeat answers. */
-    public record Heartbeat(Errors error, boolean fenced, boolean shouldShutDown) {
+    /** What a heartbeat answers; {@code caughtUp}: the broker has applied the image as it is now. */
+    public record Heartbeat(Errors error, boolean caughtUp, boolean fenced, boolean shouldShutDown) {
     }
 
     private final long sessionTimeoutMs;
     private final LongSupplier clockMs;
+    /** The version of the image brokers fetch ({@link ImageVersion#current}), which heartbeats report having. */
+    private final LongSupplier imageVersion;
     /** Told when a broker becomes live or stops being live, which changes the image ({@link ImageVersion#changed}). */
     private final Runnable onLivenessChange;
     private final Map<Integer, RegisteredBroker> brokers = new TreeMap<>();
@@ -41,9 +51,11 @@ public final class BrokerMembership {
     private long lastEpoch;
 
     /** {@code onLivenessChange} runs under this object's lock, after the change, so it must not wait. */
-    public BrokerMembership(long sessionTimeoutMs, LongSupplier clockMs, Runnable onLivenessChange) {
+    public BrokerMembership(long sessionTimeoutMs, LongSupplier clockMs, LongSupplier imageVersion,
+                            Runnable onLivenessChange) {
         this.sessionTimeoutMs = sessionTimeoutMs;
         this.clockMs = clockMs;
+        this.imageVersion = imageVersion;
         this.onLivenessChange = onLivenessChange;
     }
 
@@ -51,7 +63,7 @@ public final class BrokerMembership {
      * Registers a broker. The same incarnation registering again (a retry) gets its epoch back; another
      * incarnation of a live broker is refused with DUPLICATE_BROKER_REGISTRATION, as in Kafka, so that two
      * processes cannot share a node id; another incarnation of a fenced one replaces it with a new epoch.
-     * A broker starts fenced and is unfenced by its first heartbeat.
+     * A broker starts fenced, registered at the image's current version.
      */
     public synchronized Registration register(int id, UUID incarnationId, List<Endpoint> listeners) {
         long now = clockMs.getAsLong();
@@ -63,34 +75,39 @@ public final class BrokerMembership {
             return new Registration(Errors.DUPLICATE_BROKER_REGISTRATION, -1);
         }
         RegisteredBroker registered = new RegisteredBroker(id, incarnationId, ++lastEpoch, List.copyOf(listeners),
-                now, true);
+                imageVersion.getAsLong(), now, true);
         brokers.put(id, registered);
         return new Registration(Errors.NONE, registered.epoch());
     }
 
     /**
-     * A heartbeat from a registered broker: keeps its session, unfences it unless it asks to be fenced, and
-     * fences it at once when it is shutting down (ShouldShutDown: {@link BrokerHeartbeatHandler} moves its leaders
-     * before it answers).
+     * A heartbeat from a registered broker, which has applied image version {@code currentMetadataOffset}: keeps
+     * its session; fences it at once when it is shutting down (ShouldShutDown: {@link BrokerHeartbeatHandler}
+     * moves its leaders before it answers) or asks to be fenced; unfences a fenced one only once it has applied
+     * the image of its registration, as Kafka's BrokerHeartbeatManager waits for the broker's metadata offset to
+     * reach its RegisterBrokerRecord's: until then it has no partitions' state to serve clients with.
      */
-    public synchronized Heartbeat heartbeat(int id, long epoch, boolean wantFence, boolean wantShutDown) {
+    public synchronized Heartbeat heartbeat(int id, long epoch, long currentMetadataOffset, boolean wantFence,
+                                            boolean wantShutDown) {
         RegisteredBroker existing = brokers.get(id);
         if (existing == null) {
-            return new Heartbeat(Errors.BROKER_ID_NOT_REGISTERED, true, false);
+            return new Heartbeat(Errors.BROKER_ID_NOT_REGISTERED, false, true, false);
         }
         if (existing.epoch() != epoch) {
-            return new Heartbeat(Errors.STALE_BROKER_EPOCH, true, false);
+            return new Heartbeat(Errors.STALE_BROKER_EPOCH, false, true, false);
         }
-        boolean fenced = wantFence || wantShutDown;
+        // Against the image before this heartbeat's own change, as Kafka's against the offset committed before it.
+        boolean caughtUp = currentMetadataOffset >= imageVersion.getAsLong();
+        boolean fenced = wantFence || wantShutDown
+                || existing.fenced() && currentMetadataOffset < existing.registeredAtVersion();
         long now = clockMs.getAsLong();
         boolean wasLive = isLive(existing, now);
-        RegisteredBroker updated = new RegisteredBroker(id, existing.incarnationId(), epoch, existing.listeners(),
-                now, fenced);
+        RegisteredBroker updated = existing.withSession(now, fenced);
         brokers.put(id, updated);
         if (isLive(updated, now) != wasLive) {
             onLivenessChange.run();
         }
-        return new Heartbeat(Errors.NONE, fenced, wantShutDown);
+        return new Heartbeat(Errors.NONE, caughtUp, fenced, wantShutDown);
     }
 
     /**
@@ -102,8 +119,7 @@ public final class BrokerMembership {
         boolean changed = false;
         for (RegisteredBroker broker : List.copyOf(brokers.values())) {
             if (!broker.fenced() && !isLive(broker, now)) {
-                brokers.put(broker.id(), new RegisteredBroker(broker.id(), broker.incarnationId(), broker.epoch(),
-                        broker.listeners(), broker.lastHeartbeatMs(), true));
+                brokers.put(broker.id(), broker.withSession(broker.lastHeartbeatMs(), true));
                 changed = true;
             }
         }

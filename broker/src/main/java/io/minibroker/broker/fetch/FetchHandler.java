@@ -80,8 +80,9 @@ public final class FetchHandler implements ApiHandler {
                 }
                 partitionsRead++;
                 topicName = partition.log().topicPartition().topic();
-                if (plan.fromFollower()) {
+                if (plan.fromFollower() && partition.divergingEpoch() == null) {
                     // Where a follower fetches from is where its log ends: that may move the high watermark first.
+                    // Not when its log diverges from ours: it is about to cut it, as Kafka's leader skips it then.
                     leadership.onFollowerFetch(partition.log().topicPartition(), plan.replicaId(),
                             plan.replicaEpoch(), partition.fetchOffset(), partition.logStartOffset());
                 }
@@ -92,7 +93,8 @@ public final class FetchHandler implements ApiHandler {
         }
         int maxWaitMs = body.maxWaitMs();
         List<PartitionLog> logs = plan.logs();
-        if (maxWaitMs <= 0 || logs.isEmpty() || plan.hasErrors() || FetchReader.canAnswer(plan)) {
+        if (maxWaitMs <= 0 || logs.isEmpty() || plan.hasErrors() || plan.hasDivergingEpoch()
+                || FetchReader.canAnswer(plan)) {
             return CompletableFuture.completedFuture(withLeaderHints(request, FetchReader.read(plan, metrics),
                     context.listenerName()));
         }

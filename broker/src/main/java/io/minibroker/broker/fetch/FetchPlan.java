@@ -1,7 +1,9 @@
 package io.minibroker.broker.fetch;
 
 import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.log.LeaderEpochCache;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -21,7 +23,7 @@ import java.util.UUID;
  * replaces it) and where to read. Built once; both the immediate answer and a parked fetch read from it.
  */
 record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, int maxBytes, byte isolationLevel,
-                 List<TopicPlan> topics, PartitionLeadership leadership) {
+                 List<TopicPlan> topics, PartitionLeadership leadership, boolean fetchOnlyLeader) {
 
     /** IsolationLevel READ_COMMITTED (1): read up to the last stable offset, told of the aborted transactions. */
     private static final byte READ_COMMITTED = 1;
@@ -38,23 +40,43 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
      * consumers send -1.
      */
     private static final int REPLICA_STATE_FROM_VERSION = 15;
+    /** LastFetchedEpoch came with v12 (KIP-595's truncation on fetch); -1 asks for no check. */
+    private static final int LAST_FETCHED_EPOCH_FROM_VERSION = 12;
+    /**
+     * From v11 a fetch carries the client's metadata (its RackId), and Kafka's KafkaApis lets a consumer's such fetch
+     * read from a follower (KIP-392): its fetchOnlyLeader is false.
+     */
+    private static final int FOLLOWER_READS_FROM_VERSION = 11;
 
     record TopicPlan(String name, UUID id, List<PartitionPlan> partitions) {
     }
 
-    /** A partition's part; {@code logStartOffset} is a follower's (-1 from a consumer). */
+    /**
+     * A partition's part; {@code logStartOffset} is a follower's (-1 from a consumer); {@code divergingEpoch} where
+     * the fetcher's log diverges from ours, null when it does not (or it named no LastFetchedEpoch).
+     */
     record PartitionPlan(int index, long fetchOffset, long logStartOffset, int maxBytes, PartitionLog log,
-                         Errors error) {
+                         Errors error, LeaderEpochCache.EpochEnd divergingEpoch) {
     }
 
     /**
-     * Resolves the request; a partition this broker does not lead is NOT_LEADER_OR_FOLLOWER, to consumers and
-     * followers alike. From v9 the CurrentLeaderEpoch a fetcher names is checked first, as Kafka's
-     * localLogWithEpochOrThrow does: older than ours FENCED_LEADER_EPOCH (the fetcher's metadata is stale), newer
-     * UNKNOWN_LEADER_EPOCH (ours is), -1 no check.
+     * Resolves the request; a partition this broker does not lead is NOT_LEADER_OR_FOLLOWER to followers and to
+     * consumers' fetches before v11; a consumer's v11+ fetch is served by any replica here, up to its high watermark
+     * (Kafka's fetchOnlyLeader is false when a consumer's fetch carries client metadata, KIP-392). From v9 the
+     * CurrentLeaderEpoch a fetcher names is checked first, as Kafka's localLogWithEpochOrThrow does: older than ours
+     * FENCED_LEADER_EPOCH (the fetcher's metadata is stale), newer UNKNOWN_LEADER_EPOCH (ours is), -1 no check. From
+     * v12 a LastFetchedEpoch is checked against our log as Kafka's Partition.readRecords checks it, for whoever names
+     * one (kafka-clients consumers name none): where that epoch ends here (the greatest of ours not above it) is
+     * OFFSET_OUT_OF_RANGE when we have no such epoch or the fetch offset is below our log start, and the partition's
+     * DivergingEpoch, read in place of records, when it is an older epoch or ends before the fetch offset.
      */
     static FetchPlan of(Request request, TopicRegistry registry, PartitionLeadership leadership) {
         FetchRequestView body = new FetchRequestView(request.body());
+        // ReplicaState is a non-nullable struct that starts as its defaults (-1, -1) when a request leaves it out.
+        ReplicaState replicaState = request.version() >= REPLICA_STATE_FROM_VERSION ? body.replicaState() : null;
+        int replicaId = replicaState == null ? body.replicaId() : replicaState.replicaId();
+        long replicaEpoch = replicaState == null ? -1 : replicaState.replicaEpoch();
+        boolean fetchOnlyLeader = replicaId >= 0 || request.version() < FOLLOWER_READS_FROM_VERSION;
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
         List<TopicPlan> topics = new ArrayList<>();
         for (FetchTopic topic : body.topics()) {
@@ -68,30 +90,54 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
                 int currentLeaderEpoch = request.version() >= CURRENT_LEADER_EPOCH_FROM_VERSION
                         ? partition.currentLeaderEpoch() : NO_EPOCH;
                 Errors error = log.isPresent()
-                        ? leadership.checkLeaderEpoch(log.get().topicPartition(), currentLeaderEpoch, true)
+                        ? checkReplica(leadership, log.get().topicPartition(), currentLeaderEpoch, fetchOnlyLeader)
                         : registry.partitionNotHere(byId, name, id, index); // elsewhere, or nowhere
+                int lastFetchedEpoch = request.version() >= LAST_FETCHED_EPOCH_FROM_VERSION
+                        ? partition.lastFetchedEpoch() : NO_EPOCH;
+                LeaderEpochCache.EpochEnd diverging = null;
+                if (error == Errors.NONE && log.isPresent() && lastFetchedEpoch != NO_EPOCH) {
+                    LeaderEpochCache.EpochEnd end = log.get().endOffsetForEpoch(lastFetchedEpoch);
+                    if (end.epoch() == LeaderEpochCache.UNDEFINED_EPOCH
+                            || end.endOffset() == LeaderEpochCache.UNDEFINED_OFFSET
+                            || partition.fetchOffset() < log.get().logStartOffset()) {
+                        error = Errors.OFFSET_OUT_OF_RANGE;
+                    } else if (end.epoch() < lastFetchedEpoch || end.endOffset() < partition.fetchOffset()) {
+                        diverging = end;
+                    }
+                }
                 if (error != Errors.NONE) {
                     log = Optional.empty();
                 }
                 partitions.add(new PartitionPlan(index, partition.fetchOffset(),
                         request.version() >= LOG_START_OFFSET_FROM_VERSION ? partition.logStartOffset() : -1,
-                        partition.partitionMaxBytes(), log.orElse(null), error));
+                        partition.partitionMaxBytes(), log.orElse(null), error, diverging));
             }
             topics.add(new TopicPlan(name, id, partitions));
         }
         int maxBytes = request.version() >= 3 ? body.maxBytes() : Integer.MAX_VALUE;
-        // ReplicaState is a non-nullable struct that starts as its defaults (-1, -1) when a request leaves it out.
-        ReplicaState replicaState = request.version() >= REPLICA_STATE_FROM_VERSION ? body.replicaState() : null;
-        int replicaId = replicaState == null ? body.replicaId() : replicaState.replicaId();
-        long replicaEpoch = replicaState == null ? -1 : replicaState.replicaEpoch();
         byte isolationLevel = request.version() >= ISOLATION_LEVEL_FROM_VERSION ? body.isolationLevel() : 0;
         return new FetchPlan(request.version(), replicaId, replicaEpoch, body.minBytes(), maxBytes, isolationLevel,
-                topics, leadership);
+                topics, leadership, fetchOnlyLeader);
     }
 
-    /** Whether this broker still leads the partition (a parked fetch outlives leadership changes). */
-    boolean stillLeads(PartitionLog log) {
-        return leadership.isLeader(log.topicPartition());
+    /**
+     * The epoch check, then, as Kafka's getLocalLog: NOT_LEADER_OR_FOLLOWER where this node does not lead the
+     * partition and the fetch may read from the leader only, or does not hold a replica of it at all.
+     */
+    private static Errors checkReplica(PartitionLeadership leadership, TopicPartition partition, int currentEpoch,
+                                       boolean fetchOnlyLeader) {
+        Errors error = leadership.checkLeaderEpoch(partition, currentEpoch, fetchOnlyLeader);
+        return error == Errors.NONE && !fetchOnlyLeader && !leadership.hostsReplica(partition)
+                ? Errors.NOT_LEADER_OR_FOLLOWER : error;
+    }
+
+    /**
+     * Whether this broker may still serve the partition to this fetch (a parked fetch outlives leadership changes):
+     * it leads it, or, for a consumer's fetch that may read from a follower, holds a replica of it.
+     */
+    boolean stillServes(PartitionLog log) {
+        return fetchOnlyLeader ? leadership.isLeader(log.topicPartition())
+                : leadership.hostsReplica(log.topicPartition());
     }
 
     /** Whether a consumer asked for committed records only (a follower's fetch reads the whole log anyway). */
@@ -102,6 +148,11 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
     /** Whether a follower replica sent this fetch (a replica id of 0 or more), not a consumer. */
     boolean fromFollower() {
         return replicaId >= 0;
+    }
+
+    /** Whether a partition is answered with its DivergingEpoch, which is answered at once, as Kafka's. */
+    boolean hasDivergingEpoch() {
+        return topics.stream().flatMap(t -> t.partitions().stream()).anyMatch(p -> p.divergingEpoch() != null);
     }
 
     /**

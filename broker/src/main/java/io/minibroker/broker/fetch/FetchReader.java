@@ -81,7 +81,7 @@ final class FetchReader {
                         .records(Unpooled.EMPTY_BUFFER);
                 Errors error = partition.error();
                 PartitionLog log = partition.log();
-                if (log != null && !plan.stillLeads(log)) {
+                if (log != null && !plan.stillServes(log)) {
                     result.highWatermark(-1L);
                     error = log.isDeleted() ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NOT_LEADER_OR_FOLLOWER;
                 } else if (log != null && plan.version() < ZSTD_FROM_VERSION
@@ -90,6 +90,14 @@ final class FetchReader {
                     // keeps its batches in
                     result.highWatermark(-1L);
                     error = Errors.UNSUPPORTED_COMPRESSION_TYPE;
+                } else if (log != null && partition.divergingEpoch() != null) {
+                    // Kafka's readRecords: no records, the log's offsets as they are, and where the fetcher's
+                    // last fetched epoch ends here, from which it truncates
+                    result.highWatermark(log.highWatermark())
+                            .lastStableOffset(log.lastStableOffset())
+                            .logStartOffset(log.logStartOffset());
+                    result.divergingEpoch().epoch(partition.divergingEpoch().epoch())
+                            .endOffset(partition.divergingEpoch().endOffset());
                 } else if (log != null) {
                     long highWatermark = log.highWatermark();
                     long readableEnd = readableEnd(plan, log);
@@ -165,7 +173,7 @@ final class FetchReader {
                 }
                 long fetchOffset = partition.fetchOffset();
                 long readableEnd = readableEnd(plan, log);
-                if (fetchOffset > log.logEndOffset() || fetchOffset < log.logStartOffset() || !plan.stillLeads(log)) {
+                if (fetchOffset > log.logEndOffset() || fetchOffset < log.logStartOffset() || !plan.stillServes(log)) {
                     return true; // answered now: the client resets its offset, or finds the new leader
                 }
                 if (fetchOffset >= readableEnd) {

@@ -198,6 +198,11 @@ final class LeaderState {
         return follower == null ? -1 : follower.brokerEpoch;
     }
 
+    /** Whether {@code change} is the ISR change pending, to be sent again: not one refused until metadata arrives. */
+    synchronized boolean isPending(List<Integer> change) {
+        return pendingIsr != null && pendingIsr.equals(change) && !awaitingMetadata;
+    }
+
     /**
      * The controller refused the pending change for a reason only newer metadata can mend: no other change is
      * asked for, and the high watermark keeps waiting for the maximal ISR, until {@link #metadataArrived}.

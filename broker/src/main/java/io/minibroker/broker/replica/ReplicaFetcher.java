@@ -18,9 +18,6 @@ import io.minibroker.protocol.message.view.FetchResponseView.PartitionData;
 import io.minibroker.protocol.message.view.ListOffsetsRequestView;
 import io.minibroker.protocol.message.view.ListOffsetsResponseView;
 import io.minibroker.protocol.message.view.ListOffsetsResponseView.ListOffsetsPartitionResponse;
-import io.minibroker.protocol.message.view.OffsetForLeaderEpochRequestView;
-import io.minibroker.protocol.message.view.OffsetForLeaderEpochResponseView;
-import io.minibroker.protocol.message.view.OffsetForLeaderEpochResponseView.EpochEndOffset;
 import io.netty.buffer.ByteBuf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -42,12 +40,14 @@ import java.util.function.LongSupplier;
  * epoch (ReplicaState), from each log's end, that parks at the leader up to {@code replica.fetch.wait.max.ms} until
  * {@code replica.fetch.min.bytes} are there, so an idle follower waits instead of polling. What comes back is
  * appended as it is (the leader's offsets and batches), the leader's high watermark becomes ours, and its log
- * start offset too when it moved past ours. A fetch offset the leader finds out of range is settled by asking the
+ * start offset too when it moved past ours. Each fetch names our leader epoch of the partition (a leader that has not
+ * taken that term yet refuses it) and the last epoch in our log, so the leader tells where our log diverges from its
+ * (DivergingEpoch, see {@link #setPartitions}). A fetch offset the leader finds out of range is settled by asking the
  * leader where its log ends and starts (see {@link #resetOutOfRange}). The next fetch's offsets tell the leader how
  * far we got.
  *
  * <p>Answers arrive while the broker's images move on: a partition may be led here, or followed at a newer epoch, by
- * the time its fetch or OffsetForLeaderEpoch answer comes back. As Kafka's fetcher under its partitionMapLock, each
+ * the time its fetch or ListOffsets answer comes back. As Kafka's fetcher under its partitionMapLock, each
  * cut and each append holds this object's monitor and first checks that the partition is still followed as it was
  * when asked (the same epoch, past its truncation); {@link #setPartitions}, {@link #unfollow} and {@link #close}
  * take the same monitor, so once they return no answer touches a partition they took away: the answer is dropped.
@@ -57,11 +57,6 @@ import java.util.function.LongSupplier;
 final class ReplicaFetcher implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaFetcher.class);
-    /** Kafka's replica.fetch.max.bytes and replica.fetch.response.max.bytes defaults. */
-    private static final int PARTITION_MAX_BYTES = 1_048_576;
-    private static final int RESPONSE_MAX_BYTES = 10_485_760;
-    /** Kafka's replica.fetch.backoff.ms default: the pause after a failed fetch. */
-    private static final long BACKOFF_MS = 1_000;
     /** How much longer than the fetch's own wait a response may take before the connection is given up. */
     private static final int RESPONSE_GRACE_MS = 30_000;
     /** ListOffsets' special timestamps: the log end (for a replica's id) and the log start. */
@@ -72,14 +67,15 @@ final class ReplicaFetcher implements AutoCloseable {
     /** This broker's epoch, sent in each fetch so that the leader names it by its epoch in the ISR (KIP-903). */
     private final LongSupplier brokerEpoch;
     private final BrokerNode leader;
-    private final int fetchWaitMaxMs;
-    private final int fetchMinBytes;
+    private final FetcherSettings settings;
     private final NodeChannel channel;
     /** The partitions a test paused: not fetched while paused. */
     private final FetchPauses pauses;
     /** A test's hold on this follower's fsyncs. */
     private final FlushHolds flushHolds;
     private final BrokerTopicMetrics metrics;
+    /** Told of each partition an answer appended to or moved the high watermark of, outside this object's monitor. */
+    private final Consumer<TopicPartition> onProgress;
     private final Thread thread;
     /** The partitions followed, in the order given; replaced whole by each change (see {@link #take}). */
     private volatile Set<FollowedPartition> partitions = Set.of();
@@ -89,28 +85,29 @@ final class ReplicaFetcher implements AutoCloseable {
     /** What {@link #pause} waits on and {@link #close} and {@link #setPartitions} notify. */
     private final Object wakeUp = new Object();
 
-    private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
-                           int fetchMinBytes, ClientSecurity security, FetchPauses pauses, FlushHolds flushHolds,
-                           BrokerTopicMetrics metrics) {
+    private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, FetcherSettings settings,
+                           ClientSecurity security, FetchPauses pauses, FlushHolds flushHolds,
+                           BrokerTopicMetrics metrics, Consumer<TopicPartition> onProgress) {
         this.nodeId = nodeId;
+        this.onProgress = onProgress;
         this.pauses = pauses;
         this.flushHolds = flushHolds;
         this.metrics = metrics;
         this.brokerEpoch = brokerEpoch;
         this.leader = leader;
-        this.fetchWaitMaxMs = fetchWaitMaxMs;
-        this.fetchMinBytes = fetchMinBytes;
+        this.settings = settings;
         this.channel = new NodeChannel(leader.host(), leader.port(), "replica-fetcher-" + nodeId,
-                fetchWaitMaxMs + RESPONSE_GRACE_MS, security);
+                settings.waitMaxMs() + RESPONSE_GRACE_MS, security);
         this.thread = new Thread(this::run, "replica-fetcher-" + leader.id());
         thread.setDaemon(true);
     }
 
-    static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, int fetchWaitMaxMs,
-                                int fetchMinBytes, ClientSecurity security, FetchPauses pauses,
-                                FlushHolds flushHolds, BrokerTopicMetrics metrics) {
-        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, fetchWaitMaxMs, fetchMinBytes,
-                security, pauses, flushHolds, metrics);
+    static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, FetcherSettings settings,
+                                ClientSecurity security, FetchPauses pauses,
+                                FlushHolds flushHolds, BrokerTopicMetrics metrics,
+                                Consumer<TopicPartition> onProgress) {
+        ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, settings, security, pauses,
+                flushHolds, metrics, onProgress);
         fetcher.thread.start();
         return fetcher;
     }
@@ -121,15 +118,18 @@ final class ReplicaFetcher implements AutoCloseable {
     }
 
     /**
-     * Follows these partitions from now on. One new to this fetcher (or in a new leader epoch) is first truncated
-     * where its log diverges from the leader's, on this thread before its first fetch (see {@link #truncate}): what
-     * lies past that may differ from the leader's log (a former leader's unreplicated tail).
+     * Follows these partitions from now on. What lies past the point where a log new to this fetcher (or in a new
+     * leader epoch) diverges from the leader's may differ from the leader's log (a former leader's unreplicated
+     * tail): one with leader epochs is fetched at once, naming its last epoch, and the leader answers a divergence
+     * with where that epoch ends in its log (DivergingEpoch), from which it is cut (see {@link #take}), as Kafka's
+     * fetcher does with a leader that truncates on fetch; one without is first cut to its high watermark, on this
+     * thread before its first fetch (see {@link #truncateToHighWatermark}).
      */
     synchronized void setPartitions(List<FollowedPartition> followed) {
         Set<FollowedPartition> next = Collections.unmodifiableSet(new LinkedHashSet<>(followed));
         toTruncate.retainAll(next);
         for (FollowedPartition partition : next) {
-            if (!partitions.contains(partition)) {
+            if (!partitions.contains(partition) && partition.log().latestEpoch() == LeaderEpochCache.UNDEFINED_EPOCH) {
                 toTruncate.add(partition);
             }
         }
@@ -151,29 +151,22 @@ final class ReplicaFetcher implements AutoCloseable {
         return new LinkedHashSet<>(toTruncate);
     }
 
-    private synchronized void truncated(FollowedPartition partition) {
-        toTruncate.remove(partition);
-    }
-
     private void run() {
         boolean reportedFailure = false;
         while (running) {
             Set<FollowedPartition> followed = partitions;
             try {
                 if (followed.isEmpty()) {
-                    pause(fetchWaitMaxMs);
+                    pause(settings.waitMaxMs());
                     continue;
                 }
-                for (FollowedPartition partition : pendingTruncations()) {
-                    if (truncate(partition)) {
-                        truncated(partition);
-                    }
-                }
+                pendingTruncations().forEach(this::truncateToHighWatermark);
                 List<FollowedPartition> ready = new ArrayList<>(followed);
                 ready.removeAll(pendingTruncations());
                 ready.removeIf(partition -> pauses.paused(partition.log().topicPartition()));
                 if (ready.isEmpty()) {
-                    pause(Math.min(BACKOFF_MS, fetchWaitMaxMs)); // the leader cannot answer yet, or a test paused us
+                    // the leader cannot answer yet, or a test paused us
+                    pause(Math.min(settings.backoffMs(), settings.waitMaxMs()));
                     continue;
                 }
                 fetchOnce(ready, followed);
@@ -181,85 +174,44 @@ final class ReplicaFetcher implements AutoCloseable {
             } catch (IOException | LogException e) {
                 if (running && !reportedFailure) {
                     LOG.warn("Fetching from leader {} failed ({}); retrying every {} ms", leader.id(), e.toString(),
-                            BACKOFF_MS);
+                            settings.backoffMs());
                     reportedFailure = true;
                 }
-                pause(BACKOFF_MS);
+                pause(settings.backoffMs());
             }
         }
     }
 
     /**
-     * Truncates the log where it diverges from the leader's, as Kafka's follower does (KIP-101, KIP-279): asks the
-     * leader (OffsetForLeaderEpoch) where our latest epoch ends in its log. If the leader knows that epoch, our log
-     * matches its up to there: we cut at the lesser of that and our end. If it answers an older epoch (ours never
-     * reached it), we cut at the end of that epoch in our log when we have it too; when we do not, we cut at the end
-     * of our greatest epoch below it and ask again with that one. Without epochs (or if the leader knows none of
-     * ours), the high watermark is the safe point. Returns false when the leader cannot answer yet (retried); true
-     * also when the partition was taken away (or followed at another epoch) meanwhile, its answer dropped.
+     * Cuts the log where it diverges from the leader's, as Kafka's follower does (KIP-101, KIP-279, and KIP-595's
+     * truncation on fetch), from the leader's answer that our last fetched epoch ends at {@code leaderEnd} in its log
+     * in epoch {@code leaderEpoch} (the greatest of its epochs not above ours). If we have that epoch too, our log
+     * matches the leader's up to there: we cut at the lesser of that and the epoch's end in ours. If we do not (ours
+     * never reached it), we cut at the end of our greatest epoch below it; the next fetch names that epoch and the
+     * leader answers again if we still diverge. Without an epoch below it the high watermark is the safe point.
      */
-    private boolean truncate(FollowedPartition partition) throws IOException {
-        PartitionLog log = partition.log();
-        while (true) {
-            int epoch = log.latestEpoch();
-            if (epoch == LeaderEpochCache.UNDEFINED_EPOCH) {
-                cut(partition, log.highWatermark(), "its high watermark");
-                return true;
-            }
-            OffsetForLeaderEpochRequestView request = new OffsetForLeaderEpochRequestView().replicaId(nodeId);
-            request.addTopic().topic(log.topicPartition().topic()).addPartition()
-                    .partition(log.topicPartition().partition())
-                    .currentLeaderEpoch(partition.leaderEpoch())
-                    .leaderEpoch(epoch);
-            EpochEndOffset answer = new OffsetForLeaderEpochResponseView(
-                    channel.send(ApiKey.OFFSET_FOR_LEADER_EPOCH, request.struct()))
-                    .topics().get(0).partitions().get(0);
-            Errors error = Errors.forCode(answer.errorCode());
-            if (error != Errors.NONE) {
-                // Typically the leader has not taken the image of this epoch yet.
-                LOG.debug("Leader {} cannot tell where epoch {} of {} ends yet: {}", leader.id(), epoch,
-                        log.topicPartition(), error);
-                return false;
-            }
-            int leaderEpoch = answer.leaderEpoch();
-            long leaderEnd = answer.endOffset();
-            if (leaderEnd == LeaderEpochCache.UNDEFINED_OFFSET || leaderEpoch == LeaderEpochCache.UNDEFINED_EPOCH) {
-                cut(partition, log.highWatermark(), "its high watermark (the leader knows no epoch of ours)");
-                return true;
-            }
-            LeaderEpochCache.EpochEnd ours = log.endOffsetForEpoch(leaderEpoch);
-            if (ours.epoch() == leaderEpoch) {
-                cut(partition, Math.min(leaderEnd, ours.endOffset()),
-                        "the end of epoch " + leaderEpoch + " at leader " + leader.id());
-                return true;
-            }
-            if (ours.epoch() == LeaderEpochCache.UNDEFINED_EPOCH || ours.epoch() >= epoch) {
-                cut(partition, log.highWatermark(), "its high watermark");
-                return true;
-            }
-            // The leader never had our epochs after its answer's: drop them and ask about our older one.
-            if (!cut(partition, ours.endOffset(), "the end of epoch " + ours.epoch() + ", before epochs leader "
-                    + leader.id() + " never had")) {
-                return true; // no longer ours to cut: nothing left to do for it
-            }
-            if (log.latestEpoch() >= epoch) {
-                return true; // the cut dropped no epoch: asking again would get the same answer
-            }
+    private void truncateToDivergence(PartitionLog log, int leaderEpoch, long leaderEnd) {
+        LeaderEpochCache.EpochEnd ours = log.endOffsetForEpoch(leaderEpoch);
+        if (ours.epoch() == leaderEpoch) {
+            truncateTo(log, Math.min(leaderEnd, ours.endOffset()),
+                    "the end of epoch " + leaderEpoch + " at leader " + leader.id());
+        } else if (ours.epoch() == LeaderEpochCache.UNDEFINED_EPOCH) {
+            truncateTo(log, log.highWatermark(), "its high watermark (no epoch of ours up to " + leaderEpoch + ")");
+        } else {
+            truncateTo(log, ours.endOffset(), "the end of epoch " + ours.epoch() + ", before epochs leader "
+                    + leader.id() + " never had");
         }
     }
 
     /**
-     * Cuts the log of a partition that still waits for its truncation, as it was asked about (same epoch): not one
-     * taken away meanwhile, which this broker may lead now. False, cutting nothing, when it no longer waits.
+     * Cuts a log without leader epochs to its high watermark before its first fetch, the safe point then (Kafka's
+     * follower does the same when it has no epoch to name), unless it was taken away meanwhile (it may be led here
+     * now, or followed at another epoch).
      */
-    private synchronized boolean cut(FollowedPartition partition, long offset, String where) {
-        if (!toTruncate.contains(partition)) {
-            LOG.debug("Dropping leader {}'s epoch answer for {}: no longer followed at epoch {}", leader.id(),
-                    partition.log().topicPartition(), partition.leaderEpoch());
-            return false;
+    private synchronized void truncateToHighWatermark(FollowedPartition partition) {
+        if (toTruncate.remove(partition)) {
+            truncateTo(partition.log(), partition.log().highWatermark(), "its high watermark (it has no epochs)");
         }
-        truncateTo(partition.log(), offset, where);
-        return true;
     }
 
     /**
@@ -277,9 +229,9 @@ final class ReplicaFetcher implements AutoCloseable {
     /** Fetches {@code followed}, taken from {@code asOf}, the set of followed partitions when the fetch was built. */
     private void fetchOnce(List<FollowedPartition> followed, Set<FollowedPartition> asOf) throws IOException {
         FetchRequestView request = new FetchRequestView()
-                .maxWaitMs(fetchWaitMaxMs)
-                .minBytes(fetchMinBytes)
-                .maxBytes(RESPONSE_MAX_BYTES);
+                .maxWaitMs(settings.waitMaxMs())
+                .minBytes(settings.minBytes())
+                .maxBytes(settings.responseMaxBytes());
         request.replicaState().replicaId(nodeId).replicaEpoch(brokerEpoch.getAsLong());
         Map<UUID, FetchTopic> topics = new LinkedHashMap<>();
         Map<String, FollowedPartition> requested = new LinkedHashMap<>();
@@ -288,9 +240,11 @@ final class ReplicaFetcher implements AutoCloseable {
             FetchTopic topic = topics.computeIfAbsent(partition.topicId(), id -> request.addTopic().topicId(id));
             topic.addPartition()
                     .partition(log.topicPartition().partition())
+                    .currentLeaderEpoch(partition.leaderEpoch())
+                    .lastFetchedEpoch(log.latestEpoch())
                     .fetchOffset(log.logEndOffset())
                     .logStartOffset(log.logStartOffset())
-                    .partitionMaxBytes(PARTITION_MAX_BYTES);
+                    .partitionMaxBytes(settings.maxBytes());
             requested.put(partition.topicId() + "-" + log.topicPartition().partition(), partition);
         }
         FetchResponseView response = new FetchResponseView(channel.send(ApiKey.FETCH, request.struct()));
@@ -312,7 +266,11 @@ final class ReplicaFetcher implements AutoCloseable {
                 switch (take(asked, partition, asOf)) {
                     case REFUSED -> anyRefused = true;
                     case OUT_OF_RANGE -> outOfRange.add(asked);
-                    case FLUSH_DUE -> flush(asked.log());
+                    case FLUSH_DUE -> {
+                        flush(asked.log());
+                        onProgress.accept(asked.log().topicPartition());
+                    }
+                    case MOVED -> onProgress.accept(asked.log().topicPartition());
                     case TAKEN -> {
                     }
                 }
@@ -324,15 +282,17 @@ final class ReplicaFetcher implements AutoCloseable {
             }
         }
         if (anyRefused) {
-            pause(Math.min(BACKOFF_MS, fetchWaitMaxMs));
+            pause(Math.min(settings.backoffMs(), settings.waitMaxMs()));
         }
     }
 
     /** What became of one partition's part of a fetch answer. */
     private enum Taken {
-        /** Appended (or dropped, or nothing to append): done. */
+        /** Dropped, cut, or nothing appended and the high watermark where it was: done. */
         TAKEN,
-        /** Appended, and {@code flush.messages} asks for an fsync now. */
+        /** Appended, or the high watermark moved: consumers' fetches parked on this follower may be answered. */
+        MOVED,
+        /** Appended, and {@code flush.messages} asks for an fsync now, before consumers are answered. */
         FLUSH_DUE,
         /** The leader refused the partition: tried again shortly. */
         REFUSED,
@@ -364,20 +324,29 @@ final class ReplicaFetcher implements AutoCloseable {
             LOG.debug("Leader {} refused {}: {}", leader.id(), log.topicPartition(), error);
             return Taken.REFUSED;
         }
+        FetchResponseView.EpochEndOffset diverging = partition.divergingEpoch();
+        if (diverging.epoch() != LeaderEpochCache.UNDEFINED_EPOCH
+                || diverging.endOffset() != LeaderEpochCache.UNDEFINED_OFFSET) {
+            truncateToDivergence(log, diverging.epoch(), diverging.endOffset()); // no records come with it
+            return Taken.TAKEN;
+        }
         ByteBuf records = partition.records();
         boolean flushDue = false;
-        if (records != null && records.isReadable()) {
+        boolean appended = records != null && records.isReadable();
+        if (appended) {
             int bytes = records.readableBytes();
             flushDue = log.appendAsFollower(records).flushDue();
             metrics.replicatedIn(bytes); // once appended, as Kafka counts them: not a refused append's
         }
+        long highWatermark = log.highWatermark();
         log.setReplicatedHighWatermark(partition.highWatermark());
+        boolean moved = appended || log.highWatermark() != highWatermark;
         long leaderLogStart = partition.logStartOffset();
         if (leaderLogStart > log.logStartOffset()) {
             // The leader deleted records (DeleteRecords, retention): so does the follower, as in Kafka.
             log.deleteRecordsBefore(Math.min(leaderLogStart, log.logEndOffset()));
         }
-        return flushDue ? Taken.FLUSH_DUE : Taken.TAKEN;
+        return flushDue ? Taken.FLUSH_DUE : moved ? Taken.MOVED : Taken.TAKEN;
     }
 
     /**
@@ -386,7 +355,7 @@ final class ReplicaFetcher implements AutoCloseable {
      * end, not its high watermark). Ours past it (a former leader's tail the new leader never had) is cut there.
      * Otherwise asks where its log starts (EARLIEST): ours ending before it (we were down while retention or
      * DeleteRecords moved it on) restarts empty there; else the leader's log grew to our end meanwhile and the fetch
-     * goes on from it. Runs on this thread without the monitor, as {@link #truncate} does: a leadership change does
+     * goes on from it. Runs on this thread without the monitor: a leadership change does
      * not wait for the leader's answers. Our log end read here cannot move meanwhile, as only this thread appends to
      * a followed log, and {@link #reset} drops the change if the partition is no longer followed as fetched. False
      * when the leader cannot answer yet (tried again after a pause).

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -21,12 +22,13 @@ public final class ReplicaFetchers implements AutoCloseable {
 
     private final int nodeId;
     private final LongSupplier brokerEpoch;
-    private final int fetchWaitMaxMs;
-    private final int fetchMinBytes;
+    private final FetcherSettings settings;
     /** How to connect to the leaders' inter-broker listener (TLS, SASL sign-in). */
     private final ClientSecurity security;
     /** Where the followers count the bytes they append (ReplicationBytesIn). */
     private final BrokerTopicMetrics metrics;
+    /** Told of each followed partition whose log or high watermark moved (see {@link ReplicaFetcher}). */
+    private final Consumer<TopicPartition> onProgress;
     private final Map<Integer, ReplicaFetcher> byLeader = new HashMap<>();
     /**
      * Fetchers {@link #follow} stopped whose threads may not have ended (one in a follower's fsync): joined at
@@ -36,15 +38,19 @@ public final class ReplicaFetchers implements AutoCloseable {
     private final FetchPauses pauses = new FetchPauses();
     private final FlushHolds flushHolds = new FlushHolds();
 
-    /** @param brokerEpoch this broker's epoch from its registration (-1 before it has one) */
-    public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, int fetchWaitMaxMs, int fetchMinBytes,
-                           ClientSecurity security, BrokerTopicMetrics metrics) {
+    /**
+     * @param brokerEpoch this broker's epoch from its registration (-1 before it has one)
+     * @param onProgress  told, on a fetcher's thread, of each followed partition an answer appended to or moved the
+     *                    high watermark of: consumers' fetches served by this follower (KIP-392) park on it
+     */
+    public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, FetcherSettings settings, ClientSecurity security,
+                           BrokerTopicMetrics metrics, Consumer<TopicPartition> onProgress) {
         this.nodeId = nodeId;
         this.brokerEpoch = brokerEpoch;
-        this.fetchWaitMaxMs = fetchWaitMaxMs;
-        this.fetchMinBytes = fetchMinBytes;
+        this.settings = settings;
         this.security = security;
         this.metrics = metrics;
+        this.onProgress = onProgress;
     }
 
     /** Follows these partitions, by leader id; a leader not among the live {@code brokers} is not fetched from. */
@@ -64,8 +70,8 @@ public final class ReplicaFetchers implements AutoCloseable {
             if (leader == null) {
                 return;
             }
-            byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, fetchWaitMaxMs,
-                    fetchMinBytes, security, pauses, flushHolds, metrics)).setPartitions(partitions);
+            byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, settings,
+                    security, pauses, flushHolds, metrics, onProgress)).setPartitions(partitions);
         });
     }
 

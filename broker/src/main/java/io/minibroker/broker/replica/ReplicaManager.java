@@ -71,11 +71,22 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     /**
      * AlterPartition refusals Kafka's Partition.handleAlterPartitionError does not retry: the leader waits for
      * metadata that tells it what changed. OPERATION_NOT_ATTEMPTED and INELIGIBLE_REPLICA drop the change at once
-     * (back to the committed ISR); any other is asked again at the next ISR check.
+     * (back to the committed ISR); any other refusal, a refusal of the whole request (NOT_CONTROLLER,
+     * STALE_BROKER_EPOCH, ...) and a request that got no answer send the same change again
+     * {@value #ALTER_PARTITION_RETRY_BACKOFF_MS} ms later.
      */
     private static final Set<Errors> AWAIT_METADATA_AFTER = EnumSet.of(Errors.UNKNOWN_TOPIC_OR_PARTITION,
             Errors.UNKNOWN_TOPIC_ID, Errors.FENCED_LEADER_EPOCH, Errors.INVALID_UPDATE_VERSION, Errors.INVALID_REQUEST,
             Errors.NEW_LEADER_ELECTED);
+    private static final Set<Errors> DROPPED_AFTER = EnumSet.of(Errors.OPERATION_NOT_ATTEMPTED,
+            Errors.INELIGIBLE_REPLICA);
+    /**
+     * How long a change the controller did not take is held before it is sent again: Kafka's
+     * DefaultAlterPartitionManager resends after a top-level error 50 ms later (and its channel to the controller
+     * resends what got no answer). Kafka's Partition resubmits a partition's own retriable refusal without a pause;
+     * here it waits too, so that a controller failing to save (KAFKA_STORAGE_ERROR) is not asked in a tight loop.
+     */
+    private static final long ALTER_PARTITION_RETRY_BACKOFF_MS = 50;
 
     /** A hosted partition as the image has it, its log here, and (when led here) what the leader knows. */
     private record HostedPartition(TopicImage topic, PartitionImage image, PartitionLog log, LeaderState leader) {
@@ -376,6 +387,11 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     }
 
     @Override
+    public boolean hostsReplica(TopicPartition partition) {
+        return hosted.containsKey(partition);
+    }
+
+    @Override
     public int leaderEpoch(TopicPartition partition) {
         HostedPartition state = hosted.get(partition);
         return state == null ? -1 : state.image().leaderEpoch();
@@ -483,12 +499,17 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
 
     /** Asks the controller for the ISR the followers' lag calls for, if it differs; on {@code isr-changes}. */
     private void changeIsr(TopicPartition partition, HostedPartition state) {
-        LeaderState leader = state.leader();
-        List<Integer> wanted = leader.wantedIsr(clock.monotonicMs(), replicaLagTimeMaxMs, state.log().highWatermark(),
-                state.log().latestEpochStartOffset(), liveBrokers, heldOutOfIsr.getOrDefault(partition, Set.of()));
-        if (wanted == null) {
-            return;
+        List<Integer> wanted = state.leader().wantedIsr(clock.monotonicMs(), replicaLagTimeMaxMs,
+                state.log().highWatermark(), state.log().latestEpochStartOffset(), liveBrokers,
+                heldOutOfIsr.getOrDefault(partition, Set.of()));
+        if (wanted != null) {
+            sendIsrChange(partition, state, wanted);
         }
+    }
+
+    /** Sends the pending ISR change {@code wanted} to the controller and takes its answer; on {@code isr-changes}. */
+    private void sendIsrChange(TopicPartition partition, HostedPartition state, List<Integer> wanted) {
+        LeaderState leader = state.leader();
         long ownEpoch = brokerEpoch.getAsLong();
         AlterPartitionRequestView request = new AlterPartitionRequestView().brokerId(nodeId).brokerEpoch(ownEpoch);
         AlterPartitionRequestView.PartitionData partitionData = request.addTopic().topicId(state.topic().id())
@@ -500,36 +521,62 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             partitionData.addNewIsrWithEpoch().brokerId(replica)
                     .brokerEpoch(replica == nodeId ? ownEpoch : leader.brokerEpoch(replica));
         }
+        AlterPartitionResponseView answer;
         try {
-            AlterPartitionResponseView answer = new AlterPartitionResponseView(
+            answer = new AlterPartitionResponseView(
                     controller.send(ApiKey.ALTER_PARTITION, ALTER_PARTITION_VERSION, request.struct()));
-            Errors topLevel = Errors.forCode(answer.errorCode());
-            AlterPartitionResponseView.PartitionData result = answer.topics().get(0).partitions().get(0);
-            Errors error = topLevel != Errors.NONE ? topLevel : Errors.forCode(result.errorCode());
-            if (error != Errors.NONE) {
-                LOG.warn("The controller refused ISR {} for {}: {}", wanted, partition, error);
-                if (AWAIT_METADATA_AFTER.contains(error)) {
-                    leader.awaitMetadata(error == Errors.INVALID_UPDATE_VERSION);
-                } else {
-                    leader.changeAnswered(null, -1, clock.monotonicMs());
-                }
-                return;
-            }
-            List<Integer> isr = result.isr();
-            int partitionEpoch = result.partitionEpoch();
-            LOG.info("ISR of {} is now {} (partition epoch {})", partition, isr, partitionEpoch);
-            int before = leader.isr().size();
-            leader.changeAnswered(isr, partitionEpoch, clock.monotonicMs());
-            ReplicaManagerMeters counted = meters;
-            if (counted != null) {
-                counted.isrChanged(before, isr.size());
-            }
-            // A smaller ISR may move the high watermark; either way, parked produces see the new ISR size.
-            maybeAdvanceHighWatermark(partition, state);
-            producePurgatory.checkAndComplete(partition);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("Could not send ISR {} for {} to the controller: {}", wanted, partition, e.toString());
-            leader.changeAnswered(null, -1, clock.monotonicMs());
+            LOG.warn("Could not send ISR {} for {} to the controller ({}); sending it again in {} ms", wanted,
+                    partition, e.toString(), ALTER_PARTITION_RETRY_BACKOFF_MS);
+            resendLater(partition, state, wanted);
+            return;
+        }
+        Errors topLevel = Errors.forCode(answer.errorCode());
+        Errors error = topLevel != Errors.NONE ? topLevel
+                : Errors.forCode(answer.topics().get(0).partitions().get(0).errorCode());
+        if (error != Errors.NONE) {
+            if (AWAIT_METADATA_AFTER.contains(error) && topLevel == Errors.NONE) {
+                LOG.warn("The controller refused ISR {} for {}: {}", wanted, partition, error);
+                leader.awaitMetadata(error == Errors.INVALID_UPDATE_VERSION);
+            } else if (DROPPED_AFTER.contains(error) && topLevel == Errors.NONE) {
+                LOG.warn("The controller refused ISR {} for {}: {}", wanted, partition, error);
+                leader.changeAnswered(null, -1, clock.monotonicMs());
+            } else {
+                LOG.warn("The controller refused ISR {} for {}: {}; sending it again in {} ms", wanted, partition,
+                        error, ALTER_PARTITION_RETRY_BACKOFF_MS);
+                resendLater(partition, state, wanted);
+            }
+            return;
+        }
+        AlterPartitionResponseView.PartitionData result = answer.topics().get(0).partitions().get(0);
+        List<Integer> isr = result.isr();
+        int partitionEpoch = result.partitionEpoch();
+        LOG.info("ISR of {} is now {} (partition epoch {})", partition, isr, partitionEpoch);
+        int before = leader.isr().size();
+        leader.changeAnswered(isr, partitionEpoch, clock.monotonicMs());
+        ReplicaManagerMeters counted = meters;
+        if (counted != null) {
+            counted.isrChanged(before, isr.size());
+        }
+        // A smaller ISR may move the high watermark; either way, parked produces see the new ISR size.
+        maybeAdvanceHighWatermark(partition, state);
+        producePurgatory.checkAndComplete(partition);
+    }
+
+    /**
+     * Sends the change {@code wanted} again after the backoff, unless by then it is no longer the one pending for
+     * this term (an image of a new term replaced the leader's state, or one of this term dropped the change).
+     */
+    private void resendLater(TopicPartition partition, HostedPartition state, List<Integer> wanted) {
+        try {
+            clock.scheduleOnce(isrChanges, "AlterPartition resend", ALTER_PARTITION_RETRY_BACKOFF_MS, () -> {
+                HostedPartition now = hosted.get(partition);
+                if (now != null && now.leader() == state.leader() && state.leader().isPending(wanted)) {
+                    sendIsrChange(partition, now, wanted);
+                }
+            });
+        } catch (RejectedExecutionException stopping) {
+            // the broker is stopping: no more ISR changes
         }
     }
 

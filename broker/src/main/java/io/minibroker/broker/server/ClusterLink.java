@@ -25,6 +25,7 @@ import io.minibroker.broker.metadata.DescribeClusterHandler;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.broker.replica.FetcherSettings;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.broker.security.ClientSecurity;
@@ -79,9 +80,9 @@ final class ClusterLink {
         int nodeId = config.get(BrokerConfig.NODE_ID);
         topics.logs().brokerEpochFrom(this::brokerEpoch);
         replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
-                new ReplicaFetchers(nodeId, this::brokerEpoch, config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
-                        config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES),
-                        ClientSecurity.forListener(config, config.interBrokerListenerName()), topicMetrics),
+                new ReplicaFetchers(nodeId, this::brokerEpoch, FetcherSettings.of(config),
+                        ClientSecurity.forListener(config, config.interBrokerListenerName()), topicMetrics,
+                        fetchPurgatory::checkAndComplete),
                 controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
                 config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                 config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);

@@ -338,8 +338,18 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
             }
 
             @Override
+            public boolean hostsReplica(TopicPartition partition) {
+                return leadership.hostsReplica(partition);
+            }
+
+            @Override
             public int leaderEpoch(TopicPartition partition) {
                 return leadership.leaderEpoch(partition);
+            }
+
+            @Override
+            public Errors checkLeaderEpoch(TopicPartition partition, int currentEpoch, boolean requireLeader) {
+                return leadership.checkLeaderEpoch(partition, currentEpoch, requireLeader); // one read of its state
             }
 
             @Override

@@ -1,6 +1,7 @@
 package io.minibroker.broker.config;
 
 import io.minibroker.broker.log.LogConfig;
+import io.minibroker.broker.replica.FetcherSettings;
 import io.minibroker.broker.topic.TopicConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -113,6 +114,21 @@ class BrokerConfigTest {
         assertThat(noRetry.get(BrokerConfig.ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS)).isZero();
         assertThatThrownBy(() -> BrokerConfig.of(Map.of("add.partitions.to.txn.retry.backoff.ms", "0")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("add.partitions.to.txn.retry.backoff.ms");
+    }
+
+    @Test
+    void aFollowersFetchKeysHaveKafkasNamesDefaultsAndBounds() {
+        BrokerConfig set = BrokerConfig.of(Map.of("replica.fetch.max.bytes", "4096",
+                "replica.fetch.response.max.bytes", "8192", "replica.fetch.backoff.ms", "0"));
+        assertThat(set.unknownKeys()).as("Kafka's keys, known").isEmpty();
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("replica.fetch.max.bytes", "-1")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("replica.fetch.max.bytes");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("replica.fetch.backoff.ms", "-1")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("replica.fetch.backoff.ms");
+
+        assertThat(FetcherSettings.of(set)).isEqualTo(new FetcherSettings(500, 1, 4096, 8192, 0));
+        assertThat(FetcherSettings.of(BrokerConfig.of(Map.of())))
+                .isEqualTo(new FetcherSettings(500, 1, 1_048_576, 10_485_760, 1_000));
     }
 
     @Test

@@ -34,12 +34,12 @@ class BrokerHeartbeatHandlerTest {
     @Test
     void aBrokerShuttingDownLeadsNothingAndIsInNoIsrOnceToldToShutDown() throws Exception {
         AtomicLong now = new AtomicLong(1_000);
-        BrokerMembership membership = new BrokerMembership(9_000, now::get, () -> { });
+        BrokerMembership membership = new BrokerMembership(9_000, now::get, () -> 0, () -> { });
         Map<Integer, Long> epochs = new HashMap<>();
         for (int id = 0; id < 3; id++) {
             long epoch = membership.register(id, UUID.randomUUID(),
                     List.of(new Endpoint("PLAINTEXT", "localhost", 9092))).epoch();
-            membership.heartbeat(id, epoch, false, false);
+            membership.heartbeat(id, epoch, 0, false, false);
             epochs.put(id, epoch);
         }
         TopicAssignments assignments = TopicAssignments.open(0, membership, dir, () -> { });

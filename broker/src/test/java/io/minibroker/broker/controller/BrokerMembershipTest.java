@@ -18,7 +18,9 @@ class BrokerMembershipTest {
     private final AtomicLong now = new AtomicLong(1_000);
     /** How often the image changed: each time a broker became live or stopped being live. */
     private final AtomicInteger livenessChanges = new AtomicInteger();
-    private final BrokerMembership membership = new BrokerMembership(9_000, now::get,
+    /** The controller's image version, which registrations and heartbeats are measured against. */
+    private final AtomicLong imageVersion = new AtomicLong();
+    private final BrokerMembership membership = new BrokerMembership(9_000, now::get, imageVersion::get,
             livenessChanges::incrementAndGet);
 
     @Test
@@ -26,9 +28,9 @@ class BrokerMembershipTest {
         long epoch = membership.register(1, UUID.randomUUID(), LISTENERS).epoch();
         assertThat(livenessChanges).as("registered, still fenced").hasValue(0);
 
-        membership.heartbeat(1, epoch, false, false);
+        membership.heartbeat(1, epoch, 0, false, false);
         assertThat(livenessChanges).as("unfenced").hasValue(1);
-        membership.heartbeat(1, epoch, false, false);
+        membership.heartbeat(1, epoch, 0, false, false);
         assertThat(livenessChanges).as("still live").hasValue(1);
 
         now.addAndGet(9_001);
@@ -38,10 +40,10 @@ class BrokerMembershipTest {
         assertThat(livenessChanges).as("already fenced").hasValue(2);
         assertThat(membership.isFenced(1)).isTrue();
 
-        membership.heartbeat(1, epoch, false, false);
+        membership.heartbeat(1, epoch, 0, false, false);
         assertThat(livenessChanges).as("back").hasValue(3);
         assertThat(membership.isLive(1)).isTrue();
-        membership.heartbeat(1, epoch, false, true);
+        membership.heartbeat(1, epoch, 0, false, true);
         assertThat(livenessChanges).as("shutting down").hasValue(4);
     }
 
@@ -50,8 +52,8 @@ class BrokerMembershipTest {
         long epoch = membership.register(1, UUID.randomUUID(), LISTENERS).epoch();
         assertThat(liveIds()).as("fenced until it heartbeats").isEmpty();
 
-        assertThat(membership.heartbeat(1, epoch, false, false)).isEqualTo(
-                new BrokerMembership.Heartbeat(Errors.NONE, false, false));
+        assertThat(membership.heartbeat(1, epoch, 0, false, false)).isEqualTo(
+                new BrokerMembership.Heartbeat(Errors.NONE, true, false, false));
         assertThat(liveIds()).containsExactly(1);
 
         now.addAndGet(9_000);
@@ -64,7 +66,7 @@ class BrokerMembershipTest {
     void anotherIncarnationOfALiveBrokerIsRefusedUntilTheOldSessionExpires() {
         UUID first = UUID.randomUUID();
         long epoch = membership.register(1, first, LISTENERS).epoch();
-        membership.heartbeat(1, epoch, false, false);
+        membership.heartbeat(1, epoch, 0, false, false);
 
         assertThat(membership.register(1, first, LISTENERS).epoch()).as("a retry").isEqualTo(epoch);
         UUID second = UUID.randomUUID();
@@ -74,23 +76,45 @@ class BrokerMembershipTest {
         BrokerMembership.Registration again = membership.register(1, second, LISTENERS);
         assertThat(again.error()).isEqualTo(Errors.NONE);
         assertThat(again.epoch()).isGreaterThan(epoch);
-        assertThat(membership.heartbeat(1, epoch, false, false).error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
+        assertThat(membership.heartbeat(1, epoch, 0, false, false).error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
     }
 
     @Test
     void aShuttingDownBrokerIsFencedAtOnceAndMayComeBack() {
         long epoch = membership.register(2, UUID.randomUUID(), LISTENERS).epoch();
-        membership.heartbeat(2, epoch, false, false);
+        membership.heartbeat(2, epoch, 0, false, false);
 
-        assertThat(membership.heartbeat(2, epoch, false, true)).isEqualTo(
-                new BrokerMembership.Heartbeat(Errors.NONE, true, true));
+        assertThat(membership.heartbeat(2, epoch, 0, false, true)).isEqualTo(
+                new BrokerMembership.Heartbeat(Errors.NONE, true, true, true));
         assertThat(liveIds()).isEmpty();
         assertThat(membership.register(2, UUID.randomUUID(), LISTENERS).error()).isEqualTo(Errors.NONE);
     }
 
     @Test
+    void aRegisteringBrokerStaysFencedUntilItHasAppliedTheImageItRegisteredAt() {
+        imageVersion.set(5);
+        long epoch = membership.register(1, UUID.randomUUID(), LISTENERS).epoch();
+        imageVersion.set(6); // the image moves on after the registration
+
+        assertThat(membership.heartbeat(1, epoch, -1, false, false)).as("no image yet")
+                .isEqualTo(new BrokerMembership.Heartbeat(Errors.NONE, false, true, false));
+        assertThat(membership.heartbeat(1, epoch, 4, false, false)).as("an image older than its registration")
+                .isEqualTo(new BrokerMembership.Heartbeat(Errors.NONE, false, true, false));
+        assertThat(membership.heartbeat(1, epoch, 6, true, false)).as("caught up, but still loading it")
+                .isEqualTo(new BrokerMembership.Heartbeat(Errors.NONE, true, true, false));
+        assertThat(liveIds()).isEmpty();
+        assertThat(livenessChanges).hasValue(0);
+
+        assertThat(membership.heartbeat(1, epoch, 5, false, false)).as("the image of its registration")
+                .isEqualTo(new BrokerMembership.Heartbeat(Errors.NONE, false, false, false));
+        assertThat(liveIds()).containsExactly(1);
+        assertThat(membership.heartbeat(1, epoch, 5, false, false).fenced()).as("live brokers stay live while "
+                + "they follow").isFalse();
+    }
+
+    @Test
     void heartbeatsFromStrangersAreRefused() {
-        assertThat(membership.heartbeat(7, 1, false, false).error()).isEqualTo(Errors.BROKER_ID_NOT_REGISTERED);
+        assertThat(membership.heartbeat(7, 1, 0, false, false).error()).isEqualTo(Errors.BROKER_ID_NOT_REGISTERED);
     }
 
     private List<Integer> liveIds() {

@@ -1,15 +1,29 @@
 package io.minibroker.broker.controller;
 
+import io.minibroker.broker.cluster.MetadataFetcher;
+import io.minibroker.broker.cluster.NodeChannel;
+import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.server.SessionClock;
+import io.minibroker.broker.topic.TopicIds;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.BrokerHeartbeatRequestView;
+import io.minibroker.protocol.message.view.BrokerHeartbeatResponseView;
+import io.minibroker.protocol.message.view.BrokerRegistrationRequestView;
+import io.minibroker.protocol.message.view.BrokerRegistrationResponseView;
+import io.minibroker.protocol.message.view.FetchRequestView;
+import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.purgatory.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -74,6 +88,51 @@ class ClusterMembershipTest {
         assertThat(liveIds()).containsExactly(0, 2);
         cluster.restart(1);
         awaitLive(0, 1, 2);
+    }
+
+    /**
+     * Over the wire, as a starting broker's BrokerLifecycle asks: the controller unfences a new registration only
+     * once its heartbeat reports the image version the registration was made at (Kafka: the offset of its
+     * RegisterBrokerRecord), and says whether it is caught up with the image as it is now.
+     */
+    @Test
+    void aRegisteredBrokerIsUnfencedOnlyOnceItReportsTheImageItRegisteredAt() throws Exception {
+        awaitLive(0, 1, 2);
+        try (NodeChannel controller = new NodeChannel("localhost", cluster.controller().boundPort("CONTROLLER"),
+                "membership-test", 10_000)) {
+            BrokerRegistrationRequestView registration = new BrokerRegistrationRequestView().brokerId(7)
+                    .clusterId(BrokerConfig.CLUSTER_ID.defaultValue()).incarnationId(UUID.randomUUID());
+            registration.addListener().name("PLAINTEXT").host("localhost").port(1).securityProtocol((short) 0);
+            long epoch = new BrokerRegistrationResponseView(
+                    controller.send(ApiKey.BROKER_REGISTRATION, registration.struct())).brokerEpoch();
+
+            BrokerHeartbeatResponseView before = heartbeat(controller, epoch, -1);
+            assertThat(before.errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(before.isCaughtUp()).isFalse();
+            assertThat(before.isFenced()).as("no image applied yet").isTrue();
+            assertThat(liveIds()).containsExactly(0, 1, 2);
+
+            BrokerHeartbeatResponseView after = heartbeat(controller, epoch, imageVersion(controller));
+            assertThat(after.isCaughtUp()).isTrue();
+            assertThat(after.isFenced()).isFalse();
+            assertThat(liveIds()).containsExactly(0, 1, 2, 7);
+        }
+    }
+
+    private static BrokerHeartbeatResponseView heartbeat(NodeChannel controller, long epoch, long appliedVersion)
+            throws IOException {
+        return new BrokerHeartbeatResponseView(controller.send(ApiKey.BROKER_HEARTBEAT,
+                new BrokerHeartbeatRequestView().brokerId(7).brokerEpoch(epoch).currentMetadataOffset(appliedVersion)
+                        .wantFence(false).wantShutDown(false).struct()));
+    }
+
+    /** The controller's image version, as a broker's metadata fetch learns it: the high watermark answered. */
+    private static long imageVersion(NodeChannel controller) throws IOException {
+        FetchRequestView fetch = new FetchRequestView().maxWaitMs(0).minBytes(1);
+        fetch.addTopic().topic(MetadataFetcher.METADATA_TOPIC).topicId(TopicIds.METADATA_TOPIC_ID)
+                .addPartition().partition(0).fetchOffset(-1);
+        return new FetchResponseView(controller.send(ApiKey.FETCH, fetch.struct()))
+                .responses().get(0).partitions().get(0).highWatermark();
     }
 
     private List<Integer> liveIds() {

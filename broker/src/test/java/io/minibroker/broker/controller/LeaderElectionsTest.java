@@ -19,10 +19,10 @@ class LeaderElectionsTest {
 
     @Test
     void closeEndsTheThreadThoughARebalanceIsDueLater() throws Exception {
-        BrokerMembership membership = new BrokerMembership(9_000, System::currentTimeMillis, () -> { });
+        BrokerMembership membership = new BrokerMembership(9_000, System::currentTimeMillis, () -> 0, () -> { });
         long epoch = membership.register(0, UUID.randomUUID(), List.of(new Endpoint("PLAINTEXT", "localhost", 9092)))
                 .epoch();
-        membership.heartbeat(0, epoch, false, false);
+        membership.heartbeat(0, epoch, 0, false, false);
         LeaderElections elections = new LeaderElections(membership,
                 TopicAssignments.open(0, membership, dir, () -> { }), 9_000, 300_000, BrokerClock.system());
 

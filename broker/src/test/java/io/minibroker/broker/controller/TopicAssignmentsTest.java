@@ -36,7 +36,7 @@ class TopicAssignmentsTest {
     Path dir;
 
     private final AtomicLong now = new AtomicLong(1_000);
-    private final BrokerMembership membership = new BrokerMembership(9_000, now::get, () -> { });
+    private final BrokerMembership membership = new BrokerMembership(9_000, now::get, () -> 0, () -> { });
     private final Map<Integer, Long> brokerEpochs = new HashMap<>();
     private TopicAssignments assignments;
 
@@ -44,7 +44,7 @@ class TopicAssignmentsTest {
     void start() throws Exception {
         for (int id = 0; id < 3; id++) {
             long epoch = membership.register(id, UUID.randomUUID(), LISTENERS).epoch();
-            membership.heartbeat(id, epoch, false, false);
+            membership.heartbeat(id, epoch, 0, false, false);
             brokerEpochs.put(id, epoch);
         }
         assignments = TopicAssignments.open(0, membership, dir, () -> { });
@@ -104,7 +104,7 @@ class TopicAssignmentsTest {
         shutDown(2);
         now.addAndGet(1);
         long newEpoch = membership.register(2, UUID.randomUUID(), LISTENERS).epoch(); // node 2 restarted
-        membership.heartbeat(2, newEpoch, false, false);
+        membership.heartbeat(2, newEpoch, 0, false, false);
 
         assertThat(alterIsr(topicId, 0, List.of(member(0), member(1), new TopicAssignments.IsrMember(2, staleEpoch))))
                 .as("the broker that caught up is gone").isEqualTo(Errors.INELIGIBLE_REPLICA);
@@ -132,7 +132,7 @@ class TopicAssignmentsTest {
 
         now.addAndGet(1);
         long newEpoch = membership.register(0, UUID.randomUUID(), LISTENERS).epoch(); // node 0 restarted
-        membership.heartbeat(0, newEpoch, false, false);
+        membership.heartbeat(0, newEpoch, 0, false, false);
         assertThat(newEpoch).isNotEqualTo(staleEpoch);
         assertThat(elect(PREFERRED, 0).error()).as("live, but not yet back in the ISR")
                 .isEqualTo(Errors.PREFERRED_LEADER_NOT_AVAILABLE);
@@ -167,7 +167,7 @@ class TopicAssignmentsTest {
                 .isEqualTo(Errors.NONE);
         shutDown(1);
         assignments.electLeaders(); // u-0 moves to node 0; t-0 and u-1 keep theirs
-        membership.heartbeat(1, brokerEpochs.get(1), false, false); // node 1 unfenced again, but out of the ISRs
+        membership.heartbeat(1, brokerEpochs.get(1), 0, false, false); // node 1 unfenced again, but out of the ISRs
 
         assertThat(assignments.electAll(PREFERRED)).isEqualTo(Map.of("t", Map.of(),
                 "u", Map.of(0, new ElectionResult(Errors.PREFERRED_LEADER_NOT_AVAILABLE,
@@ -184,7 +184,7 @@ class TopicAssignmentsTest {
         assertThat(leaderOf("u", 0)).isZero();
 
         assertThat(assignments.balanceLeaders()).as("node 1 is fenced").isZero();
-        membership.heartbeat(1, brokerEpochs.get(1), false, false);
+        membership.heartbeat(1, brokerEpochs.get(1), 0, false, false);
         assertThat(assignments.balanceLeaders()).as("node 1 is live but not in the ISR").isZero();
         assertThat(assignments.alterIsr(0, topicId, 0, 1, -1, List.of(member(0), member(1))).error())
                 .isEqualTo(Errors.NONE);
@@ -201,7 +201,7 @@ class TopicAssignmentsTest {
         UUID topicId = assignments.image().topic("u").orElseThrow().id();
         shutDown(1);
         assignments.electLeaders();
-        membership.heartbeat(1, brokerEpochs.get(1), false, false);
+        membership.heartbeat(1, brokerEpochs.get(1), 0, false, false);
         assertThat(assignments.alterIsr(0, topicId, 0, 1, -1, List.of(member(0), member(1))).error())
                 .isEqualTo(Errors.NONE);
         // A directory where the store writes its temporary file: the save fails, as on a full disk.
@@ -225,7 +225,7 @@ class TopicAssignmentsTest {
         shutDown(1);
         shutDown(2);
         assignments.electLeaders();
-        membership.heartbeat(2, brokerEpochs.get(2), false, false);
+        membership.heartbeat(2, brokerEpochs.get(2), 0, false, false);
         for (int i = TopicAssignments.MAX_ELECTIONS_PER_BALANCE; i < placement.size(); i++) {
             assertThat(assignments.alterIsr(0, topicId, i, 1, -1, List.of(member(0), member(2))).error())
                     .isEqualTo(Errors.NONE);
@@ -250,7 +250,7 @@ class TopicAssignmentsTest {
 
         assertThat(elect(UNCLEAN, 0)).isEqualTo(new ElectionResult(Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE,
                 "Eligible topic partition leaders are not available."));
-        membership.heartbeat(0, brokerEpochs.get(0), false, false); // back, but it left the ISR
+        membership.heartbeat(0, brokerEpochs.get(0), 0, false, false); // back, but it left the ISR
         assertThat(elect(UNCLEAN, 0).message()).as("no unclean election is offered")
                 .contains("only in-sync replicas may lead");
         assertThat(partition().leader()).isEqualTo(TopicAssignments.NO_LEADER);
@@ -338,7 +338,7 @@ class TopicAssignmentsTest {
     }
 
     private void shutDown(int id) {
-        membership.heartbeat(id, brokerEpochs.get(id), false, true);
+        membership.heartbeat(id, brokerEpochs.get(id), 0, false, true);
     }
 
     private PartitionImage partition() {

@@ -152,10 +152,14 @@ class CurrentLeaderHintsTest {
         }
     }
 
-    /** A consumer's Fetch v16 (topics by id) of partition 0 from offset 0. */
+    /**
+     * A Fetch v16 (topics by id) of partition 0 from offset 0 by replica 0: a replica's fetch reads from the leader
+     * only (a consumer's v11+ fetch a follower serves, KIP-392).
+     */
     private Struct fetch(NodeChannel channel) throws Exception {
-        Struct fetch = ApiKey.FETCH.request().newMessage().set("ReplicaId", -1).set("MaxWaitMs", 0)
+        Struct fetch = ApiKey.FETCH.request().newMessage().set("MaxWaitMs", 0)
                 .set("MinBytes", 0).set("MaxBytes", 1 << 20).set("SessionId", 0).set("SessionEpoch", -1);
+        fetch.getStruct("ReplicaState").set("ReplicaId", 0).set("ReplicaEpoch", -1L);
         fetch.addElement("Topics").set("TopicId", topicId).addElement("Partitions").set("Partition", 0)
                 .set("CurrentLeaderEpoch", -1).set("FetchOffset", 0L).set("PartitionMaxBytes", 1024);
         return channel.send(ApiKey.FETCH, (short) 16, fetch);

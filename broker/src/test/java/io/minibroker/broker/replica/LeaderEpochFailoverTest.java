@@ -38,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Leader epochs across failovers: a consumer reading all along goes on past a leader change (it checks its position
- * with OffsetForLeaderEpoch at the new epoch), and an old leader's unreplicated tail is cut when it follows again.
+ * with OffsetForLeaderEpoch at the new epoch), and an old leader's unreplicated tail is cut when it follows again,
+ * where the new leader's answer to its fetch says its last epoch diverges (DivergingEpoch, Fetch v12+).
  *
  * <p>The cluster runs on a manual clock: a killed node's session runs out only when the test moves the clock past
  * it (in steps the live nodes' heartbeats keep up with), and the controller acts on a stop or a return at the round
@@ -151,6 +152,9 @@ class LeaderEpochFailoverTest {
         // on a still clock a caught-up follower's fetch stays parked: see SessionClock#awaitAdvancing
         sessions.awaitAdvancing(FETCH_WAIT_MS, () -> partition().isr().equals(List.of(1, 2)),
                 "the old leader to truncate, catch up and rejoin the ISR");
+        assertThat(cluster.node(2).meterRegistry().get("kafka.network.requestmetrics.requests")
+                .tag("request", "OffsetForLeaderEpoch").counter().count())
+                .as("node 1 found where to cut from the leader's DivergingEpoch answer to its fetch").isZero();
         cluster.stop(2); // node 1 leads again: what it serves is its own log
         sessions.nextControllerRound();
         await(() -> partition().leader() == 1, "node 1 to lead again");

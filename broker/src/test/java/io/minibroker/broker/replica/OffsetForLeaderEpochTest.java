@@ -11,10 +11,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,7 +56,7 @@ class OffsetForLeaderEpochTest {
 
     @Test
     void answersWhereEachEpochEndsAndChecksTheCurrentEpoch() throws Exception {
-        try (KafkaProducer<String, String> producer = producer()) {
+        try (KafkaProducer<String, String> producer = WireFetches.acksAllProducer(bootstrap())) {
             for (int i = 0; i < 5; i++) {
                 producer.send(new ProducerRecord<>(TOPIC, 0, null, "before-" + i)).get();
             }
@@ -91,6 +89,14 @@ class OffsetForLeaderEpochTest {
             assertThat(fetchError(leader, epoch + 1)).as("a fetch naming a newer epoch")
                     .isEqualTo(Errors.UNKNOWN_LEADER_EPOCH);
             assertThat(fetchError(leader, epoch)).as("a fetch naming the leader's epoch").isEqualTo(Errors.NONE);
+            // Fetch v12+ names the last fetched epoch: a log that diverges from the leader's is told where that epoch
+            // ends in the leader's (DivergingEpoch), as Kafka's Partition.readRecords answers it.
+            assertThat(divergence(leader, 0, 7, epoch)).as("records of epoch 0 past its end at the leader")
+                    .containsExactly(0, 0, 5L, 0);
+            assertThat(divergence(leader, epoch + 3, 8, epoch)).as("an epoch newer than any the leader has: its end is "
+                    + "unknown, as in Kafka").containsExactly((int) Errors.OFFSET_OUT_OF_RANGE.code(), -1, -1L, 0);
+            assertThat(divergence(leader, 0, 5, epoch)).as("in step: records, no divergence")
+                    .containsExactly(0, -1, -1L, 3);
             int epochSeen = epoch;
             // Until it takes the new epoch the follower answers UNKNOWN_LEADER_EPOCH; then, not leading, it refuses.
             await(() -> ask(follower, 0, 0, epochSeen).getInt16("ErrorCode") == Errors.NOT_LEADER_OR_FOLLOWER.code(),
@@ -131,14 +137,26 @@ class OffsetForLeaderEpochTest {
                 .getStructs("Partitions").get(0).getInt16("ErrorCode"));
     }
 
-    private NodeChannel channel(int node) {
-        return new NodeChannel("localhost", cluster.node(node).boundPort("PLAINTEXT"), "epoch-test", 10_000);
+    /**
+     * A consumer's Fetch v12 of partition 0 from {@code fetchOffset} naming {@code lastFetchedEpoch}: the error, the
+     * DivergingEpoch's epoch and end offset, and how many records came.
+     */
+    private static List<Object> divergence(NodeChannel channel, int lastFetchedEpoch, long fetchOffset,
+                                           int currentLeaderEpoch) throws IOException {
+        Struct fetch = ApiKey.FETCH.request().newMessage().set("ReplicaId", -1).set("MaxWaitMs", 0)
+                .set("MinBytes", 0).set("MaxBytes", 1 << 20).set("SessionId", 0).set("SessionEpoch", -1);
+        fetch.addElement("Topics").set("Topic", TOPIC).addElement("Partitions").set("Partition", 0)
+                .set("CurrentLeaderEpoch", currentLeaderEpoch).set("FetchOffset", fetchOffset)
+                .set("LastFetchedEpoch", lastFetchedEpoch).set("PartitionMaxBytes", 1 << 20);
+        Struct partition = channel.send(ApiKey.FETCH, (short) 12, fetch).getStructs("Responses").get(0)
+                .getStructs("Partitions").get(0);
+        Struct diverging = partition.getStruct("DivergingEpoch");
+        return List.of((int) partition.getInt16("ErrorCode"), diverging.getInt32("Epoch"),
+                diverging.getInt64("EndOffset"), WireFetches.recordCount(partition));
     }
 
-    private KafkaProducer<String, String> producer() {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000",
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000"), new StringSerializer(), new StringSerializer());
+    private NodeChannel channel(int node) {
+        return new NodeChannel("localhost", cluster.node(node).boundPort("PLAINTEXT"), "epoch-test", 10_000);
     }
 
     private String bootstrap() {

@@ -87,6 +87,15 @@ class ClusterTransactionMarkersTest {
         return response.markers().get(0).topics().get(0).partitions().get(0).errorCode();
     }
 
+    /** Whether the node answers ListOffsets, which only a partition's leader does. */
+    private static boolean leads(TxnWire wire) {
+        try {
+            return wire.latest(TOPIC, READ_COMMITTED).errorCode() == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private static boolean stableAt(TxnWire wire, long lastStableOffset, long abortedProducer) {
         try {
             PartitionData fetched = wire.fetch(TOPIC, 0, READ_COMMITTED);
@@ -127,7 +136,9 @@ class ClusterTransactionMarkersTest {
         int newLeader = elected[0];
         try (TxnWire wire = wireTo(newLeader); TxnWire consumer = wireTo(newLeader)) {
             // The follower's log tracked the open transaction and indexed the abort as it replicated them.
-            await(() -> stableAt(wire, 2, aborter.id()), "the new leader to answer LSO 2 with the aborted transaction");
+            // ListOffsets first: a follower serves consumers' fetches too (KIP-392), only the leader answers it.
+            await(() -> leads(wire) && stableAt(wire, 2, aborter.id()),
+                    "the new leader to lead and answer LSO 2 with the aborted transaction");
             // Parked at the LSO for longer than the test may run: only the commit's replication can answer it.
             consumer.sendFetch(TOPIC, 2, READ_COMMITTED, 600_000);
             assertThat(errorOf(wire.writeMarker(open.id(), open.epoch(), 1, true, TOPIC))).isZero(); // offset 4
