@@ -20,7 +20,7 @@ import java.util.List;
  * in the topic's {@code compression.type} where that differs from the producer's codec. Each batch is
  * decompressed once, for both. It holds no lock: the log runs it before it takes its own, on the caller's thread
  * (a leader's event loop, a follower's fetcher). {@link #validateForAppend} makes an append's checks of the whole
- * set of batches (framing, CRCs, {@code max.message.bytes}; a follower's batches in order, otherwise the
+ * set of batches (framing, CRCs, a leader's {@code max.message.bytes}; a follower's batches in order, otherwise the
  * leader's bytes unchecked) and gives the {@link CheckedAppend} the log writes; an instance checks one
  * leader's batch. Two checks run at the write, under the log's lock, after a producer's sequence check:
  * {@link #checkFitsSegment} and {@link #fetchedBaseOffset} (against the log's end).
@@ -75,8 +75,8 @@ public final class LogValidator {
     }
 
     /**
-     * An append's checks of a set of batches, without the log's lock: framing, sizes ({@code max.message.bytes}, of
-     * a converted copy too), CRCs, a follower's batches in order, and each batch of a leader's through a validator
+     * An append's checks of a set of batches, without the log's lock: framing, a leader's sizes
+     * ({@code max.message.bytes}, of a converted copy too), CRCs, a follower's batches in order, and each batch of a leader's through a validator
      * ({@link #validate}), whose copies in the topic's codec make up the buffer to store if any batch needed one.
      * Offsets are assigned at the write, under the lock.
      *
@@ -101,7 +101,9 @@ public final class LogValidator {
                     throw new LogException(Errors.INVALID_RECORD, "The baseOffset of the record batch in the append to "
                             + topicPartition + " should be 0, but it is " + batch.baseOffset());
                 }
-                if (batch.sizeInBytes() > config.maxMessageBytes()) {
+                // A follower stores what its leader accepted, though max.message.bytes was lowered since (Kafka's
+                // appendAsFollower ignores record sizes); refusing it would stall the follower at that offset.
+                if (asLeader && batch.sizeInBytes() > config.maxMessageBytes()) {
                     throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + batch.sizeInBytes()
                             + " bytes exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
                 }
