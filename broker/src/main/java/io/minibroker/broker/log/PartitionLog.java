@@ -566,8 +566,8 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * Deletes whole segments from the start of the log as {@link LogRetention} rules: below the log start offset,
-     * older than {@code retention.ms}, over {@code retention.bytes}. The log start offset moves to the first
-     * remaining segment.
+     * older than {@code retention.ms}, over {@code retention.bytes}, none holding an offset at or past the high
+     * watermark. The log start offset moves to the first remaining segment.
      *
      * <p>The leader epoch cache drops the epochs below the new start in memory only, as Kafka's
      * truncateFromStartAsyncFlush leaves the file for later: the next flush or epoch change writes it, and a restart
@@ -600,7 +600,7 @@ public final class PartitionLog implements AutoCloseable {
         }
         advanceLogStartOffset(offset);
         try {
-            LogRetention.deleteBelowLogStart(this, segments);
+            LogRetention.deleteBelowLogStart(this, segments, clock.millis());
         } catch (IOException e) {
             throw storageError("cannot delete segments", e);
         }

@@ -945,6 +945,45 @@ class PartitionLogTest {
         assertThat(append(log, "y", 1, T0 + 60_001).firstOffset()).isEqualTo(150);
     }
 
+    /**
+     * As Kafka's deletableSegments: retention takes no segment holding an offset at or past the high watermark, so
+     * the log start never passes it; once the high watermark reaches the log end, everything that breaches goes.
+     */
+    @Test
+    void retentionByTimeKeepsTheSegmentsFromTheOneHoldingTheHighWatermark() throws IOException {
+        open(small().withRetention(60_000, -1));
+        List<Long> bases = segmentsOfOldBatchesUpToTheHighWatermarkInTheThird();
+        clock.set(T0 + 60_001);
+
+        assertThat(log.deleteOldSegments()).isEqualTo(2);
+        assertThat(log.logStartOffset()).isEqualTo(bases.get(2));
+
+        log.setReplicatedHighWatermark(log.logEndOffset());
+        assertThat(log.deleteOldSegments()).isEqualTo(bases.size() - 2);
+        assertThat(log.logStartOffset()).isEqualTo(log.logEndOffset()).isEqualTo(500);
+    }
+
+    @Test
+    void retentionBySizeKeepsTheSegmentsFromTheOneHoldingTheHighWatermark() throws IOException {
+        open(small().withRetention(-1, 0));
+        List<Long> bases = segmentsOfOldBatchesUpToTheHighWatermarkInTheThird();
+
+        assertThat(log.deleteOldSegments()).isEqualTo(2);
+        assertThat(log.logStartOffset()).isEqualTo(bases.get(2));
+    }
+
+    /** 100 batches at T0 over several segments, and a replicated high watermark inside the third; their bases. */
+    private List<Long> segmentsOfOldBatchesUpToTheHighWatermarkInTheThird() {
+        for (int i = 0; i < 100; i++) {
+            append(log, "h" + i, 5, T0);
+        }
+        List<Long> bases = new ArrayList<>();
+        log.segmentBaseOffsets().forEachRemaining(bases::add);
+        assertThat(bases).hasSizeGreaterThan(4);
+        log.setReplicatedHighWatermark(bases.get(2) + 1);
+        return bases;
+    }
+
     @Test
     void retentionBySizeDeletesTheOldestSegmentsWhileTheLogIsTooLarge() throws IOException {
         open(small().withRetention(-1, 4096));
