@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A log is split at its first dirty offset (from {@code cleaner-offset-checkpoint}; the log start at first):
  * below it was cleaned before, above it, up to the active segment and the high watermark, is dirty. When dirty
- * bytes make up {@code min.cleanable.dirty.ratio} of both (or the oldest dirty record is older than
+ * bytes make up more than {@code min.cleanable.dirty.ratio} of both (or the oldest dirty record is older than
  * {@code max.compaction.lag.ms}), a round reads the dirty segments into a map of each key's last offset, then
  * rewrites every segment up to the map's end without the records the map supersedes:
  *
@@ -315,13 +315,16 @@ public final class LogCleaner implements AutoCloseable {
         return segments;
     }
 
-    /** Kafka's trigger: dirty bytes at {@code min.cleanable.dirty.ratio}, or a dirty record past the max lag. */
+    /**
+     * Kafka's trigger (grabFilthiestCompactedLog): dirty bytes above {@code min.cleanable.dirty.ratio}, strictly, so
+     * that a ratio of 1 leaves the log to {@code max.compaction.lag.ms}; or dirty bytes with a record past that lag.
+     */
     private static boolean due(LogSegment firstDirty, long cleanBytes, long dirtyBytes, LogConfig config, long now) {
         double ratio = (double) dirtyBytes / (cleanBytes + dirtyBytes);
         long oldestDirty = firstDirty.firstBatchTimestamp();
         boolean overdue = config.maxCompactionLagMs() != Long.MAX_VALUE && oldestDirty >= 0
                 && now - oldestDirty > config.maxCompactionLagMs();
-        return ratio >= config.minCleanableDirtyRatio() || overdue;
+        return ratio > config.minCleanableDirtyRatio() || overdue && dirtyBytes > 0;
     }
 
     /**

@@ -209,6 +209,17 @@ class LogCleanerTest {
         assertThat(readAll(log).get(0)).isEqualTo(new Kv(2, "b", "kept"));
     }
 
+    /** As Kafka's: the dirty share must be above min.cleanable.dirty.ratio, so at 1 only the max lag cleans. */
+    @Test
+    void aDirtyRatioOfOneLeavesTheLogToMaxCompactionLagMs() throws IOException {
+        PartitionLog log = open(COMPACTED.toBuilder().minCleanableDirtyRatio(1.0).maxCompactionLagMs(60_000).build());
+        putThreeKeys(log, 0, 30);
+        assertThat(round()).as("all dirty: a ratio of 1, not above it").isZero();
+
+        clock.advance(60_001);
+        assertThat(round()).as("the oldest dirty record is past max.compaction.lag.ms").isPositive();
+    }
+
     @Test
     void segmentsYoungerThanMinCompactionLagMsWait() throws IOException {
         PartitionLog log = open(COMPACTED.toBuilder().minCompactionLagMs(60_000).build());
