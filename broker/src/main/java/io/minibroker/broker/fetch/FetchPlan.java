@@ -51,9 +51,11 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
      * Resolves the request; a partition this broker does not lead is NOT_LEADER_OR_FOLLOWER, to consumers and
      * followers alike. From v9 the CurrentLeaderEpoch a fetcher names is checked first, as Kafka's
      * localLogWithEpochOrThrow does: older than ours FENCED_LEADER_EPOCH (the fetcher's metadata is stale), newer
-     * UNKNOWN_LEADER_EPOCH (ours is), -1 no check.
+     * UNKNOWN_LEADER_EPOCH (ours is), -1 no check. As Kafka's KafkaApis, the request's MaxBytes is bounded by the
+     * broker's {@code fetchMaxBytes} ({@code fetch.max.bytes}), and its MinBytes by that bound: a fetch never waits for
+     * more than it could be answered.
      */
-    static FetchPlan of(Request request, TopicRegistry registry, PartitionLeadership leadership) {
+    static FetchPlan of(Request request, TopicRegistry registry, PartitionLeadership leadership, int fetchMaxBytes) {
         FetchRequestView body = new FetchRequestView(request.body());
         boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
         List<TopicPlan> topics = new ArrayList<>();
@@ -79,13 +81,14 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
             }
             topics.add(new TopicPlan(name, id, partitions));
         }
-        int maxBytes = request.version() >= 3 ? body.maxBytes() : Integer.MAX_VALUE;
+        int maxBytes = Math.min(request.version() >= 3 ? body.maxBytes() : Integer.MAX_VALUE, fetchMaxBytes);
         // ReplicaState is a non-nullable struct that starts as its defaults (-1, -1) when a request leaves it out.
         ReplicaState replicaState = request.version() >= REPLICA_STATE_FROM_VERSION ? body.replicaState() : null;
         int replicaId = replicaState == null ? body.replicaId() : replicaState.replicaId();
         long replicaEpoch = replicaState == null ? -1 : replicaState.replicaEpoch();
         byte isolationLevel = request.version() >= ISOLATION_LEVEL_FROM_VERSION ? body.isolationLevel() : 0;
-        return new FetchPlan(request.version(), replicaId, replicaEpoch, body.minBytes(), maxBytes, isolationLevel,
+        return new FetchPlan(request.version(), replicaId, replicaEpoch, Math.min(body.minBytes(), maxBytes), maxBytes,
+                isolationLevel,
                 topics, leadership);
     }
 
