@@ -9,8 +9,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Retention: which whole segments go from the start of a log, and deleting them (Kafka's deleteOldSegments and its
- * three breaches). Segments wholly below the log start offset go first, then those whose largest timestamp is more
- * than {@code retention.ms} old, then the oldest ones while the log is more than {@code retention.bytes}. Each rule
+ * three breaches, in its order). Segments wholly below the log start offset go first, then the oldest ones while the
+ * log is more than {@code retention.bytes} (the active segment too), then those whose largest timestamp is more than
+ * {@code retention.ms} old. Each rule
  * takes segments from the start for as long as they breach it, and never one holding an offset at or past the high
  * watermark (a segment goes only once the segment after it starts at or below the high watermark, the active one
  * once the log end is there), as Kafka's deletableSegments: the log start offset must never pass the high watermark,
@@ -39,21 +40,22 @@ final class LogRetention {
     static int deleteOldSegments(PartitionLog partitionLog, LogSegments segments, LogConfig config, long now)
             throws IOException {
         int deleted = deleteBelowLogStart(partitionLog, segments, now);
-        long retentionMs = config.retentionMs();
-        if (retentionMs >= 0) {
-            deleted += deleteBreaching(partitionLog, segments, now, "older than retention.ms " + retentionMs,
-                    (segment, next) -> now - segment.largestTimestamp() > retentionMs);
-        }
         if (config.retentionBytes() >= 0) {
+            // The active segment counts too, as in Kafka: retention.bytes=0 empties the log.
             long[] excess = {segments.size() - config.retentionBytes()};
             deleted += deleteBreaching(partitionLog, segments, now, "over retention.bytes " + config.retentionBytes(),
                     (segment, next) -> {
-                        if (next == null || excess[0] < segment.size()) {
+                        if (excess[0] < segment.size()) {
                             return false;
                         }
                         excess[0] -= segment.size();
                         return true;
                     });
+        }
+        long retentionMs = config.retentionMs();
+        if (retentionMs >= 0) {
+            deleted += deleteBreaching(partitionLog, segments, now, "older than retention.ms " + retentionMs,
+                    (segment, next) -> now - segment.largestTimestamp() > retentionMs);
         }
         return deleted;
     }

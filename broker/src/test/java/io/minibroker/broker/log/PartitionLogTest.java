@@ -999,6 +999,23 @@ class PartitionLogTest {
         assertThat(readAll(log)).last().extracting(TestBatches.Entry::value).isEqualTo("s99-4");
     }
 
+    /** As Kafka's deleteRetentionSizeBreachedSegments, the active segment counts: retention.bytes=0 empties the log. */
+    @Test
+    void retentionBytesOfZeroDeletesTheActiveSegmentTooAfterARoll() throws IOException {
+        open(small().withRetention(-1, 0));
+        for (int i = 0; i < 30; i++) {
+            append(log, "z" + i, 5, T0);
+        }
+        int segments = log.segmentCount();
+
+        assertThat(log.deleteOldSegments()).isEqualTo(segments);
+        assertThat(log.segmentCount()).isEqualTo(1);
+        assertThat(log.size()).isZero();
+        assertThat(log.logStartOffset()).isEqualTo(log.logEndOffset()).isEqualTo(150);
+        assertThat(log.deleteOldSegments()).as("an empty active segment stays").isZero();
+        assertThat(append(log, "y", 1, T0).firstOffset()).isEqualTo(150);
+    }
+
     @Test
     void deleteRecordsMovesTheLogStartAndDropsWholeSegmentsBelowIt() throws IOException {
         open(small());
