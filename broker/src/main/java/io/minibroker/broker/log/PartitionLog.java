@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It coordinates parts that each have one job, and owns the lock they are kept under: {@link LogOffsets} holds
  * the offsets (log start, log end, high watermark), {@link LogValidator} checks an append before the lock is taken
- * (and its size and a follower's offsets at the write), {@link LogWriter} stamps and writes it and rolls segments,
+ * (and a follower's offsets at the write), {@link LogWriter} stamps and writes it and rolls segments,
  * {@link LogSegments} holds the segments and their files, {@link LogReader} reads without the lock,
  * {@link LogRetention} decides which segments go from the start, {@link LogTruncation} cuts the log back for a
  * follower, {@link LogFlushState} keeps the recovery point and when to flush (under this monitor),
