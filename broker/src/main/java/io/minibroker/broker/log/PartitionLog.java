@@ -431,8 +431,9 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * The first record (at or after the log start) with a timestamp of at least {@code timestamp}: what
-     * ListOffsets answers for a timestamp. Empty when every record is older.
+     * The first record (at or after the log start) with a timestamp of at least {@code timestamp}, in the first
+     * segment whose largest timestamp reaches it, as Kafka searches: what ListOffsets answers for a timestamp. Empty
+     * when every record is older, or that segment has none at or after the log start.
      */
     public Optional<TimestampAndOffset> offsetForTimestamp(long timestamp) {
         return Optional.ofNullable(reader.offsetForTimestamp(timestamp));
@@ -442,7 +443,8 @@ public final class PartitionLog implements AutoCloseable {
      * The largest timestamp in the log and the offset of the first record that carries it (ListOffsets'
      * MAX_TIMESTAMP), as Kafka answers since KAFKA-16310: the earliest segment and batch holding it, then the
      * first record of that batch with that timestamp (its base offset under log append time). Offset -1 if no
-     * record matches the batch's max timestamp, as Kafka gives it. Empty when no batch has a timestamp. Under
+     * record matches the batch's max timestamp, as Kafka gives it. When no record has a timestamp, the first record
+     * of the first segment, with timestamp -1, as Kafka answers; empty if that segment has no batch. Under
      * the writer's lock, since a segment's max timestamp and its batches change together.
      */
     public synchronized Optional<TimestampAndOffset> maxTimestampAndOffset() {

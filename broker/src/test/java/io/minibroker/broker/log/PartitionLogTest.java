@@ -791,6 +791,41 @@ class PartitionLogTest {
         }
     }
 
+    /**
+     * As Kafka's searchOffsetInLocalLog: only the first segment whose largest timestamp reaches the target is searched.
+     * A segment of records without timestamps takes its file's modification time (now, after T0), so a search for T0
+     * stops there and finds nothing, though a later segment holds records stamped T0.
+     */
+    @Test
+    void aTimestampSearchLooksOnlyInTheFirstSegmentWhoseLargestTimestampReachesIt() throws IOException {
+        open(small());
+        for (int i = 0; i < 30; i++) {
+            append(log, "none" + i, 5, RecordBatch.NO_TIMESTAMP);
+        }
+        long stamped = log.logEndOffset();
+        for (int i = 0; i < 30; i++) {
+            append(log, "t" + i, 5, T0);
+        }
+        var bases = log.segmentBaseOffsets();
+        bases.next();
+        assertThat(bases.next()).as("the first segment holds records without timestamps only")
+                .isLessThanOrEqualTo(stamped);
+
+        assertThat(log.offsetForTimestamp(T0)).isEmpty();
+    }
+
+    /** As Kafka's MAX_TIMESTAMP: where no record has a timestamp, the first record, with timestamp -1. */
+    @Test
+    void theMaxTimestampOfALogWithoutTimestampsIsItsFirstRecordStampedMinusOne() throws IOException {
+        open(small());
+        assertThat(log.maxTimestampAndOffset()).as("no batch").isEmpty();
+        for (int i = 0; i < 30; i++) {
+            append(log, "none" + i, 5, RecordBatch.NO_TIMESTAMP);
+        }
+
+        assertThat(log.maxTimestampAndOffset()).contains(new TimestampAndOffset(RecordBatch.NO_TIMESTAMP, 0));
+    }
+
     @Test
     void findsTheFirstRecordAtOrAfterATimestamp() throws IOException {
         open(small());
