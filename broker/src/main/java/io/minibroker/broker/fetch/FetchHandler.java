@@ -45,13 +45,16 @@ public final class FetchHandler implements ApiHandler {
     private final Purgatory<DelayedFetch> purgatory;
     private final PartitionLeadership leadership;
     private final BrokerTopicMetrics metrics;
+    /** {@code fetch.max.bytes}: the most bytes an answer holds, whatever the request asks. */
+    private final int fetchMaxBytes;
 
     public FetchHandler(TopicRegistry topics, Purgatory<DelayedFetch> purgatory, PartitionLeadership leadership,
-                        BrokerTopicMetrics metrics) {
+                        BrokerTopicMetrics metrics, int fetchMaxBytes) {
         this.topics = topics;
         this.purgatory = purgatory;
         this.leadership = leadership;
         this.metrics = metrics;
+        this.fetchMaxBytes = fetchMaxBytes;
     }
 
     private static boolean isFull(int sessionEpoch) {
@@ -70,7 +73,7 @@ public final class FetchHandler implements ApiHandler {
             return CompletableFuture.completedFuture(new FetchResponseView()
                     .errorCode(Errors.FETCH_SESSION_ID_NOT_FOUND.code()).struct());
         }
-        FetchPlan plan = FetchPlan.of(request, topics, leadership);
+        FetchPlan plan = FetchPlan.of(request, topics, leadership, fetchMaxBytes);
         for (FetchPlan.TopicPlan topic : plan.topics()) {
             int partitionsRead = 0;
             String topicName = null; // named by id from v13; its logs know the name

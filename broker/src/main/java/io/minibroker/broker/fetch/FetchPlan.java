@@ -69,8 +69,10 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
      * one (kafka-clients consumers name none): where that epoch ends here (the greatest of ours not above it) is
      * OFFSET_OUT_OF_RANGE when we have no such epoch or the fetch offset is below our log start, and the partition's
      * DivergingEpoch, read in place of records, when it is an older epoch or ends before the fetch offset.
+     * As Kafka's KafkaApis, the request's MaxBytes is bounded by the broker's {@code fetchMaxBytes}
+     * ({@code fetch.max.bytes}), and its MinBytes by that bound: a fetch never waits for more than it could be answered.
      */
-    static FetchPlan of(Request request, TopicRegistry registry, PartitionLeadership leadership) {
+    static FetchPlan of(Request request, TopicRegistry registry, PartitionLeadership leadership, int fetchMaxBytes) {
         FetchRequestView body = new FetchRequestView(request.body());
         // ReplicaState is a non-nullable struct that starts as its defaults (-1, -1) when a request leaves it out.
         ReplicaState replicaState = request.version() >= REPLICA_STATE_FROM_VERSION ? body.replicaState() : null;
@@ -114,10 +116,10 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
             }
             topics.add(new TopicPlan(name, id, partitions));
         }
-        int maxBytes = request.version() >= 3 ? body.maxBytes() : Integer.MAX_VALUE;
+        int maxBytes = Math.min(request.version() >= 3 ? body.maxBytes() : Integer.MAX_VALUE, fetchMaxBytes);
         byte isolationLevel = request.version() >= ISOLATION_LEVEL_FROM_VERSION ? body.isolationLevel() : 0;
-        return new FetchPlan(request.version(), replicaId, replicaEpoch, body.minBytes(), maxBytes, isolationLevel,
-                topics, leadership, fetchOnlyLeader);
+        return new FetchPlan(request.version(), replicaId, replicaEpoch, Math.min(body.minBytes(), maxBytes), maxBytes,
+                isolationLevel, topics, leadership, fetchOnlyLeader);
     }
 
     /**

@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A log is split at its first dirty offset (from {@code cleaner-offset-checkpoint}; the log start at first):
  * below it was cleaned before, above it, up to the active segment and the high watermark, is dirty. When dirty
- * bytes make up {@code min.cleanable.dirty.ratio} of both (or the oldest dirty record is older than
+ * bytes make up more than {@code min.cleanable.dirty.ratio} of both (or the oldest dirty record is older than
  * {@code max.compaction.lag.ms}), a round reads the dirty segments into a map of each key's last offset, then
  * rewrites every segment up to the map's end without the records the map supersedes:
  *
@@ -197,27 +197,30 @@ public final class LogCleaner implements AutoCloseable {
     private int clean(PartitionLog log) throws IOException {
         LogConfig config = log.config();
         long now = clock.millis();
-        List<PartitionLog.CleanableSegment> cleanable = withinCompactionLag(log.cleanableSegments(), config, now);
-        if (cleanable.isEmpty()) {
+        List<PartitionLog.CleanableSegment> belowLimits = log.cleanableSegments();
+        if (belowLimits.isEmpty()) {
             return 0;
         }
         TopicPartition tp = log.topicPartition();
-        long firstDirty = firstDirtyOffset(log, cleanable.get(0).truncations());
-        if (firstDirty >= cleanable.get(cleanable.size() - 1).segment().nextOffset()) {
-            return 0; // cleaned up to where it may clean
-        }
+        long firstDirty = firstDirtyOffset(log, belowLimits.get(0).truncations());
         int firstDirtyIndex = 0;
         long cleanBytes = 0;
-        long dirtyBytes = 0;
-        for (PartitionLog.CleanableSegment segment : cleanable) {
-            if (segment.segment().nextOffset() <= firstDirty) {
-                cleanBytes += segment.size();
-                firstDirtyIndex++;
-            } else {
-                dirtyBytes += segment.size();
-            }
+        while (firstDirtyIndex < belowLimits.size()
+                && belowLimits.get(firstDirtyIndex).segment().nextOffset() <= firstDirty) {
+            cleanBytes += belowLimits.get(firstDirtyIndex++).size();
         }
-        if (!due(cleanable.get(firstDirtyIndex).segment(), cleanBytes, dirtyBytes, config, now)) {
+        if (firstDirtyIndex == belowLimits.size()) {
+            return 0; // cleaned up to where it may clean
+        }
+        List<PartitionLog.CleanableSegment> dirty = belowLimits.subList(firstDirtyIndex, belowLimits.size());
+        boolean overdue = pastMaxCompactionLag(dirty, config, now);
+        List<PartitionLog.CleanableSegment> cleanable = belowLimits.subList(0,
+                firstDirtyIndex + withinCompactionLag(dirty, config, now));
+        long dirtyBytes = 0;
+        for (PartitionLog.CleanableSegment segment : cleanable.subList(firstDirtyIndex, cleanable.size())) {
+            dirtyBytes += segment.size();
+        }
+        if (!due(cleanBytes, dirtyBytes, overdue, config)) {
             return 0;
         }
         KeyMap latest = new KeyMap(dedupeBufferBytes);
@@ -301,27 +304,50 @@ public final class LogCleaner implements AutoCloseable {
         return keep;
     }
 
-    /** The cleanable segments before the first one holding a record younger than {@code min.compaction.lag.ms}. */
-    private static List<PartitionLog.CleanableSegment> withinCompactionLag(List<PartitionLog.CleanableSegment> segments,
-                                                                         LogConfig config, long now) throws IOException {
+    /**
+     * How many of the dirty segments come before the first one holding a record younger than
+     * {@code min.compaction.lag.ms}: Kafka's findFirstUncleanableSegment, which looks at dirty segments only, so a
+     * clean segment of recent records holds nothing back.
+     */
+    private static int withinCompactionLag(List<PartitionLog.CleanableSegment> dirty, LogConfig config, long now)
+            throws IOException {
         if (config.minCompactionLagMs() == 0) {
-            return segments;
+            return dirty.size();
         }
-        for (int i = 0; i < segments.size(); i++) {
-            if (now - segments.get(i).segment().largestTimestamp() < config.minCompactionLagMs()) {
-                return segments.subList(0, i);
+        for (int i = 0; i < dirty.size(); i++) {
+            if (now - dirty.get(i).segment().largestTimestamp() < config.minCompactionLagMs()) {
+                return i;
             }
         }
-        return segments;
+        return dirty.size();
     }
 
-    /** Kafka's trigger: dirty bytes at {@code min.cleanable.dirty.ratio}, or a dirty record past the max lag. */
-    private static boolean due(LogSegment firstDirty, long cleanBytes, long dirtyBytes, LogConfig config, long now) {
+    /**
+     * Kafka's maxCompactionDelay: whether the earliest first-batch timestamp of the dirty segments is more than
+     * {@code max.compaction.lag.ms} ago. Timestamps of 0 or below (none, or a producer's zero) are left out, as Kafka
+     * leaves them out, or every such log would be overdue at once.
+     */
+    private static boolean pastMaxCompactionLag(List<PartitionLog.CleanableSegment> dirty, LogConfig config, long now) {
+        long earliest = Long.MAX_VALUE;
+        for (PartitionLog.CleanableSegment segment : dirty) {
+            long timestamp = segment.segment().firstBatchTimestamp();
+            if (timestamp > 0) {
+                earliest = Math.min(earliest, timestamp);
+            }
+        }
+        return earliest < now - Math.max(config.maxCompactionLagMs(), 0);
+    }
+
+    /**
+     * Kafka's trigger (grabFilthiestCompactedLog): dirty bytes above {@code min.cleanable.dirty.ratio}, strictly, so
+     * that a ratio of 1 leaves the log to {@code max.compaction.lag.ms}; or dirty bytes with a record past that lag.
+     */
+    private static boolean due(long cleanBytes, long dirtyBytes, boolean overdue, LogConfig config) {
+        if (dirtyBytes == 0) {
+            return false;
+        }
         double ratio = (double) dirtyBytes / (cleanBytes + dirtyBytes);
-        long oldestDirty = firstDirty.firstBatchTimestamp();
-        boolean overdue = config.maxCompactionLagMs() != Long.MAX_VALUE && oldestDirty >= 0
-                && now - oldestDirty > config.maxCompactionLagMs();
-        return ratio >= config.minCleanableDirtyRatio() || overdue;
+        return ratio > config.minCleanableDirtyRatio() || overdue;
     }
 
     /**

@@ -13,10 +13,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param segmentBytes           {@code segment.bytes}: roll when the next append would not fit
  * @param segmentMs              {@code segment.ms}: roll when the incoming batches' max timestamp is this far past
  *                               the segment's first batch's
- * @param retentionMs            {@code retention.ms}: delete inactive segments whose largest timestamp is older;
- *                               -1 keeps them forever
- * @param retentionBytes         {@code retention.bytes}: delete the oldest inactive segments while the log is larger;
- *                               -1 for no limit
+ * @param retentionMs            {@code retention.ms}: delete segments (the active one too, rolled first) whose
+ *                               largest timestamp is older; -1 keeps them forever
+ * @param retentionBytes         {@code retention.bytes}: delete the oldest segments (the active one too, rolled
+ *                               first) while the log is larger; -1 for no limit
  * @param logAppendTime          {@code message.timestamp.type=LogAppendTime} when true, CreateTime when false
  * @param maxMessageBytes        {@code max.message.bytes}: the largest batch accepted
  * @param indexIntervalBytes     {@code index.interval.bytes}: log bytes appended between two offset index entries

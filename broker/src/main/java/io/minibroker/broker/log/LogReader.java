@@ -71,21 +71,33 @@ final class LogReader {
     }
 
     /**
-     * The first record (at or after the log start) with a timestamp of at least {@code timestamp}, null when every
-     * record is older; see {@link PartitionLog#offsetForTimestamp}.
+     * The first record (at or after the log start) with a timestamp of at least {@code timestamp}, as Kafka's
+     * searchOffsetInLocalLog finds it: in the first segment whose largest timestamp (its file's modification time
+     * when no record has one) reaches {@code timestamp}; null when no segment reaches it, or when the first that
+     * does reaches it by its modification time and has no such record. Segments wholly below the log start, which
+     * retention is about to delete, are passed over, and so is one whose batches the cleaner emptied (their headers
+     * keep their timestamps; Kafka's cleaner leaves no such segment). See {@link PartitionLog#offsetForTimestamp}.
      */
     TimestampAndOffset offsetForTimestamp(long timestamp) {
         long startOffset = log.logStartOffset();
         for (LogSegment segment : segments.all()) {
-            if (segment.nextOffset() <= startOffset) {
+            if (segment.nextOffset() <= startOffset || largestTimestamp(segment) < timestamp) {
                 continue;
             }
             TimestampAndOffset found = findOffsetByTimestamp(segment, timestamp, startOffset);
-            if (found != null) {
+            if (found != null || segment.maxTimestamp() < 0) {
                 return found;
             }
         }
         return null;
+    }
+
+    private long largestTimestamp(LogSegment segment) {
+        try {
+            return segment.largestTimestamp();
+        } catch (IOException e) { // its file went with a deletion or a cleaner's swap: no record of it to find
+            return Long.MIN_VALUE;
+        }
     }
 
     /** A segment's search, taken up again in the cleaned copy that replaced the segment during it, if one did. */
@@ -108,24 +120,23 @@ final class LogReader {
 
     /**
      * The largest timestamp and the first record carrying it, as {@link PartitionLog#maxTimestampAndOffset} answers;
-     * null when no batch has a timestamp. The caller holds the log's monitor: a segment's max timestamp and its
+     * null when the segment searched has no batch. The caller holds the log's monitor: a segment's max timestamp and its
      * batches change together.
      */
     TimestampAndOffset maxTimestampAndOffset() {
+        // The first segment unless a later one has a larger timestamp: where no record has one, Kafka answers the
+        // first segment's first record, with timestamp -1.
         LogSegment newest = null;
         for (LogSegment segment : segments.all()) {
-            if (segment.maxTimestamp() >= 0 && (newest == null || segment.maxTimestamp() > newest.maxTimestamp())) {
+            if (newest == null || segment.maxTimestamp() > newest.maxTimestamp()) {
                 newest = segment;
             }
-        }
-        if (newest == null) {
-            return null;
         }
         long timestamp = newest.maxTimestamp();
         try {
             // The first record at or after the segment's largest timestamp is the first one carrying it.
             TimestampAndOffset found = newest.findOffsetByTimestamp(timestamp, newest.baseOffset());
-            return found != null ? found : new TimestampAndOffset(timestamp, -1);
+            return found != null || timestamp < 0 ? found : new TimestampAndOffset(timestamp, -1);
         } catch (IOException e) {
             throw LogException.storageError(topicPartition, "cannot search for the largest timestamp " + timestamp, e);
         }

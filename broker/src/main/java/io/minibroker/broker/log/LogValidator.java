@@ -20,10 +20,10 @@ import java.util.List;
  * in the topic's {@code compression.type} where that differs from the producer's codec. Each batch is
  * decompressed once, for both. It holds no lock: the log runs it before it takes its own, on the caller's thread
  * (a leader's event loop, a follower's fetcher). {@link #validateForAppend} makes an append's checks of the whole
- * set of batches (framing, CRCs, {@code max.message.bytes}; a follower's batches in order, otherwise the
- * leader's bytes unchecked) and gives the {@link CheckedAppend} the log writes; an instance checks one
- * leader's batch. Two checks run at the write, under the log's lock, after a producer's sequence check:
- * {@link #checkFitsSegment} and {@link #fetchedBaseOffset} (against the log's end).
+ * set of batches (framing, CRCs, a leader's {@code max.message.bytes}; a follower's batches in order, otherwise the
+ * leader's bytes unchecked; {@code segment.bytes}, before a producer's sequence is checked, as Kafka orders it) and
+ * gives the {@link CheckedAppend} the log writes; an instance checks one leader's batch. One check runs at the write,
+ * under the log's lock: {@link #fetchedBaseOffset} (against the log's end).
  *
  * <p>What is refused, with Kafka's errors:
  * <ul>
@@ -75,8 +75,8 @@ public final class LogValidator {
     }
 
     /**
-     * An append's checks of a set of batches, without the log's lock: framing, sizes ({@code max.message.bytes}, of
-     * a converted copy too), CRCs, a follower's batches in order, and each batch of a leader's through a validator
+     * An append's checks of a set of batches, without the log's lock: framing, a leader's sizes
+     * ({@code max.message.bytes}, of a converted copy too), CRCs, a follower's batches in order, and each batch of a leader's through a validator
      * ({@link #validate}), whose copies in the topic's codec make up the buffer to store if any batch needed one.
      * Offsets are assigned at the write, under the lock.
      *
@@ -101,7 +101,9 @@ public final class LogValidator {
                     throw new LogException(Errors.INVALID_RECORD, "The baseOffset of the record batch in the append to "
                             + topicPartition + " should be 0, but it is " + batch.baseOffset());
                 }
-                if (batch.sizeInBytes() > config.maxMessageBytes()) {
+                // A follower stores what its leader accepted, though max.message.bytes was lowered since (Kafka's
+                // appendAsFollower ignores record sizes); refusing it would stall the follower at that offset.
+                if (asLeader && batch.sizeInBytes() > config.maxMessageBytes()) {
                     throw new LogException(Errors.MESSAGE_TOO_LARGE, "batch of " + batch.sizeInBytes()
                             + " bytes exceeds max.message.bytes " + config.maxMessageBytes() + " in " + topicPartition);
                 }
@@ -157,6 +159,8 @@ public final class LogValidator {
             if (offsetCount == 0) {
                 throw new LogException(Errors.INVALID_RECORD, "no record batch to append to " + topicPartition);
             }
+            // Before the producer's state is checked at the write, as Kafka checks segment.bytes before it.
+            checkFitsSegment(totalBytes, config, topicPartition);
         } catch (ProtocolException | LogException e) {
             if (converted != null) {
                 converted.release();
@@ -168,14 +172,11 @@ public final class LogValidator {
                 offsetCount, recordCount, maxTimestamp, lastOffset, config, now);
     }
 
-    /**
-     * Under the log's lock, before the write: the batches fit in a segment ({@code segment.bytes}), or
-     * RECORD_LIST_TOO_LARGE.
-     */
-    static void checkFitsSegment(CheckedAppend incoming, TopicPartition topicPartition) {
-        int segmentBytes = incoming.config.segmentBytes();
-        if (incoming.totalBytes > segmentBytes) {
-            throw new LogException(Errors.RECORD_LIST_TOO_LARGE, incoming.totalBytes + " bytes of batches exceed "
+    /** The batches as stored fit in a segment ({@code segment.bytes}), or RECORD_LIST_TOO_LARGE, leader or not. */
+    private static void checkFitsSegment(int totalBytes, LogConfig config, TopicPartition topicPartition) {
+        int segmentBytes = config.segmentBytes();
+        if (totalBytes > segmentBytes) {
+            throw new LogException(Errors.RECORD_LIST_TOO_LARGE, totalBytes + " bytes of batches exceed "
                     + "segment.bytes " + segmentBytes + " in " + topicPartition);
         }
     }

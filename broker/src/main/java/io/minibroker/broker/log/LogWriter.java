@@ -50,7 +50,6 @@ final class LogWriter {
         LogConfig config = incoming.config;
         long now = incoming.nowMs;
         TopicPartition topicPartition = partitionLog.topicPartition();
-        LogValidator.checkFitsSegment(incoming, topicPartition);
         ByteBuf records = incoming.batches;
         int totalBytes = incoming.totalBytes;
         long incomingMaxTimestamp = incoming.maxTimestamp;

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It coordinates parts that each have one job, and owns the lock they are kept under: {@link LogOffsets} holds
  * the offsets (log start, log end, high watermark), {@link LogValidator} checks an append before the lock is taken
- * (and its size and a follower's offsets at the write), {@link LogWriter} stamps and writes it and rolls segments,
+ * (and a follower's offsets at the write), {@link LogWriter} stamps and writes it and rolls segments,
  * {@link LogSegments} holds the segments and their files, {@link LogReader} reads without the lock,
  * {@link LogRetention} decides which segments go from the start, {@link LogTruncation} cuts the log back for a
  * follower, {@link LogFlushState} keeps the recovery point and when to flush (under this monitor),
@@ -431,8 +431,9 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
-     * The first record (at or after the log start) with a timestamp of at least {@code timestamp}: what
-     * ListOffsets answers for a timestamp. Empty when every record is older.
+     * The first record (at or after the log start) with a timestamp of at least {@code timestamp}, in the first
+     * segment whose largest timestamp reaches it, as Kafka searches: what ListOffsets answers for a timestamp. Empty
+     * when every record is older, or that segment has none at or after the log start.
      */
     public Optional<TimestampAndOffset> offsetForTimestamp(long timestamp) {
         return Optional.ofNullable(reader.offsetForTimestamp(timestamp));
@@ -442,7 +443,8 @@ public final class PartitionLog implements AutoCloseable {
      * The largest timestamp in the log and the offset of the first record that carries it (ListOffsets'
      * MAX_TIMESTAMP), as Kafka answers since KAFKA-16310: the earliest segment and batch holding it, then the
      * first record of that batch with that timestamp (its base offset under log append time). Offset -1 if no
-     * record matches the batch's max timestamp, as Kafka gives it. Empty when no batch has a timestamp. Under
+     * record matches the batch's max timestamp, as Kafka gives it. When no record has a timestamp, the first record
+     * of the first segment, with timestamp -1, as Kafka answers; empty if that segment has no batch. Under
      * the writer's lock, since a segment's max timestamp and its batches change together.
      */
     public synchronized Optional<TimestampAndOffset> maxTimestampAndOffset() {
@@ -566,8 +568,8 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * Deletes whole segments from the start of the log as {@link LogRetention} rules: below the log start offset,
-     * older than {@code retention.ms}, over {@code retention.bytes}. The log start offset moves to the first
-     * remaining segment.
+     * older than {@code retention.ms}, over {@code retention.bytes}, none holding an offset at or past the high
+     * watermark. The log start offset moves to the first remaining segment.
      *
      * <p>The leader epoch cache drops the epochs below the new start in memory only, as Kafka's
      * truncateFromStartAsyncFlush leaves the file for later: the next flush or epoch change writes it, and a restart
@@ -600,7 +602,7 @@ public final class PartitionLog implements AutoCloseable {
         }
         advanceLogStartOffset(offset);
         try {
-            LogRetention.deleteBelowLogStart(this, segments);
+            LogRetention.deleteBelowLogStart(this, segments, clock.millis());
         } catch (IOException e) {
             throw storageError("cannot delete segments", e);
         }

@@ -368,8 +368,16 @@ public final class ProduceHandler implements ApiHandler {
                     anyError = true;
                     continue;
                 }
+                RecordBatch batch;
+                try { // Kafka's KafkaApis runs ProduceRequest.validateRecords before any other check of the partition
+                    batch = validatedRecords(request.version(), partitionData.records());
+                } catch (ProtocolException e) { // refused before the log: not counted as a produce, no log start
+                    result.errorCode(e.error().code());
+                    anyError = true;
+                    continue;
+                }
                 if (!validAcks) {
-                    result.errorCode(invalidAcksError(request.version(), partitionData.records()).code());
+                    result.errorCode(Errors.INVALID_REQUIRED_ACKS.code());
                     anyError = true;
                     continue;
                 }
@@ -398,7 +406,7 @@ public final class ProduceHandler implements ApiHandler {
                     VerificationGuard guard = verificationRequired
                             ? verified.guards().getOrDefault(log.get().topicPartition(), VerificationGuard.SENTINEL)
                             : null;
-                    appended = append(request.version(), log.get(), partitionData.records(), guard, result, meters);
+                    appended = append(log.get(), batch, guard, result, meters);
                 }
                 if (appended == null) {
                     if (BrokerTopicMetrics.failsProduce(Errors.forCode(result.errorCode()))) {
@@ -435,15 +443,20 @@ public final class ProduceHandler implements ApiHandler {
      * ProduceRequest.validateRecords refuses with that refusal, and ReplicaManager the rest INVALID_REQUIRED_ACKS.
      */
     private static Errors invalidAcksError(short version, ByteBuf records) {
-        if (records == null) {
-            return Errors.CORRUPT_MESSAGE;
-        }
         try {
-            ProduceRecords.validate(version, records);
+            validatedRecords(version, records);
             return Errors.INVALID_REQUIRED_ACKS;
         } catch (ProtocolException e) {
             return e.error();
         }
+    }
+
+    /** Kafka's ProduceRequest.validateRecords: the partition's one batch, or its refusal. */
+    private static RecordBatch validatedRecords(short version, ByteBuf records) {
+        if (records == null) {
+            throw new ProtocolException(Errors.CORRUPT_MESSAGE, "no records");
+        }
+        return ProduceRecords.validate(version, records);
     }
 
     /**
@@ -473,24 +486,19 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /**
-     * Appends one partition's records and fills its response; null (with the error set) if refused. A retried
+     * Appends one partition's batch, as {@link #validatedRecords} found it, and fills its response; null (with the
+     * error set) if refused. A retried
      * batch of an idempotent producer is not written again: it is answered with the offsets it got the first
      * time, as Kafka does.
      *
      * @param guard what a transactional batch presents to its log: see {@link PartitionLog#appendIdempotentUnflushed}
      */
-    private AppendResult append(short version, PartitionLog log, ByteBuf records, VerificationGuard guard,
+    private AppendResult append(PartitionLog log, RecordBatch batch, VerificationGuard guard,
                                 PartitionProduceResponse result, BrokerTopicMetrics.TopicMeters meters) {
         try {
-            if (records == null) {
-                throw new ProtocolException(Errors.CORRUPT_MESSAGE, "no records");
-            }
-            RecordBatch batch = ProduceRecords.validate(version, records);
-            records = batch.slice(); // the one batch, without any trailing bytes (Kafka ignores them too)
-            if (batch.sizeInBytes() > log.config().maxMessageBytes()) {
-                result.errorCode(Errors.MESSAGE_TOO_LARGE.code());
-                return null;
-            }
+            // The one batch, without any trailing bytes (Kafka ignores them too). Its base offset is checked before its
+            // size (max.message.bytes), as Kafka's analyzeAndValidateRecords does, by the log's validator.
+            ByteBuf records = batch.slice();
             AppendResult appended;
             try (CheckedAppend checked = log.checkForAppend(records)) {
                 int leaderEpoch = leadership.leaderEpoch(log.topicPartition());
@@ -503,8 +511,6 @@ public final class ProduceHandler implements ApiHandler {
                     .logStartOffset(log.logStartOffset());
             meters.produced(appended.lastOffset() - appended.firstOffset() + 1, batch.sizeInBytes());
             return appended;
-        } catch (ProtocolException e) { // refused before the log, as KafkaApis' validateRecords: no log start offset
-            result.errorCode(e.error().code());
         } catch (RecordValidationException e) {
             // As Kafka: the bad records by index, so a client fails those with their reason and the rest apart.
             result.errorCode(e.error().code()).errorMessage(e.getMessage())

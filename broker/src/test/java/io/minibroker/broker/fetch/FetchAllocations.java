@@ -54,7 +54,7 @@ public final class FetchAllocations {
                 TestLogs.appendBatchOf(log, 5);
             }
             FetchHandler handler = new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
-                    new BrokerTopicMetrics(new SimpleMeterRegistry()));
+                    new BrokerTopicMetrics(new SimpleMeterRegistry()), BrokerConfig.FETCH_MAX_BYTES.defaultValue());
             long readBytes = 0;
             long fetchBytes = 0;
             for (int round = 0; round < ROUNDS; round++) {

@@ -209,11 +209,61 @@ class LogCleanerTest {
         assertThat(readAll(log).get(0)).isEqualTo(new Kv(2, "b", "kept"));
     }
 
+    /** As Kafka's: the dirty share must be above min.cleanable.dirty.ratio, so at 1 only the max lag cleans. */
+    @Test
+    void aDirtyRatioOfOneLeavesTheLogToMaxCompactionLagMs() throws IOException {
+        PartitionLog log = open(COMPACTED.toBuilder().minCleanableDirtyRatio(1.0).maxCompactionLagMs(60_000).build());
+        putThreeKeys(log, 0, 30);
+        assertThat(round()).as("all dirty: a ratio of 1, not above it").isZero();
+
+        clock.advance(60_001);
+        assertThat(round()).as("the oldest dirty record is past max.compaction.lag.ms").isPositive();
+    }
+
     @Test
     void segmentsYoungerThanMinCompactionLagMsWait() throws IOException {
         PartitionLog log = open(COMPACTED.toBuilder().minCompactionLagMs(60_000).build());
         putThreeKeys(log, 0, 30);
         assertThat(round()).isZero();
+
+        clock.advance(60_001);
+        assertThat(round()).isPositive();
+    }
+
+    /**
+     * As Kafka's findFirstUncleanableSegment, min.compaction.lag.ms looks at dirty segments only: clean segments of
+     * recent records do not hold back the old dirty ones after them.
+     */
+    @Test
+    void cleanSegmentsOfRecentRecordsDoNotHoldBackOldDirtyOnes() throws IOException {
+        PartitionLog log = open(COMPACTED);
+        putThreeKeys(log, 0, 30); // stamped now
+        for (int i = 0; i < 9; i++) {
+            putAt(log, "k" + i % 3, "older" + i, T0 - 600_000); // so the active segment holds old records only
+        }
+        assertThat(round()).as("cleaned with no lag").isPositive();
+        for (int i = 0; i < 60; i++) {
+            putAt(log, "k" + i % 3, "old" + i, T0 - 600_000); // dirty, ten minutes old
+        }
+        log.updateConfig(log.config().toBuilder().minCompactionLagMs(60_000).build());
+        long cleaned = cleaner.segmentsCleaned();
+
+        assertThat(round()).as("the dirty segments are past the lag").isPositive();
+        assertThat(cleaner.segmentsCleaned()).isGreaterThan(cleaned);
+    }
+
+    /**
+     * As Kafka's maxCompactionDelay: the earliest first-batch timestamp over the dirty segments counts, not the first
+     * dirty segment's alone, and a timestamp of 0 is none.
+     */
+    @Test
+    void maxCompactionLagMsLeavesOutTimestampsOfZero() throws IOException {
+        PartitionLog log = open(COMPACTED.toBuilder().minCleanableDirtyRatio(1.0).maxCompactionLagMs(60_000).build());
+        for (int i = 0; i < 6; i++) {
+            putAt(log, "k" + i % 3, "zero" + i, 0); // the first dirty segment, stamped 0
+        }
+        putThreeKeys(log, 0, 30); // stamped now
+        assertThat(round()).as("no dirty record older than the lag").isZero();
 
         clock.advance(60_001);
         assertThat(round()).isPositive();
@@ -505,8 +555,13 @@ class LogCleanerTest {
     }
 
     private void put(PartitionLog log, String key, String value) {
-        appendRelease(log, new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, clock.millis())
-                .append(clock.millis(), bytes(key), value == null ? null : bytes(value), List.of()).build());
+        putAt(log, key, value, clock.millis());
+    }
+
+    /** One record {@code key}={@code value} stamped {@code timestamp} (CreateTime). */
+    private static void putAt(PartitionLog log, String key, String value, long timestamp) {
+        appendRelease(log, new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, timestamp)
+                .append(timestamp, bytes(key), value == null ? null : bytes(value), List.of()).build());
     }
 
     private static void appendRelease(PartitionLog log, ByteBuf batch) {

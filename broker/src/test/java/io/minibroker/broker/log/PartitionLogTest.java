@@ -791,6 +791,41 @@ class PartitionLogTest {
         }
     }
 
+    /**
+     * As Kafka's searchOffsetInLocalLog: only the first segment whose largest timestamp reaches the target is searched.
+     * A segment of records without timestamps takes its file's modification time (now, after T0), so a search for T0
+     * stops there and finds nothing, though a later segment holds records stamped T0.
+     */
+    @Test
+    void aTimestampSearchLooksOnlyInTheFirstSegmentWhoseLargestTimestampReachesIt() throws IOException {
+        open(small());
+        for (int i = 0; i < 30; i++) {
+            append(log, "none" + i, 5, RecordBatch.NO_TIMESTAMP);
+        }
+        long stamped = log.logEndOffset();
+        for (int i = 0; i < 30; i++) {
+            append(log, "t" + i, 5, T0);
+        }
+        var bases = log.segmentBaseOffsets();
+        bases.next();
+        assertThat(bases.next()).as("the first segment holds records without timestamps only")
+                .isLessThanOrEqualTo(stamped);
+
+        assertThat(log.offsetForTimestamp(T0)).isEmpty();
+    }
+
+    /** As Kafka's MAX_TIMESTAMP: where no record has a timestamp, the first record, with timestamp -1. */
+    @Test
+    void theMaxTimestampOfALogWithoutTimestampsIsItsFirstRecordStampedMinusOne() throws IOException {
+        open(small());
+        assertThat(log.maxTimestampAndOffset()).as("no batch").isEmpty();
+        for (int i = 0; i < 30; i++) {
+            append(log, "none" + i, 5, RecordBatch.NO_TIMESTAMP);
+        }
+
+        assertThat(log.maxTimestampAndOffset()).contains(new TimestampAndOffset(RecordBatch.NO_TIMESTAMP, 0));
+    }
+
     @Test
     void findsTheFirstRecordAtOrAfterATimestamp() throws IOException {
         open(small());
@@ -945,6 +980,45 @@ class PartitionLogTest {
         assertThat(append(log, "y", 1, T0 + 60_001).firstOffset()).isEqualTo(150);
     }
 
+    /**
+     * As Kafka's deletableSegments: retention takes no segment holding an offset at or past the high watermark, so
+     * the log start never passes it; once the high watermark reaches the log end, everything that breaches goes.
+     */
+    @Test
+    void retentionByTimeKeepsTheSegmentsFromTheOneHoldingTheHighWatermark() throws IOException {
+        open(small().withRetention(60_000, -1));
+        List<Long> bases = segmentsOfOldBatchesUpToTheHighWatermarkInTheThird();
+        clock.set(T0 + 60_001);
+
+        assertThat(log.deleteOldSegments()).isEqualTo(2);
+        assertThat(log.logStartOffset()).isEqualTo(bases.get(2));
+
+        log.setReplicatedHighWatermark(log.logEndOffset());
+        assertThat(log.deleteOldSegments()).isEqualTo(bases.size() - 2);
+        assertThat(log.logStartOffset()).isEqualTo(log.logEndOffset()).isEqualTo(500);
+    }
+
+    @Test
+    void retentionBySizeKeepsTheSegmentsFromTheOneHoldingTheHighWatermark() throws IOException {
+        open(small().withRetention(-1, 0));
+        List<Long> bases = segmentsOfOldBatchesUpToTheHighWatermarkInTheThird();
+
+        assertThat(log.deleteOldSegments()).isEqualTo(2);
+        assertThat(log.logStartOffset()).isEqualTo(bases.get(2));
+    }
+
+    /** 100 batches at T0 over several segments, and a replicated high watermark inside the third; their bases. */
+    private List<Long> segmentsOfOldBatchesUpToTheHighWatermarkInTheThird() {
+        for (int i = 0; i < 100; i++) {
+            append(log, "h" + i, 5, T0);
+        }
+        List<Long> bases = new ArrayList<>();
+        log.segmentBaseOffsets().forEachRemaining(bases::add);
+        assertThat(bases).hasSizeGreaterThan(4);
+        log.setReplicatedHighWatermark(bases.get(2) + 1);
+        return bases;
+    }
+
     @Test
     void retentionBySizeDeletesTheOldestSegmentsWhileTheLogIsTooLarge() throws IOException {
         open(small().withRetention(-1, 4096));
@@ -958,6 +1032,23 @@ class PartitionLogTest {
         assertThat(log.segmentCount()).isGreaterThanOrEqualTo(1);
         assertThat(log.logStartOffset()).isEqualTo(log.segmentBaseOffsets().next());
         assertThat(readAll(log)).last().extracting(TestBatches.Entry::value).isEqualTo("s99-4");
+    }
+
+    /** As Kafka's deleteRetentionSizeBreachedSegments, the active segment counts: retention.bytes=0 empties the log. */
+    @Test
+    void retentionBytesOfZeroDeletesTheActiveSegmentTooAfterARoll() throws IOException {
+        open(small().withRetention(-1, 0));
+        for (int i = 0; i < 30; i++) {
+            append(log, "z" + i, 5, T0);
+        }
+        int segments = log.segmentCount();
+
+        assertThat(log.deleteOldSegments()).isEqualTo(segments);
+        assertThat(log.segmentCount()).isEqualTo(1);
+        assertThat(log.size()).isZero();
+        assertThat(log.logStartOffset()).isEqualTo(log.logEndOffset()).isEqualTo(150);
+        assertThat(log.deleteOldSegments()).as("an empty active segment stays").isZero();
+        assertThat(append(log, "y", 1, T0).firstOffset()).isEqualTo(150);
     }
 
     @Test

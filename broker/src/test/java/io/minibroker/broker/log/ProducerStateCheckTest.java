@@ -54,6 +54,34 @@ class ProducerStateCheckTest {
         log.close();
     }
 
+    /**
+     * Kafka checks segment.bytes before the producer's state: a batch too large for a segment is RECORD_LIST_TOO_LARGE
+     * even when its sequence is out of order.
+     */
+    @Test
+    void aBatchLargerThanASegmentIsRefusedSoBeforeItsSequenceIsChecked() throws IOException {
+        TopicPartition small = new TopicPartition("small", 0);
+        try (PartitionLog smallSegments = TestLogs.open(logDir, small, LogConfig.defaults().withSegmentBytes(1024),
+                Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC), 0, 0, true)) {
+            ByteBuf first = oneRecord(IDEMPOTENT, 0, 1);
+            ByteBuf outOfOrder = oneRecord(IDEMPOTENT, 5, 2048);
+            try {
+                appendChecked(smallSegments, first);
+                assertThat(catchThrowableOfType(LogException.class, () -> appendChecked(smallSegments, outOfOrder))
+                        .error()).isEqualTo(Errors.RECORD_LIST_TOO_LARGE);
+            } finally {
+                first.release();
+                outOfOrder.release();
+            }
+        }
+    }
+
+    /** One record of {@code valueBytes} bytes from {@code producerId} at {@code sequence}, stamped T0. */
+    private static ByteBuf oneRecord(long producerId, int sequence, int valueBytes) {
+        return new RecordBatchBuilder(ALLOC, CompressionType.NONE, 0, T0).producer(producerId, (short) 0, sequence)
+                .append(T0, null, new byte[valueBytes], List.of()).build();
+    }
+
     /** Appends a producer's batch checked against its state, as a leader's produce does with verification off. */
     static AppendResult appendChecked(PartitionLog log, ByteBuf batch) {
         try (CheckedAppend checked = log.checkForAppend(batch)) {

@@ -11,6 +11,8 @@ import io.minibroker.purgatory.time.ManualClock;
 import io.micrometer.core.instrument.Gauge;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DeletedRecords;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -21,6 +23,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -39,7 +42,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The ISR follows the followers: one stopped leaves it and acks=all goes on with min.insync.replicas=2; with both
  * stopped acks=all is refused NOT_ENOUGH_REPLICAS; restarted, they rejoin, one whose log ends before the leader's
- * log start by restarting its log there.
+ * log start by restarting its log there, one that missed a batch larger than the topic's max.message.bytes has since
+ * become by storing it all the same.
  *
  * <p>The cluster runs on a manual clock: a stop fences the node at once and the test advances to the controller's
  * next round, which takes it out of the ISR, so a loaded machine cannot fence a live node and shrink the ISR more.
@@ -191,6 +195,32 @@ class InSyncReplicasTest {
         sessions.awaitAdvancing(FETCH_WAIT_MS, () -> isr().size() == 3, "node 2 to rejoin the ISR");
         assertThat(logOffset(2, "logstartoffset")).isEqualTo(3);
         assertThat(logOffset(2, "logendoffset")).isEqualTo(4);
+        produce(); // acks=all through node 2 too
+    }
+
+    /**
+     * A batch the leader accepted stays storable on its followers after the topic's {@code max.message.bytes} is
+     * lowered below its size (Kafka's follower does not check record sizes): a follower down meanwhile fetches it when
+     * it is back, catches up and rejoins the ISR, rather than refetching the same offset for ever.
+     */
+    @Test
+    void aFollowerStoresABatchLargerThanTheLoweredMaxMessageBytes() throws Exception {
+        await(() -> isr().equals(List.of(0, 1, 2)), "the ISR to be every replica");
+        cluster.stop(2);
+        sessions.nextControllerRound();
+        await(() -> isr().equals(List.of(0, 1)), "node 2 to leave the ISR, have " + isr());
+        try (KafkaProducer<String, String> producer = producer()) {
+            producer.send(new ProducerRecord<>(TOPIC, "k", "v".repeat(4_000))).get(); // offset 0, on nodes 0 and 1
+        }
+        try (Admin admin = admin()) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, TOPIC),
+                    List.of(new AlterConfigOp(new ConfigEntry("max.message.bytes", "1024"),
+                            AlterConfigOp.OpType.SET)))).all().get();
+        }
+
+        cluster.restart(2);
+        sessions.awaitAdvancing(FETCH_WAIT_MS, () -> isr().size() == 3, "node 2 to rejoin the ISR");
+        assertThat(logOffset(2, "logendoffset")).isEqualTo(1);
         produce(); // acks=all through node 2 too
     }
 
