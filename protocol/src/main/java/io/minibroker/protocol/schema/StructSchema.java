@@ -172,7 +172,7 @@ public final class StructSchema implements FieldType {
         for (int i = 0; i < fields.length; i++) {
             Field f = fields[i];
             if (f.existsIn(version) && !f.isTaggedIn(version)) {
-                if (isNullableStruct(f, version) && in.readByte() < 0) {
+                if (isNullableStruct(f, version) && Wire.readInt8(in) < 0) {
                     struct.objects()[slots[i]] = null;
                 } else {
                     readField(in, struct, i, version, flexible);

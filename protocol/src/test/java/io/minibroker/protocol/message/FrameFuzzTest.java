@@ -20,6 +20,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
 
 /**
  * Random and mutated frames: decoding either succeeds or throws {@link ProtocolException}, never anything
@@ -58,6 +59,27 @@ class FrameFuzzTest {
         byte[] frame = ByteBufUtil.getBytes(encoded, Frames.SIZE_PREFIX_BYTES, encoded.readableBytes() - Frames.SIZE_PREFIX_BYTES);
         encoded.release();
         decodeSafely(mutate(frame, new Random(seed)));
+    }
+
+    /**
+     * Every prefix of a valid frame of every API and version: cut anywhere, even right before a nullable struct's
+     * marker byte (StreamsGroupHeartbeat's Topology), it decodes or is refused, deterministically.
+     */
+    @Test
+    void everyTruncationOfAValidFrameIsRefusedOrDecoded() {
+        for (ApiKey api : ApiKey.values()) {
+            for (short version = api.lowestVersion(); version <= api.highestVersion(); version++) {
+                Struct body = new RandomStructs(version).fill(api.request().body(), version, 0);
+                ByteBuf encoded = MessageCodec.encodeRequest(ALLOC, new RequestHeader(api.id(), version, 1, "cut"),
+                        body);
+                byte[] frame = ByteBufUtil.getBytes(encoded, Frames.SIZE_PREFIX_BYTES,
+                        encoded.readableBytes() - Frames.SIZE_PREFIX_BYTES);
+                encoded.release();
+                for (int length = 0; length < frame.length; length++) {
+                    decodeOnce(java.util.Arrays.copyOf(frame, length));
+                }
+            }
+        }
     }
 
     static byte[] mutate(byte[] frame, Random random) {
