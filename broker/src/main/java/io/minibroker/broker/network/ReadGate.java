@@ -14,6 +14,8 @@ final class ReadGate extends ChannelDuplexHandler {
 
     private ChannelHandlerContext ctx;
     private boolean paused;
+    /** A read asked for while paused and held back: the socket has no read interest until one is issued again. */
+    private boolean readHeld;
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
@@ -33,13 +35,22 @@ final class ReadGate extends ChannelDuplexHandler {
     void resume() {
         if (paused) {
             paused = false;
+            boolean alreadyOn = ctx.channel().config().isAutoRead();
             ctx.channel().config().setAutoRead(true);
+            // The request handler may have turned reading on while paused (an earlier request answered): Netty then
+            // asked for a read, held here, and turning autoRead on again asks for none, so the held one is issued.
+            if (alreadyOn && readHeld) {
+                ctx.read();
+            }
+            readHeld = false;
         }
     }
 
     @Override
     public void read(ChannelHandlerContext ctx) {
-        if (!paused) {
+        if (paused) {
+            readHeld = true;
+        } else {
             ctx.read();
         }
     }
