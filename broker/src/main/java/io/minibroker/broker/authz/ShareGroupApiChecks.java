@@ -1,6 +1,6 @@
 package io.minibroker.broker.authz;
 
-import io.minibroker.broker.sharegroup.ShareMemberIds;
+import io.minibroker.broker.share.ShareMemberIds;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.AlterShareGroupOffsetsRequestView;
 import io.minibroker.protocol.message.view.AlterShareGroupOffsetsResponseView;

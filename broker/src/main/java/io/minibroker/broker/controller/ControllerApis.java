@@ -19,7 +19,7 @@ import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.quorum.DescribeQuorumHandler;
 import io.minibroker.broker.feature.FinalizedFeatures;
-import io.minibroker.broker.feature.UpdateFeaturesHandler;
+import io.minibroker.broker.admin.UpdateFeaturesHandler;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;

@@ -2,7 +2,7 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
-import io.minibroker.broker.sharegroup.ShareMemberIds;
+import io.minibroker.broker.share.ShareMemberIds;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;

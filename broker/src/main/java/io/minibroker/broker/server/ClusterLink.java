@@ -18,7 +18,7 @@ import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.feature.FinalizedFeatures;
-import io.minibroker.broker.metadata.DescribeTopicPartitionsHandler;
+import io.minibroker.broker.cluster.DescribeTopicPartitionsHandler;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.metadata.DescribeClusterHandler;

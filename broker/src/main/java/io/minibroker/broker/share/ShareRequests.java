@@ -1,7 +1,6 @@
 package io.minibroker.broker.share;
 
 import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
-import io.minibroker.broker.sharegroup.ShareMemberIds;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,11 +1,11 @@
-package io.minibroker.broker.metadata;
+package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
-import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;

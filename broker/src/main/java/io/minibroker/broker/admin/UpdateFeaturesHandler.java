@@ -1,7 +1,9 @@
-package io.minibroker.broker.feature;
+package io.minibroker.broker.admin;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.feature.FeatureUpdate;
+import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.UpdateFeaturesRequestView;

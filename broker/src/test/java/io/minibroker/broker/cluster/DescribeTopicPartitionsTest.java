@@ -1,4 +1,4 @@
-package io.minibroker.broker.metadata;
+package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.network.RawClient;
 import io.minibroker.broker.server.Broker;

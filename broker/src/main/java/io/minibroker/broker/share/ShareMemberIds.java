@@ -1,4 +1,4 @@
-package io.minibroker.broker.sharegroup;
+package io.minibroker.broker.share;
 
 /**
  * The member ids the share APIs take (ShareGroupHeartbeat, ShareFetch, ShareAcknowledge): a share consumer makes its
