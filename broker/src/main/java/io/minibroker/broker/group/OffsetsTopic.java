@@ -95,6 +95,10 @@ final class OffsetsTopic {
         /** A share group's record ({@link ShareGroupRecords}): its key after the type, its value or null. */
         default void shareGroupRecord(short type, ByteBuf key, ByteBuf value) {
         }
+
+        /** A streams group's record ({@link StreamsGroupRecords}): its key after the type, its value or null. */
+        default void streamsGroupRecord(short type, ByteBuf key, ByteBuf value) {
+        }
     }
 
     /** One record of a batch; a null value is a tombstone. */
@@ -362,6 +366,10 @@ final class OffsetsTopic {
         }
         if (ShareGroupRecords.isShareGroupRecord(keyVersion)) {
             groups.shareGroupRecord(keyVersion, key, record.value());
+            return;
+        }
+        if (StreamsGroupRecords.isStreamsGroupRecord(keyVersion)) {
+            groups.streamsGroupRecord(keyVersion, key, record.value());
             return;
         }
         if (keyVersion != OFFSET_KEY_VERSION && keyVersion != 0) {
