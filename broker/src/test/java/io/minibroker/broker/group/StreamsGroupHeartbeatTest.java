@@ -78,6 +78,14 @@ class StreamsGroupHeartbeatTest {
         client.call(ApiKey.CREATE_TOPICS, 7, create.struct());
     }
 
+    /** A new broker on the same log dir and clock, as a restarted node. */
+    private void restart() throws Exception {
+        client.close();
+        broker.close();
+        broker = TestBrokers.start(logDir, STREAMS_ON, clock);
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+    }
+
     @AfterEach
     void stop() throws Exception {
         if (client != null) {
@@ -242,6 +250,59 @@ class StreamsGroupHeartbeatTest {
         Set<String> m2Tasks = tasks(taken.activeTasks());
         assertThat(m2Tasks).hasSize(3).doesNotContainAnyElementsOf(tasks(revoke.activeTasks()));
         assertThat(describe().groupState()).isEqualTo("Stable");
+    }
+
+    @Test
+    void aRestartKeepsTheGroupAndItsMembersCarryOnAtTheirEpochs() throws Exception {
+        start(STREAMS_ON);
+        StreamsGroupHeartbeatResponseView m1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch());
+        StreamsGroupHeartbeatResponseView m2 = heartbeat(join("m2", "p2"));
+        // m1 is asked to revoke half its tasks: the restart comes in the middle of the reconciliation.
+        StreamsGroupHeartbeatResponseView revoke = heartbeat(holding("m1", m1.memberEpoch(), m1.activeTasks()));
+        assertThat(tasks(revoke.activeTasks())).hasSize(3);
+        StreamsGroupDescribeResponseView.DescribedGroup before = describe();
+        assertThat(before.groupState()).isEqualTo("Reconciling");
+
+        restart();
+
+        StreamsGroupDescribeResponseView.DescribedGroup after = describe();
+        assertThat(after.groupState()).isEqualTo("Reconciling");
+        assertThat(after.groupEpoch()).isEqualTo(before.groupEpoch());
+        assertThat(after.assignmentEpoch()).isEqualTo(before.assignmentEpoch());
+        assertThat(after.topology().epoch()).isEqualTo(0);
+        assertThat(after.topology().subtopologies()).hasSize(2);
+        assertThat(after.members()).extracting(StreamsGroupDescribeResponseView.Member::memberId)
+                .containsExactlyInAnyOrder("m1", "m2");
+
+        StreamsGroupHeartbeatResponseView revoked = heartbeat(holding("m1", m1.memberEpoch(), revoke.activeTasks()));
+        assertThat(revoked.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(revoked.memberEpoch()).isEqualTo(before.groupEpoch());
+        StreamsGroupHeartbeatResponseView taken = heartbeat(beat("m2", m2.memberEpoch()));
+        assertThat(taken.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(tasks(taken.activeTasks())).hasSize(3).doesNotContainAnyElementsOf(tasks(revoke.activeTasks()));
+        StreamsGroupDescribeResponseView.DescribedGroup stable = describe();
+        assertThat(stable.groupState()).isEqualTo("Stable");
+        assertThat(stable.groupEpoch()).as("no new group epoch").isEqualTo(before.groupEpoch());
+
+        // The members' sessions started afresh on load: one silent past its timeout is fenced as before.
+        clock.advance(SESSION_MS - 1000);
+        heartbeat(beat("m1", revoked.memberEpoch()));
+        clock.advance(1000);
+        waitUntilMembers(1);
+    }
+
+    @Test
+    void aDeletedStreamsGroupStaysDeletedAfterARestart() throws Exception {
+        start(STREAMS_ON);
+        untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch());
+        assertThat(heartbeat(beat("m1", -1)).errorCode()).isEqualTo(Errors.NONE.code());
+        restart();
+        assertThat(describe().groupState()).isEqualTo("Empty");
+        DeleteGroupsRequestView delete = new DeleteGroupsRequestView().groupsNames(List.of("app"));
+        assertThat(new DeleteGroupsResponseView(client.call(ApiKey.DELETE_GROUPS, 2, delete.struct())).results()
+                .get(0).errorCode()).isEqualTo(Errors.NONE.code());
+        restart();
+        assertThat(describe().errorMessage()).isEqualTo("Group app not found.");
     }
 
     @Test
