@@ -54,9 +54,7 @@ class StreamsGroupProtocolTest {
 
     @Test
     void twoInstancesShareTheTasksAndOneTakesThemAllWhenTheOtherLeaves() throws Exception {
-        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of(
-                "group.coordinator.rebalance.protocols", "classic,consumer,streams",
-                "group.streams.heartbeat.interval.ms", "500"));
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.streams.heartbeat.interval.ms", "500"));
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(INPUT, 3, (short) 1), new NewTopic(OUTPUT, 1, (short) 1)))
                     .all().get();
@@ -98,9 +96,8 @@ class StreamsGroupProtocolTest {
 
     @Test
     void theGroupOutlivesABrokerRestartAndTheAppCountsOnExactly() throws Exception {
-        Map<String, String> streamsOn = Map.of("group.coordinator.rebalance.protocols", "classic,consumer,streams",
-                "group.streams.heartbeat.interval.ms", "500");
-        EmbeddedBroker kafka = EmbeddedBroker.start(logDir, streamsOn);
+        Map<String, String> heartbeats = Map.of("group.streams.heartbeat.interval.ms", "500");
+        EmbeddedBroker kafka = EmbeddedBroker.start(logDir, heartbeats);
         String bootstrap = kafka.bootstrapServers();
         KafkaStreams app = wordCount(bootstrap, firstStateDir);
         try {
@@ -122,7 +119,7 @@ class StreamsGroupProtocolTest {
             }
 
             kafka.close();
-            kafka = EmbeddedBroker.start(logDir, withListenerOn(streamsOn, bootstrap));
+            kafka = EmbeddedBroker.start(logDir, withListenerOn(heartbeats, bootstrap));
 
             try (KafkaProducer<String, String> producer = StreamsApps.producer(bootstrap)) {
                 producer.send(new ProducerRecord<>(INPUT, "l3", "a c d")).get();

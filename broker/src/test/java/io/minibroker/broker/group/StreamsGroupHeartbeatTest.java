@@ -55,14 +55,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Streams groups (KIP-1071) on the wire, time driven by a ManualClock: the gate on
  * {@code group.coordinator.rebalance.protocols}, internal topics created by the broker, the task assignment and its
- * reconciliation (a task moves only once revoked), leaving, session expiry, Kafka's errors and the other group APIs.
+ * reconciliation (a task moves only once revoked), leaving, session expiry, Kafka's errors, the other group APIs, and
+ * the group kept across a restart.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StreamsGroupHeartbeatTest {
 
     private static final int SESSION_MS = 45_000;
-    private static final Map<String, String> STREAMS_ON =
-            Map.of("group.coordinator.rebalance.protocols", "classic,consumer,streams");
 
     @TempDir
     Path logDir;
@@ -82,7 +81,7 @@ class StreamsGroupHeartbeatTest {
     private void restart() throws Exception {
         client.close();
         broker.close();
-        broker = TestBrokers.start(logDir, STREAMS_ON, clock);
+        broker = TestBrokers.start(logDir, Map.of(), clock);
         client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
     }
 
@@ -169,7 +168,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void offeredOnlyWhenTheRebalanceProtocolsNameStreams() throws Exception {
-        start(Map.of());
+        start(Map.of("group.coordinator.rebalance.protocols", "classic,consumer"));
         ApiVersionsResponseView off = new ApiVersionsResponseView(
                 client.call(ApiKey.API_VERSIONS, 3, new ApiVersionsRequestView().clientSoftwareName("t")
                         .clientSoftwareVersion("1").struct()));
@@ -186,7 +185,7 @@ class StreamsGroupHeartbeatTest {
         client = null;
         broker = null;
 
-        start(STREAMS_ON);
+        start(Map.of()); // Kafka's default names streams
         ApiVersionsResponseView on = new ApiVersionsResponseView(
                 client.call(ApiKey.API_VERSIONS, 3, new ApiVersionsRequestView().clientSoftwareName("t")
                         .clientSoftwareVersion("1").struct()));
@@ -203,7 +202,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void theBrokerCreatesTheInternalTopicsThenAssignsEveryTask() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         StreamsGroupHeartbeatResponseView joined = heartbeat(join("m1", "p1"));
         assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(joined.status()).singleElement().satisfies(status -> {
@@ -227,7 +226,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void aTaskGoesToTheNewMemberOnlyOnceTheOldOneRevokedIt() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         StreamsGroupHeartbeatResponseView m1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch());
         int epoch1 = m1.memberEpoch();
 
@@ -254,7 +253,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void aRestartKeepsTheGroupAndItsMembersCarryOnAtTheirEpochs() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         StreamsGroupHeartbeatResponseView m1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch());
         StreamsGroupHeartbeatResponseView m2 = heartbeat(join("m2", "p2"));
         // m1 is asked to revoke half its tasks: the restart comes in the middle of the reconciliation.
@@ -293,7 +292,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void aDeletedStreamsGroupStaysDeletedAfterARestart() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch());
         assertThat(heartbeat(beat("m1", -1)).errorCode()).isEqualTo(Errors.NONE.code());
         restart();
@@ -307,7 +306,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void aLeaversAndASilentMembersTasksGoToTheOthers() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         int epoch1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
         heartbeat(join("m2", "p2"));
         clock.advance(SESSION_MS - 1000);
@@ -326,7 +325,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void kafkasErrorsAndStatuses() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         assertThat(heartbeat(join("m1", "p1").topology(null)).errorMessage())
                 .isEqualTo("Topology must be non-null when (re-)joining.");
         assertThat(heartbeat(join("m1", "p1").rebalanceTimeoutMs(-1)).errorMessage())
@@ -349,7 +348,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void theOtherGroupApisKnowStreamsGroups() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         int epoch = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
 
         ListGroupsResponseView listed = new ListGroupsResponseView(client.call(ApiKey.LIST_GROUPS, 5,
@@ -400,7 +399,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void aMemberThatDoesNotRevokeWithinItsRebalanceTimeoutIsFenced() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         int epoch1 = untilReady("m1", heartbeat(join("m1", "p1").rebalanceTimeoutMs(5_000)).memberEpoch())
                 .memberEpoch();
         heartbeat(join("m2", "p2"));
@@ -416,7 +415,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void standbyReplicasGoToTheOtherProcess() throws Exception {
-        Map<String, String> overrides = new java.util.HashMap<>(STREAMS_ON);
+        Map<String, String> overrides = new java.util.HashMap<>();
         overrides.put("group.streams.num.standby.replicas", "1");
         start(overrides);
         int epoch1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
@@ -435,7 +434,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void aMemberNeedsReadOnTheGroupDescribeOnItsTopologysTopicsAndCreateForItsInternalTopics() throws Exception {
-        Map<String, String> overrides = new java.util.HashMap<>(STREAMS_ON);
+        Map<String, String> overrides = new java.util.HashMap<>();
         overrides.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
         overrides.put("allow.everyone.if.no.acl.found", "true");
         start(overrides);
@@ -487,7 +486,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void theGroupConfigForStandbysTriggersARebalance() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         int epoch1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
         StreamsGroupHeartbeatResponseView m2 = heartbeat(join("m2", "p2"));
         List<StreamsGroupHeartbeatResponseView.TaskIds> kept = heartbeat(beat("m1", epoch1)).activeTasks();
