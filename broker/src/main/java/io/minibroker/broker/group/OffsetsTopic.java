@@ -203,6 +203,23 @@ final class OffsetsTopic {
                 GroupMetadataRecord.value(group))));
     }
 
+    /**
+     * Writes a group's records that differ from {@code written} (tombstones for those gone) to get to {@code now},
+     * as one batch ({@link ConsumerGroupRecords#diff}); -1 at once if none do, a failed future if refused at once.
+     */
+    CompletableFuture<Long> writeChanges(String groupId, Map<ByteBuffer, byte[]> written,
+                                         Map<ByteBuffer, byte[]> now) {
+        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.diff(written, now);
+        if (changes.isEmpty()) {
+            return CompletableFuture.completedFuture(-1L);
+        }
+        try {
+            return writeRecords(groupId, changes);
+        } catch (LogException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     /** Writes a consumer group's records ({@link ConsumerGroupRecords}; a null value deletes) as one batch. */
     CompletableFuture<Long> writeRecords(String groupId, Map<ByteBuffer, byte[]> records) {
         return append(groupId, () -> {

@@ -1,7 +1,5 @@
 package io.minibroker.broker.group;
 
-import io.minibroker.broker.log.LogException;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,17 +46,7 @@ final class StreamsGroups {
      */
     CompletableFuture<Long> write(StreamsGroup group) {
         Map<ByteBuffer, byte[]> now = StreamsGroupRecords.snapshot(group);
-        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.diff(group.written, now);
-        if (changes.isEmpty()) {
-            return CompletableFuture.completedFuture(-1L);
-        }
-        CompletableFuture<Long> written;
-        try {
-            written = log.writeRecords(group.groupId, changes);
-        } catch (LogException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return written.thenApply(offset -> {
+        return log.writeChanges(group.groupId, group.written, now).thenApply(offset -> {
             synchronized (group) {
                 group.written = now;
             }
