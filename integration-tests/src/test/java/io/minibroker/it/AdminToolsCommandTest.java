@@ -23,9 +23,7 @@ class AdminToolsCommandTest {
 
     @Test
     void featuresDescribeAsAKafka431NodeAtItsDefaultsButTheEpoch() throws Exception {
-        // Kafka's default rebalance protocols: streams groups (and streams.version) are off here by default
-        try (EmbeddedBroker broker = EmbeddedBroker.start(
-                Map.of("group.coordinator.rebalance.protocols", "classic,consumer,streams"))) {
+        try (EmbeddedBroker broker = EmbeddedBroker.start()) {
             String described = toolLines(KafkaTool.run(FeatureCommand.class, "--bootstrap-server",
                     broker.bootstrapServers(), "describe"), "Feature: ");
 

@@ -5,10 +5,16 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.StreamsGroupDescription;
+import org.apache.kafka.clients.admin.StreamsGroupMemberDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupType;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -29,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Kafka Streams 4.3.1, unmodified, with {@code group.protocol=streams} (KIP-1071): the broker checks the word count's
  * topology, creates its repartition and changelog topics, and assigns its six tasks (two subtopologies of three
- * partitions) over two instances; when one instance leaves, its tasks move to the other, which counts on.
+ * partitions) over two instances; when one instance leaves, its tasks move to the other, which counts on. The group is
+ * kept in {@code __consumer_offsets}: a broker restarted on its log dir has it back, and the app counts on.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class StreamsGroupProtocolTest {
@@ -47,9 +54,7 @@ class StreamsGroupProtocolTest {
 
     @Test
     void twoInstancesShareTheTasksAndOneTakesThemAllWhenTheOtherLeaves() throws Exception {
-        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of(
-                "group.coordinator.rebalance.protocols", "classic,consumer,streams",
-                "group.streams.heartbeat.interval.ms", "500"));
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.streams.heartbeat.interval.ms", "500"));
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(INPUT, 3, (short) 1), new NewTopic(OUTPUT, 1, (short) 1)))
                     .all().get();
@@ -86,6 +91,84 @@ class StreamsGroupProtocolTest {
                 first.close();
                 second.close();
             }
+        }
+    }
+
+    @Test
+    void theGroupOutlivesABrokerRestartAndTheAppCountsOnExactly() throws Exception {
+        Map<String, String> heartbeats = Map.of("group.streams.heartbeat.interval.ms", "500");
+        EmbeddedBroker kafka = EmbeddedBroker.start(logDir, heartbeats);
+        String bootstrap = kafka.bootstrapServers();
+        KafkaStreams app = wordCount(bootstrap, firstStateDir);
+        try {
+            StreamsGroupDescription before;
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+                admin.createTopics(List.of(new NewTopic(INPUT, 3, (short) 1), new NewTopic(OUTPUT, 1, (short) 1)))
+                        .all().get();
+                app.start();
+                awaitActiveTasks(List.of(app), 6);
+                try (KafkaProducer<String, String> producer = StreamsApps.producer(bootstrap)) {
+                    producer.send(new ProducerRecord<>(INPUT, "l1", "a b a")).get();
+                    producer.send(new ProducerRecord<>(INPUT, "l2", "b c")).get();
+                }
+                assertThat(StreamsApps.awaitCounts(bootstrap, OUTPUT, Map.of("a", 2L, "b", 2L, "c", 1L)))
+                        .containsEntry("a", 2L).containsEntry("b", 2L).containsEntry("c", 1L);
+                // Everything read is committed before the restart: what is counted after it is counted once.
+                awaitCommittedToTheEnd(admin);
+                before = streamsGroup(admin);
+            }
+
+            kafka.close();
+            kafka = EmbeddedBroker.start(logDir, withListenerOn(heartbeats, bootstrap));
+
+            try (KafkaProducer<String, String> producer = StreamsApps.producer(bootstrap)) {
+                producer.send(new ProducerRecord<>(INPUT, "l3", "a c d")).get();
+            }
+            assertThat(StreamsApps.awaitCounts(bootstrap, OUTPUT, Map.of("a", 3L, "c", 2L, "d", 1L)))
+                    .containsEntry("a", 3L).containsEntry("b", 2L).containsEntry("c", 2L).containsEntry("d", 1L);
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+                StreamsGroupDescription after = streamsGroup(admin);
+                assertThat(after.groupEpoch()).as("no new group epoch").isEqualTo(before.groupEpoch());
+                assertThat(after.members()).extracting(StreamsGroupMemberDescription::memberId)
+                        .isEqualTo(before.members().stream().map(StreamsGroupMemberDescription::memberId).toList());
+                assertThat(after.members()).extracting(StreamsGroupMemberDescription::memberEpoch)
+                        .isEqualTo(before.members().stream().map(StreamsGroupMemberDescription::memberEpoch)
+                                .toList());
+            }
+        } finally {
+            app.close();
+            kafka.close();
+        }
+    }
+
+    /** The overrides with the client listener on the port {@code bootstrap} names, for the clients to come back. */
+    private static Map<String, String> withListenerOn(Map<String, String> overrides, String bootstrap) {
+        Map<String, String> restarted = new java.util.HashMap<>(overrides);
+        restarted.put("listeners", "PLAINTEXT://" + bootstrap);
+        return restarted;
+    }
+
+    private static StreamsGroupDescription streamsGroup(Admin admin) throws Exception {
+        return admin.describeStreamsGroups(List.of(APPLICATION)).all().get().get(APPLICATION);
+    }
+
+    /** Waits until the app's committed offsets reach the end of every partition it reads. */
+    private static void awaitCommittedToTheEnd(Admin admin) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            Map<TopicPartition, OffsetAndMetadata> committed =
+                    admin.listConsumerGroupOffsets(APPLICATION).partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+            committed.keySet().forEach(partition -> latest.put(partition, OffsetSpec.latest()));
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get();
+            boolean readsInputAndRepartition = committed.keySet().stream().map(TopicPartition::topic)
+                    .distinct().count() == 2;
+            if (readsInputAndRepartition && committed.entrySet().stream().allMatch(
+                    entry -> entry.getValue().offset() == ends.get(entry.getKey()).offset())) {
+                return;
+            }
+            assertThat(System.nanoTime()).as("offsets committed to the end").isLessThan(deadline);
+            Thread.onSpinWait();
         }
     }
 

@@ -228,12 +228,12 @@ public final class BrokerConfig {
     /**
      * Which group protocols the coordinator serves, Kafka's {@code group.coordinator.rebalance.protocols}: classic
      * (always), consumer (KIP-848: ConsumerGroupHeartbeat, ConsumerGroupDescribe) and streams (KIP-1071:
-     * StreamsGroupHeartbeat, StreamsGroupDescribe, and the {@code streams.version} feature finalized at 1). Kafka
-     * 4.3's default has all three; streams is left out of this broker's default until its streams groups are kept in
-     * {@code __consumer_offsets} (they are in memory only so far), so that clients do not try them.
+     * StreamsGroupHeartbeat, StreamsGroupDescribe, and the {@code streams.version} feature finalized at 1); all three
+     * by default, as Kafka 4.3's.
      */
     public static final ConfigKey<List<String>> GROUP_COORDINATOR_REBALANCE_PROTOCOLS = new ConfigKey<>(
-            "group.coordinator.rebalance.protocols", ConfigKey::parseNames, List.of("classic", "consumer"),
+            "group.coordinator.rebalance.protocols", ConfigKey::parseNames,
+            List.of("classic", "consumer", "streams"),
             names -> names.contains("classic") && List.of("classic", "consumer", "streams").containsAll(names),
             "a list of classic, consumer, streams, with classic");
     /** KIP-1071 streams groups: how often members heartbeat, when a silent one is fenced, how many, standbys. */

@@ -144,7 +144,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.membership = new ClassicGroupCoordinator(config, groups,
                 new GroupMetadataWriter(groups, log, thread, clock), clock);
         this.consumerGroups = new ConsumerGroups();
-        this.streamsGroups = new StreamsGroups();
+        this.streamsGroups = new StreamsGroups(log);
         this.offsetManager = new OffsetMetadataManager(config, groups, consumerGroups, streamsGroups, offsets, membership.sessions(),
                 thread, clock);
         this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, clock,
@@ -158,7 +158,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.streams = new StreamsGroupCoordinator(config, streamsGroups, groups, this::notAStreamsGroup, thread, topics,
                 clock);
         this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers, shareGroups,
-                shares);
+                shares, streamsGroups, streams);
     }
 
     /** Publishes both purgatories' meters, as the broker does for its other purgatories. */

@@ -35,10 +35,15 @@ final class GroupLoader {
     private final ConsumerGroupCoordinator consumers;
     private final ShareGroups shareGroups;
     private final ShareGroupCoordinator shares;
+    private final StreamsGroups streamsGroups;
+    private final StreamsGroupCoordinator streams;
 
     GroupLoader(ClassicGroups groups, OffsetStore offsets, ClassicGroupCoordinator membership,
                 CoordinatorThread thread, ConsumerGroups consumerGroups, ConsumerGroupCoordinator consumers,
-                ShareGroups shareGroups, ShareGroupCoordinator shares) {
+                ShareGroups shareGroups, ShareGroupCoordinator shares, StreamsGroups streamsGroups,
+                StreamsGroupCoordinator streams) {
+        this.streamsGroups = streamsGroups;
+        this.streams = streams;
         this.shareGroups = shareGroups;
         this.shares = shares;
         this.consumerGroups = consumerGroups;
@@ -51,15 +56,11 @@ final class GroupLoader {
 
     /** A single node's start: replays every partition of the offsets topic, on the caller's thread. */
     void loadAll() {
-        Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
-        ConsumerGroupRecords.Replay replay = new ConsumerGroupRecords.Replay();
-        ShareGroupRecords.Replay shareReplay = new ShareGroupRecords.Replay();
-        offsets.loadAll(lastRecordOf(stored, replay, shareReplay));
-        restore(stored);
-        replay.groups().values().forEach(consumers::restore);
-        shareReplay.groups().values().forEach(shares::restore);
+        Replays replays = new Replays();
+        offsets.loadAll(replays);
+        restore(replays);
         for (String groupId : offsets.groupIds()) {
-            if (consumerGroups.get(groupId) == null && shareGroups.get(groupId) == null) {
+            if (isClassicOrUnknown(groupId)) {
                 groups.getOrCreate(groupId);
             }
         }
@@ -90,16 +91,11 @@ final class GroupLoader {
         }
         unload(partition); // whatever an earlier term left (its commits are in the log too)
         try {
-            Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
-            ConsumerGroupRecords.Replay replay = new ConsumerGroupRecords.Replay();
-            ShareGroupRecords.Replay shareReplay = new ShareGroupRecords.Replay();
-            offsets.loadPartition(partition, lastRecordOf(stored, replay, shareReplay));
-            restore(stored);
-            replay.groups().values().forEach(consumers::restore);
-            shareReplay.groups().values().forEach(shares::restore);
+            Replays replays = new Replays();
+            offsets.loadPartition(partition, replays);
+            restore(replays);
             for (String groupId : offsets.groupIds()) {
-                if (groups.partitionFor(groupId) == partition && consumerGroups.get(groupId) == null
-                        && shareGroups.get(groupId) == null) {
+                if (groups.partitionFor(groupId) == partition && isClassicOrUnknown(groupId)) {
                     groups.getOrCreate(groupId);
                 }
             }
@@ -117,38 +113,53 @@ final class GroupLoader {
         }
     }
 
-    /**
-     * Keeps, per group, the last metadata record a replay finds (a tombstone forgets the group's), and hands
-     * consumer and share groups' records to their replays.
-     */
-    private static OffsetsTopic.GroupSink lastRecordOf(Map<String, GroupMetadataRecord.StoredGroup> stored,
-                                                       ConsumerGroupRecords.Replay replay,
-                                                       ShareGroupRecords.Replay shareReplay) {
-        return new OffsetsTopic.GroupSink() {
-            @Override
-            public void stored(String groupId, GroupMetadataRecord.StoredGroup group) {
-                if (group == null) {
-                    stored.remove(groupId);
-                } else {
-                    stored.put(groupId, group);
-                }
-            }
-
-            @Override
-            public void consumerGroupRecord(short type, ByteBuf key, ByteBuf value) {
-                replay.apply(type, key, value);
-            }
-
-            @Override
-            public void shareGroupRecord(short type, ByteBuf key, ByteBuf value) {
-                shareReplay.apply(type, key, value);
-            }
-        };
+    /** Whether the group with commits is none of the consumer, share or streams groups read. */
+    private boolean isClassicOrUnknown(String groupId) {
+        return consumerGroups.get(groupId) == null && shareGroups.get(groupId) == null
+                && streamsGroups.get(groupId) == null;
     }
 
-    /** Recreates each group from its last metadata record, as Kafka loads it. */
-    private void restore(Map<String, GroupMetadataRecord.StoredGroup> stored) {
-        stored.forEach((groupId, group) -> membership.restore(ClassicGroup.restored(groupId, group)));
+    /**
+     * What a replay finds: per group, the last classic metadata record (a tombstone forgets the group's), and the
+     * consumer, share and streams groups' records, each handed to its own replay.
+     */
+    private static final class Replays implements OffsetsTopic.GroupSink {
+        private final Map<String, GroupMetadataRecord.StoredGroup> stored = new HashMap<>();
+        private final ConsumerGroupRecords.Replay consumers = new ConsumerGroupRecords.Replay();
+        private final ShareGroupRecords.Replay shares = new ShareGroupRecords.Replay();
+        private final StreamsGroupRecords.Replay streams = new StreamsGroupRecords.Replay();
+
+        @Override
+        public void stored(String groupId, GroupMetadataRecord.StoredGroup group) {
+            if (group == null) {
+                stored.remove(groupId);
+            } else {
+                stored.put(groupId, group);
+            }
+        }
+
+        @Override
+        public void consumerGroupRecord(short type, ByteBuf key, ByteBuf value) {
+            consumers.apply(type, key, value);
+        }
+
+        @Override
+        public void shareGroupRecord(short type, ByteBuf key, ByteBuf value) {
+            shares.apply(type, key, value);
+        }
+
+        @Override
+        public void streamsGroupRecord(short type, ByteBuf key, ByteBuf value) {
+            streams.apply(type, key, value);
+        }
+    }
+
+    /** Recreates each group a replay read, classic ones from their last metadata record, as Kafka loads them. */
+    private void restore(Replays replays) {
+        replays.stored.forEach((groupId, group) -> membership.restore(ClassicGroup.restored(groupId, group)));
+        replays.consumers.groups().values().forEach(consumers::restore);
+        replays.shares.groups().values().forEach(shares::restore);
+        replays.streams.groups().values().forEach(streams::restore);
     }
 
     /**
@@ -169,6 +180,11 @@ final class GroupLoader {
         for (ShareGroup group : shareGroups.all()) {
             if (groups.partitionFor(group.groupId) == partition) {
                 shares.unload(group);
+            }
+        }
+        for (StreamsGroup group : streamsGroups.all()) {
+            if (groups.partitionFor(group.groupId) == partition) {
+                streams.unload(group);
             }
         }
         offsets.unload(index -> index == partition);

@@ -95,6 +95,10 @@ final class OffsetsTopic {
         /** A share group's record ({@link ShareGroupRecords}): its key after the type, its value or null. */
         default void shareGroupRecord(short type, ByteBuf key, ByteBuf value) {
         }
+
+        /** A streams group's record ({@link StreamsGroupRecords}): its key after the type, its value or null. */
+        default void streamsGroupRecord(short type, ByteBuf key, ByteBuf value) {
+        }
     }
 
     /** One record of a batch; a null value is a tombstone. */
@@ -197,6 +201,23 @@ final class OffsetsTopic {
     CompletableFuture<Long> writeGroup(String groupId, GroupMetadataRecord.StoredGroup group) {
         return append(groupId, () -> List.of(new Entry(GroupMetadataRecord.key(groupId),
                 GroupMetadataRecord.value(group))));
+    }
+
+    /**
+     * Writes a group's records that differ from {@code written} (tombstones for those gone) to get to {@code now},
+     * as one batch ({@link ConsumerGroupRecords#diff}); -1 at once if none do, a failed future if refused at once.
+     */
+    CompletableFuture<Long> writeChanges(String groupId, Map<ByteBuffer, byte[]> written,
+                                         Map<ByteBuffer, byte[]> now) {
+        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.diff(written, now);
+        if (changes.isEmpty()) {
+            return CompletableFuture.completedFuture(-1L);
+        }
+        try {
+            return writeRecords(groupId, changes);
+        } catch (LogException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** Writes a consumer group's records ({@link ConsumerGroupRecords}; a null value deletes) as one batch. */
@@ -362,6 +383,10 @@ final class OffsetsTopic {
         }
         if (ShareGroupRecords.isShareGroupRecord(keyVersion)) {
             groups.shareGroupRecord(keyVersion, key, record.value());
+            return;
+        }
+        if (StreamsGroupRecords.isStreamsGroupRecord(keyVersion)) {
+            groups.streamsGroupRecord(keyVersion, key, record.value());
             return;
         }
         if (keyVersion != OFFSET_KEY_VERSION && keyVersion != 0) {

@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The records a replay of consumer or share groups read, by group and key, the last of a key winning: what the
+ * The records a replay of consumer, share or streams groups read, by group and key, the last of a key winning: what the
  * coordinator wrote, which its next write of a group is diffed against ({@link ConsumerGroupRecords#diff}).
  */
 final class ReplayedRecords {

@@ -73,17 +73,7 @@ final class ShareGroups {
     /** Writes what changed since the group's last write, as one batch; the caller holds its lock. */
     CompletableFuture<Long> write(ShareGroup group) {
         Map<ByteBuffer, byte[]> now = ShareGroupRecords.snapshot(group);
-        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.diff(group.written, now);
-        if (changes.isEmpty()) {
-            return CompletableFuture.completedFuture(-1L);
-        }
-        CompletableFuture<Long> written;
-        try {
-            written = log.writeRecords(group.groupId, changes);
-        } catch (LogException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return written.thenApply(offset -> {
+        return log.writeChanges(group.groupId, group.written, now).thenApply(offset -> {
             synchronized (group) {
                 group.written = now;
             }

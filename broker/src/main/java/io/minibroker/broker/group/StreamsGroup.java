@@ -2,6 +2,7 @@ package io.minibroker.broker.group;
 
 import io.minibroker.protocol.error.Errors;
 
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -48,6 +49,8 @@ final class StreamsGroup {
     final Map<String, StreamsGroupMember> members = new LinkedHashMap<>();
     /** Each member's target assignment, at {@link #assignmentEpoch}. */
     final Map<String, StreamsTasks> targetAssignment = new HashMap<>();
+    /** The group's records as last written to {@code __consumer_offsets}, by key ({@link StreamsGroupRecords}). */
+    Map<ByteBuffer, byte[]> written = new LinkedHashMap<>();
     private boolean dead;
 
     StreamsGroup(String groupId) {

@@ -38,8 +38,10 @@ import java.util.function.LongSupplier;
  * {@code streams.session.timeout.ms}, or too slow to revoke within their rebalance timeout, are fenced
  * ({@link StreamsGroupTimeouts}).
  *
- * <p>Not yet as Kafka: the group is kept in memory only (not in {@code __consumer_offsets}, so a restart or a move of
- * the coordinator loses it and its members rejoin), static members are refused as Kafka 4.3 refuses them, and the
+ * <p>Every change is written to {@code __consumer_offsets} ({@link StreamsGroupRecords}) and the heartbeat answered
+ * once it counts, so that a restart or a move of the coordinator keeps the group and its members carry on.
+ *
+ * <p>Not yet as Kafka: static members are refused as Kafka 4.3 refuses them, and the
  * group configs ({@code streams.*}) are not read: the broker's keys apply to every group.
  */
 final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
@@ -193,20 +195,30 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
             group = groups.getOrCreate(groupId);
         }
         Outcome outcome;
+        CompletableFuture<Long> written = null;
         synchronized (group) {
             if (group.isDead()) { // deleted meanwhile: the client retries
                 return done(StreamsGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
             }
             outcome = request.memberEpoch() < 0 ? new Outcome(leave(group, request), List.of())
                     : heartbeat(group, request);
+            if (outcome.response().error() == Errors.NONE) {
+                written = groups.write(group);
+            }
         }
-        if (outcome.response().error() != Errors.NONE) {
+        if (written == null) {
             groups.forgetIfUnused(group);
         }
         if (!outcome.toCreate().isEmpty()) {
             internalTopics.createAsDecided(outcome.toCreate());
         }
-        return done(outcome.response());
+        if (written == null) {
+            return done(outcome.response());
+        }
+        // Answered once its records count, as Kafka's coordinator answers a write; a failed write leaves the change
+        // in memory, written with the group's next one.
+        return written.handle((offset, failure) -> failure == null ? outcome.response()
+                : StreamsGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null));
     }
 
     /** A heartbeat's answer, and the internal topics the broker is to create for it. */
@@ -514,7 +526,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
                     return done(Errors.NON_EMPTY_GROUP);
                 }
                 try {
-                    written = offsets.deleteGroup(groupId, List.of());
+                    written = offsets.deleteGroup(groupId, ConsumerGroupRecords.diff(group.written, Map.of()).keySet());
                 } catch (LogException e) {
                     return done(CoordinatorWriteErrors.answerFor(e));
                 }
@@ -534,8 +546,49 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
                 }
                 LOG.info("Fencing member {} of streams group {}: its {} expired", member.memberId, group.groupId, why);
                 removeMember(group, member);
+                groups.write(group).whenComplete((offset, failure) -> {
+                    if (failure != null) {
+                        LOG.warn("Could not write the fencing of member {} of streams group {}; it is written with the"
+                                + " group's next change", member.memberId, group.groupId, failure);
+                    }
+                });
             }
         });
+    }
+
+    /**
+     * Serves a group replayed from the offsets topic: its topology is configured against the topics as they are now
+     * (Kafka compares a hash of them kept in the metadata record; here a change while no coordinator ran waits for
+     * the next change to bump the epoch, as for consumer groups), and its members' session timeouts, and the
+     * rebalance timeouts of those revoking, start afresh, so that they carry on at their epochs.
+     */
+    void restore(StreamsGroup group) {
+        synchronized (group) {
+            if (group.topology != null) {
+                group.topicPartitions = partitionCounts(group.topology);
+                try {
+                    group.configuredTopology = StreamsTopologyConfigurer.configure(group.topology,
+                            group.topicPartitions::get);
+                } catch (StreamsTopologyConfigurer.InvalidTopologyException e) {
+                    group.configuredTopology = null; // configured again, and refused, at the next heartbeat
+                }
+            }
+            groups.restored(group);
+            for (StreamsGroupMember member : group.members.values()) {
+                timeouts.heartbeat(group, member, settings.sessionTimeoutMs(group.groupId));
+                if (member.state == StreamsGroupMember.State.UNREVOKED_TASKS) {
+                    timeouts.revoking(group, member);
+                }
+            }
+        }
+    }
+
+    /** Forgets a group whose partition this broker no longer leads; its members' timeouts end. */
+    void unload(StreamsGroup group) {
+        synchronized (group) {
+            group.members.values().forEach(timeouts::end);
+            groups.forget(group);
+        }
     }
 
     private static <T> CompletableFuture<T> done(T value) {

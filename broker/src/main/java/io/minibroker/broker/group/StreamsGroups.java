@@ -1,19 +1,26 @@
 package io.minibroker.broker.group;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The streams groups this broker coordinates, by id. A group id names one group: an id a classic, consumer or share
  * group holds is not a streams group's, and those protocols refuse an id a streams group holds. Concurrent, read
  * without a group's lock; a group is forgotten by marking it dead under its lock and then removing it, as the other
- * groups are.
+ * groups are. A group's changes are written to {@code __consumer_offsets} ({@link StreamsGroupRecords}).
  */
 final class StreamsGroups {
 
     private final Map<String, StreamsGroup> groups = new ConcurrentHashMap<>();
+    private final OffsetsTopic log;
+
+    StreamsGroups(OffsetsTopic log) {
+        this.log = log;
+    }
 
     /** The streams group of that id, or null if there is none. */
     StreamsGroup get(String groupId) {
@@ -26,6 +33,25 @@ final class StreamsGroups {
 
     List<StreamsGroup> all() {
         return new ArrayList<>(groups.values());
+    }
+
+    /** Lists a group replayed from the offsets topic in place of any earlier one of that id. */
+    void restored(StreamsGroup group) {
+        groups.put(group.groupId, group);
+    }
+
+    /**
+     * Writes what changed since the group's last write, as one batch; the caller holds its lock. Once the batch
+     * counts, what it wrote is what the next write is compared with.
+     */
+    CompletableFuture<Long> write(StreamsGroup group) {
+        Map<ByteBuffer, byte[]> now = StreamsGroupRecords.snapshot(group);
+        return log.writeChanges(group.groupId, group.written, now).thenApply(offset -> {
+            synchronized (group) {
+                group.written = now;
+            }
+            return offset;
+        });
     }
 
     /** Marks the group dead and forgets it; the caller holds its lock. */

@@ -61,8 +61,7 @@ class FeaturesTest {
 
     @Test
     void describeFeaturesAnswersAsAKafka431NodeAtItsDefaults() throws Exception {
-        // Kafka's default rebalance protocols: streams groups are off here by default, and so is streams.version
-        broker = TestBrokers.start(logDir, Map.of("group.coordinator.rebalance.protocols", "classic,consumer,streams"));
+        broker = TestBrokers.start(logDir, Map.of());
         try (Admin admin = TestBrokers.admin(broker)) {
             FeatureMetadata features = admin.describeFeatures().featureMetadata().get();
 

@@ -55,14 +55,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Streams groups (KIP-1071) on the wire, time driven by a ManualClock: the gate on
  * {@code group.coordinator.rebalance.protocols}, internal topics created by the broker, the task assignment and its
- * reconciliation (a task moves only once revoked), leaving, session expiry, Kafka's errors and the other group APIs.
+ * reconciliation (a task moves only once revoked), leaving, session expiry, Kafka's errors, the other group APIs, and
+ * the group kept across a restart.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StreamsGroupHeartbeatTest {
 
     private static final int SESSION_MS = 45_000;
-    private static final Map<String, String> STREAMS_ON =
-            Map.of("group.coordinator.rebalance.protocols", "classic,consumer,streams");
 
     @TempDir
     Path logDir;
@@ -76,6 +75,14 @@ class StreamsGroupHeartbeatTest {
         CreateTopicsRequestView create = new CreateTopicsRequestView().timeoutMs(10_000);
         create.addTopic().name("input").numPartitions(3).replicationFactor((short) 1);
         client.call(ApiKey.CREATE_TOPICS, 7, create.struct());
+    }
+
+    /** A new broker on the same log dir and clock, as a restarted node. */
+    private void restart() throws Exception {
+        client.close();
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of(), clock);
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
     }
 
     @AfterEach
@@ -161,7 +168,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void offeredOnlyWhenTheRebalanceProtocolsNameStreams() throws Exception {
-        start(Map.of());
+        start(Map.of("group.coordinator.rebalance.protocols", "classic,consumer"));
         ApiVersionsResponseView off = new ApiVersionsResponseView(
                 client.call(ApiKey.API_VERSIONS, 3, new ApiVersionsRequestView().clientSoftwareName("t")
                         .clientSoftwareVersion("1").struct()));
@@ -178,7 +185,7 @@ class StreamsGroupHeartbeatTest {
         client = null;
         broker = null;
 
-        start(STREAMS_ON);
+        start(Map.of()); // Kafka's default names streams
         ApiVersionsResponseView on = new ApiVersionsResponseView(
                 client.call(ApiKey.API_VERSIONS, 3, new ApiVersionsRequestView().clientSoftwareName("t")
                         .clientSoftwareVersion("1").struct()));
@@ -195,7 +202,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void theBrokerCreatesTheInternalTopicsThenAssignsEveryTask() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         StreamsGroupHeartbeatResponseView joined = heartbeat(join("m1", "p1"));
         assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(joined.status()).singleElement().satisfies(status -> {
@@ -219,7 +226,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void aTaskGoesToTheNewMemberOnlyOnceTheOldOneRevokedIt() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         StreamsGroupHeartbeatResponseView m1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch());
         int epoch1 = m1.memberEpoch();
 
@@ -245,8 +252,61 @@ class StreamsGroupHeartbeatTest {
     }
 
     @Test
+    void aRestartKeepsTheGroupAndItsMembersCarryOnAtTheirEpochs() throws Exception {
+        start(Map.of());
+        StreamsGroupHeartbeatResponseView m1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch());
+        StreamsGroupHeartbeatResponseView m2 = heartbeat(join("m2", "p2"));
+        // m1 is asked to revoke half its tasks: the restart comes in the middle of the reconciliation.
+        StreamsGroupHeartbeatResponseView revoke = heartbeat(holding("m1", m1.memberEpoch(), m1.activeTasks()));
+        assertThat(tasks(revoke.activeTasks())).hasSize(3);
+        StreamsGroupDescribeResponseView.DescribedGroup before = describe();
+        assertThat(before.groupState()).isEqualTo("Reconciling");
+
+        restart();
+
+        StreamsGroupDescribeResponseView.DescribedGroup after = describe();
+        assertThat(after.groupState()).isEqualTo("Reconciling");
+        assertThat(after.groupEpoch()).isEqualTo(before.groupEpoch());
+        assertThat(after.assignmentEpoch()).isEqualTo(before.assignmentEpoch());
+        assertThat(after.topology().epoch()).isEqualTo(0);
+        assertThat(after.topology().subtopologies()).hasSize(2);
+        assertThat(after.members()).extracting(StreamsGroupDescribeResponseView.Member::memberId)
+                .containsExactlyInAnyOrder("m1", "m2");
+
+        StreamsGroupHeartbeatResponseView revoked = heartbeat(holding("m1", m1.memberEpoch(), revoke.activeTasks()));
+        assertThat(revoked.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(revoked.memberEpoch()).isEqualTo(before.groupEpoch());
+        StreamsGroupHeartbeatResponseView taken = heartbeat(beat("m2", m2.memberEpoch()));
+        assertThat(taken.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(tasks(taken.activeTasks())).hasSize(3).doesNotContainAnyElementsOf(tasks(revoke.activeTasks()));
+        StreamsGroupDescribeResponseView.DescribedGroup stable = describe();
+        assertThat(stable.groupState()).isEqualTo("Stable");
+        assertThat(stable.groupEpoch()).as("no new group epoch").isEqualTo(before.groupEpoch());
+
+        // The members' sessions started afresh on load: one silent past its timeout is fenced as before.
+        clock.advance(SESSION_MS - 1000);
+        heartbeat(beat("m1", revoked.memberEpoch()));
+        clock.advance(1000);
+        waitUntilMembers(1);
+    }
+
+    @Test
+    void aDeletedStreamsGroupStaysDeletedAfterARestart() throws Exception {
+        start(Map.of());
+        untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch());
+        assertThat(heartbeat(beat("m1", -1)).errorCode()).isEqualTo(Errors.NONE.code());
+        restart();
+        assertThat(describe().groupState()).isEqualTo("Empty");
+        DeleteGroupsRequestView delete = new DeleteGroupsRequestView().groupsNames(List.of("app"));
+        assertThat(new DeleteGroupsResponseView(client.call(ApiKey.DELETE_GROUPS, 2, delete.struct())).results()
+                .get(0).errorCode()).isEqualTo(Errors.NONE.code());
+        restart();
+        assertThat(describe().errorMessage()).isEqualTo("Group app not found.");
+    }
+
+    @Test
     void aLeaversAndASilentMembersTasksGoToTheOthers() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         int epoch1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
         heartbeat(join("m2", "p2"));
         clock.advance(SESSION_MS - 1000);
@@ -265,7 +325,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void kafkasErrorsAndStatuses() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         assertThat(heartbeat(join("m1", "p1").topology(null)).errorMessage())
                 .isEqualTo("Topology must be non-null when (re-)joining.");
         assertThat(heartbeat(join("m1", "p1").rebalanceTimeoutMs(-1)).errorMessage())
@@ -288,7 +348,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void theOtherGroupApisKnowStreamsGroups() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         int epoch = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
 
         ListGroupsResponseView listed = new ListGroupsResponseView(client.call(ApiKey.LIST_GROUPS, 5,
@@ -339,7 +399,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void aMemberThatDoesNotRevokeWithinItsRebalanceTimeoutIsFenced() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         int epoch1 = untilReady("m1", heartbeat(join("m1", "p1").rebalanceTimeoutMs(5_000)).memberEpoch())
                 .memberEpoch();
         heartbeat(join("m2", "p2"));
@@ -355,7 +415,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void standbyReplicasGoToTheOtherProcess() throws Exception {
-        Map<String, String> overrides = new java.util.HashMap<>(STREAMS_ON);
+        Map<String, String> overrides = new java.util.HashMap<>();
         overrides.put("group.streams.num.standby.replicas", "1");
         start(overrides);
         int epoch1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
@@ -374,7 +434,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void aMemberNeedsReadOnTheGroupDescribeOnItsTopologysTopicsAndCreateForItsInternalTopics() throws Exception {
-        Map<String, String> overrides = new java.util.HashMap<>(STREAMS_ON);
+        Map<String, String> overrides = new java.util.HashMap<>();
         overrides.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
         overrides.put("allow.everyone.if.no.acl.found", "true");
         start(overrides);
@@ -426,7 +486,7 @@ class StreamsGroupHeartbeatTest {
 
     @Test
     void theGroupConfigForStandbysTriggersARebalance() throws Exception {
-        start(STREAMS_ON);
+        start(Map.of());
         int epoch1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
         StreamsGroupHeartbeatResponseView m2 = heartbeat(join("m2", "p2"));
         List<StreamsGroupHeartbeatResponseView.TaskIds> kept = heartbeat(beat("m1", epoch1)).activeTasks();
