@@ -45,7 +45,7 @@ class KafkaMetricsTest {
             assertThat(meters.get("kafka.network.requestmetrics.errors").tags("request", "Produce", "error", "NONE")
                     .counter().count()).isPositive();
             assertThat(meters.get("kafka.network.requestmetrics.errors")
-                    .tags("request", "Metadata", "error", "UNKNOWN_TOPIC_OR_PARTITION").counter().count())
+                    .tags("request", "DescribeTopicPartitions", "error", "UNKNOWN_TOPIC_OR_PARTITION").counter().count())
                     .isPositive();
             assertThat(meters.get("kafka.server.replicamanager.partitioncount").gauge().value())
                     .as("orders-0, and __consumer_offsets is not there: no group was used").isEqualTo(1.0);
