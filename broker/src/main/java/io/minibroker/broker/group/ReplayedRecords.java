@@ -32,6 +32,19 @@ final class ReplayedRecords {
         return !records.isEmpty();
     }
 
+    /**
+     * A tombstone of a share or streams group's key, as Kafka's replay of them: the group is gone when its metadata
+     * record is, or when it has no record left; returns whether it is (its records then forgotten).
+     */
+    boolean groupGoneWith(String groupId, ByteBuffer key, boolean metadataKey) {
+        boolean recordsLeft = remove(groupId, key);
+        if (metadataKey || !recordsLeft) {
+            forget(groupId);
+            return true;
+        }
+        return false;
+    }
+
     /** The group was deleted: none of its records count. */
     void forget(String groupId) {
         byGroup.remove(groupId);

@@ -195,11 +195,9 @@ final class ShareGroupRecords {
             String memberId = memberKey ? GroupMetadataRecord.readString(key) : null;
             ByteBuffer keyBytes = key(type, groupId, memberId);
             if (value == null) {
-                boolean recordsLeft = written.remove(groupId, keyBytes);
                 ShareGroup group = groups.get(groupId);
-                if (type == METADATA || !recordsLeft) {
+                if (written.groupGoneWith(groupId, keyBytes, type == METADATA)) {
                     groups.remove(groupId);
-                    written.forget(groupId);
                 } else if (group != null && type == MEMBER_METADATA) {
                     group.members.remove(memberId);
                     group.targetAssignment.remove(memberId);

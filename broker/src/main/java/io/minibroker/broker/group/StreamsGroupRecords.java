@@ -335,11 +335,9 @@ final class StreamsGroupRecords {
             String memberId = memberKey ? GroupMetadataRecord.readString(key) : null;
             ByteBuffer keyBytes = key(type, groupId, memberId);
             if (value == null) {
-                boolean recordsLeft = written.remove(groupId, keyBytes);
                 StreamsGroup group = groups.get(groupId);
-                if (type == METADATA || !recordsLeft) {
+                if (written.groupGoneWith(groupId, keyBytes, type == METADATA)) {
                     groups.remove(groupId);
-                    written.forget(groupId);
                 } else if (group != null && type == MEMBER_METADATA) {
                     group.members.remove(memberId);
                     group.targetAssignment.remove(memberId);
