@@ -67,16 +67,6 @@ final class LogSegments {
         return segments.firstKey();
     }
 
-    /** Whether the first segment may be deleted: it is not the active one. */
-    boolean firstIsDeletable() {
-        return segments.firstEntry().getValue() != active;
-    }
-
-    /** Where the segment after the first starts; only while {@link #firstIsDeletable()}. */
-    long secondBaseOffset() {
-        return segments.higherKey(segments.firstKey());
-    }
-
     LogSegment get(long baseOffset) {
         return segments.get(baseOffset);
     }

@@ -438,19 +438,6 @@ public final class ProduceHandler implements ApiHandler {
                 : flushes.flushOn(disk).thenCompose(nothing -> awaitReplication(pending, timeoutMs, answer));
     }
 
-    /**
-     * A partition's error in a request with invalid acks, as Kafka's: KafkaApis answers records its
-     * ProduceRequest.validateRecords refuses with that refusal, and ReplicaManager the rest INVALID_REQUIRED_ACKS.
-     */
-    private static Errors invalidAcksError(short version, ByteBuf records) {
-        try {
-            validatedRecords(version, records);
-            return Errors.INVALID_REQUIRED_ACKS;
-        } catch (ProtocolException e) {
-            return e.error();
-        }
-    }
-
     /** Kafka's ProduceRequest.validateRecords: the partition's one batch, or its refusal. */
     private static RecordBatch validatedRecords(short version, ByteBuf records) {
         if (records == null) {
