@@ -35,11 +35,11 @@ final class ReadGate extends ChannelDuplexHandler {
     void resume() {
         if (paused) {
             paused = false;
-            boolean alreadyOn = ctx.channel().config().isAutoRead();
             ctx.channel().config().setAutoRead(true);
             // The request handler may have turned reading on while paused (an earlier request answered): Netty then
-            // asked for a read, held here, and turning autoRead on again asks for none, so the held one is issued.
-            if (alreadyOn && readHeld) {
+            // asked for a read, held here, and turning autoRead on again asks for none, so the held one is issued
+            // (a second read while one is pending changes nothing).
+            if (readHeld) {
                 ctx.read();
             }
             readHeld = false;

@@ -104,8 +104,18 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             frame.release(); // decoded in the same read as a frame that closed the connection: not served
             return;
         }
-        waiting.add(new ReadFrame(frame, metrics.receivedNanos()));
-        metrics.requestsWaiting(1);
+        if (waiting.isEmpty() && !draining && mayServe(frame)) {
+            // The common case: nothing before it waits for an answer, so it goes at once, queued nowhere.
+            draining = true;
+            try {
+                serve(ctx, frame, metrics.receivedNanos());
+            } finally {
+                draining = false;
+            }
+        } else {
+            waiting.add(new ReadFrame(frame, metrics.receivedNanos()));
+            metrics.requestsWaiting(1);
+        }
         serveWaiting(ctx);
         updateAutoRead(ctx);
     }
@@ -131,17 +141,21 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             while (!waiting.isEmpty() && mayServe(waiting.peek().frame()) && ctx.channel().isActive()) {
                 ReadFrame next = waiting.poll();
                 metrics.requestsWaiting(-1);
-                try {
-                    dispatch(ctx, next.frame(), next.receivedNanos());
-                } catch (ProtocolException e) {
-                    next.frame().release();
-                    LOG.warn("Closing connection from {}: {} ({})", ctx.channel().remoteAddress(), e.getMessage(),
-                            e.error());
-                    ctx.close();
-                }
+                serve(ctx, next.frame(), next.receivedNanos());
             }
         } finally {
             draining = false;
+        }
+    }
+
+    /** Dispatches one frame; a frame that breaks the protocol closes the connection. */
+    private void serve(ChannelHandlerContext ctx, ByteBuf frame, long receivedNanos) {
+        try {
+            dispatch(ctx, frame, receivedNanos);
+        } catch (ProtocolException e) {
+            frame.release();
+            LOG.warn("Closing connection from {}: {} ({})", ctx.channel().remoteAddress(), e.getMessage(), e.error());
+            ctx.close();
         }
     }
 
