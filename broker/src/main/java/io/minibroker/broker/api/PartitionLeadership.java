@@ -148,6 +148,7 @@ public interface PartitionLeadership {
      * Kafka's check of a request that names the leader epoch it knows ({@code currentEpoch}, -1 for none), in
      * Kafka's order (Partition.getLocalLog): the epoch first, older than ours FENCED_LEADER_EPOCH and newer
      * UNKNOWN_LEADER_EPOCH, then, when {@code requireLeader}, NOT_LEADER_OR_FOLLOWER if this node does not lead.
+     * A partition of which this node holds no replica is NOT_LEADER_OR_FOLLOWER before any epoch check.
      */
     default Errors checkLeaderEpoch(TopicPartition partition, int currentEpoch, boolean requireLeader) {
         return checkLeaderEpoch(leaderEpoch(partition), isLeader(partition), currentEpoch, requireLeader);

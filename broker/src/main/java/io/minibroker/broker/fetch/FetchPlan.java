@@ -3,7 +3,6 @@ package io.minibroker.broker.fetch;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.log.LeaderEpochCache;
 import io.minibroker.broker.log.PartitionLog;
-import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -92,7 +91,7 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
                 int currentLeaderEpoch = request.version() >= CURRENT_LEADER_EPOCH_FROM_VERSION
                         ? partition.currentLeaderEpoch() : NO_EPOCH;
                 Errors error = log.isPresent()
-                        ? checkReplica(leadership, log.get().topicPartition(), currentLeaderEpoch, fetchOnlyLeader)
+                        ? leadership.checkLeaderEpoch(log.get().topicPartition(), currentLeaderEpoch, fetchOnlyLeader)
                         : registry.partitionNotHere(byId, name, id, index); // elsewhere, or nowhere
                 int lastFetchedEpoch = request.version() >= LAST_FETCHED_EPOCH_FROM_VERSION
                         ? partition.lastFetchedEpoch() : NO_EPOCH;
@@ -120,17 +119,6 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
         byte isolationLevel = request.version() >= ISOLATION_LEVEL_FROM_VERSION ? body.isolationLevel() : 0;
         return new FetchPlan(request.version(), replicaId, replicaEpoch, Math.min(body.minBytes(), maxBytes), maxBytes,
                 isolationLevel, topics, leadership, fetchOnlyLeader);
-    }
-
-    /**
-     * The epoch check, then, as Kafka's getLocalLog: NOT_LEADER_OR_FOLLOWER where this node does not lead the
-     * partition and the fetch may read from the leader only, or does not hold a replica of it at all.
-     */
-    private static Errors checkReplica(PartitionLeadership leadership, TopicPartition partition, int currentEpoch,
-                                       boolean fetchOnlyLeader) {
-        Errors error = leadership.checkLeaderEpoch(partition, currentEpoch, fetchOnlyLeader);
-        return error == Errors.NONE && !fetchOnlyLeader && !leadership.hostsReplica(partition)
-                ? Errors.NOT_LEADER_OR_FOLLOWER : error;
     }
 
     /**

@@ -397,12 +397,19 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         return state == null ? -1 : state.image().leaderEpoch();
     }
 
-    /** Epoch and leadership read from one hosted state: an image applied between two reads would mix them. */
+    /**
+     * Epoch and leadership read from one hosted state: an image applied between two reads would mix them. A
+     * partition with no replica here is NOT_LEADER_OR_FOLLOWER whatever the epoch named, as Kafka's
+     * getPartitionOrException answers before any epoch check.
+     */
     @Override
     public Errors checkLeaderEpoch(TopicPartition partition, int currentEpoch, boolean requireLeader) {
         HostedPartition state = hosted.get(partition);
-        return PartitionLeadership.checkLeaderEpoch(state == null ? -1 : state.image().leaderEpoch(),
-                state != null && state.leader() != null, currentEpoch, requireLeader);
+        if (state == null) {
+            return Errors.NOT_LEADER_OR_FOLLOWER;
+        }
+        return PartitionLeadership.checkLeaderEpoch(state.image().leaderEpoch(), state.leader() != null,
+                currentEpoch, requireLeader);
     }
 
     @Override
