@@ -96,8 +96,7 @@ public final class FetchHandler implements ApiHandler {
         }
         int maxWaitMs = body.maxWaitMs();
         List<PartitionLog> logs = plan.logs();
-        if (maxWaitMs <= 0 || logs.isEmpty() || plan.hasErrors() || plan.hasDivergingEpoch()
-                || FetchReader.canAnswer(plan)) {
+        if (maxWaitMs <= 0 || logs.isEmpty() || plan.answersAtOnce() || FetchReader.canAnswer(plan)) {
             return CompletableFuture.completedFuture(withLeaderHints(request, FetchReader.read(plan, metrics),
                     context.listenerName()));
         }

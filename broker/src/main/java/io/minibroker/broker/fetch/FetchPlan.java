@@ -140,20 +140,22 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
         return replicaId >= 0;
     }
 
-    /** Whether a partition is answered with its DivergingEpoch, which is answered at once, as Kafka's. */
-    boolean hasDivergingEpoch() {
-        return topics.stream().flatMap(t -> t.partitions().stream()).anyMatch(p -> p.divergingEpoch() != null);
-    }
-
     /**
-     * Whether a partition the cluster has cannot be read here (not led here, or a leader epoch that does not match):
-     * Kafka answers such a fetch now, as its ReplicaManager does on a read error. A topic or partition the cluster
-     * does not know is not one: Kafka's KafkaApis answers those apart and parks the fetch on the others.
+     * Whether the fetch is answered now, without parking: a partition is answered with its DivergingEpoch, or a
+     * partition the cluster has cannot be read here (not led here, or a leader epoch that does not match), as
+     * Kafka's ReplicaManager answers on a read error. A topic or partition the cluster does not know is not one:
+     * Kafka's KafkaApis answers those apart and parks the fetch on the others. One walk of the partitions.
      */
-    boolean hasErrors() {
-        return topics.stream().flatMap(t -> t.partitions().stream())
-                .anyMatch(p -> p.error() != Errors.NONE && p.error() != Errors.UNKNOWN_TOPIC_OR_PARTITION
-                        && p.error() != Errors.UNKNOWN_TOPIC_ID);
+    boolean answersAtOnce() {
+        for (TopicPlan topic : topics) {
+            for (PartitionPlan p : topic.partitions()) {
+                if (p.divergingEpoch() != null || p.error() != Errors.NONE
+                        && p.error() != Errors.UNKNOWN_TOPIC_OR_PARTITION && p.error() != Errors.UNKNOWN_TOPIC_ID) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Every partition that has a log: the keys a parked fetch is watched on. */
