@@ -100,9 +100,9 @@ public final class TransactionCoordinator implements AutoCloseable {
         this.clock = clock;
         this.thread = Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "transaction-coordinator"));
         this.markers = new TransactionMarkers(appender, thread, backoffs);
-        this.writer = new TransactionStateWriter(stateLog, partitions, config.transactionVersionLevel(), thread);
+        this.writer = new TransactionStateWriter(stateLog, partitions, config, thread);
         TransactionExpiry expiry = new TransactionExpiry(transactions, writer, this::prepareEnd,
-                config.idExpirationMs(), config.transactionVersionLevel(), producerIds, clock);
+                config, producerIds, clock);
         clock.scheduleWithFixedDelay(thread, "aborting timed out transactions", config.abortTimedOutIntervalMs(),
                 expiry::abortTimedOutTransactions);
         clock.scheduleWithFixedDelay(thread, "removing expired transactional ids", config.removeExpiredIntervalMs(),

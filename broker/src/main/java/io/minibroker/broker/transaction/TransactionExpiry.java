@@ -8,7 +8,6 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
-import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -30,21 +29,22 @@ final class TransactionExpiry {
     private final TransactionStateWriter writer;
     /** The coordinator's way to end a transaction: writes the PrepareAbort, then the markers and the Complete. */
     private final BiConsumer<TransactionCoordinator.Entry, TransactionMetadata> prepareEnd;
-    private final long idExpirationMs;
-    /** The finalized {@code transaction.version}: see {@link TransactionMetadata#lastEpochWhenFenced}. */
-    private final IntSupplier transactionVersion;
+    /**
+     * Its ids' expiration, and the finalized {@code transaction.version}
+     * ({@link TransactionMetadata#lastEpochWhenFenced}).
+     */
+    private final TransactionConfig config;
     /** New producer ids, for a producer moved off its id's last epoch. */
     private final LongSupplier producerIds;
     private final BrokerClock clock;
 
     TransactionExpiry(Map<String, TransactionCoordinator.Entry> transactions, TransactionStateWriter writer,
-                      BiConsumer<TransactionCoordinator.Entry, TransactionMetadata> prepareEnd, long idExpirationMs,
-                      IntSupplier transactionVersion, LongSupplier producerIds, BrokerClock clock) {
+                      BiConsumer<TransactionCoordinator.Entry, TransactionMetadata> prepareEnd,
+                      TransactionConfig config, LongSupplier producerIds, BrokerClock clock) {
         this.transactions = transactions;
         this.writer = writer;
         this.prepareEnd = prepareEnd;
-        this.idExpirationMs = idExpirationMs;
-        this.transactionVersion = transactionVersion;
+        this.config = config;
         this.producerIds = producerIds;
         this.clock = clock;
     }
@@ -66,7 +66,7 @@ final class TransactionExpiry {
             // else its EndTxn retried after this abort would go on from Short.MAX_VALUE.
             short epoch = current.producerEpoch();
             boolean bump = epoch < Short.MAX_VALUE;
-            short last = bump ? current.lastEpochWhenFenced((short) transactionVersion.getAsInt()) : current.lastProducerEpoch();
+            short last = bump ? current.lastEpochWhenFenced(config.transactionVersion()) : current.lastProducerEpoch();
             TransactionMetadata prepared = current.transitionTo(TransactionState.PREPARE_ABORT, current.producerId(),
                     bump ? (short) (epoch + 1) : epoch, last, current.partitions(), current.startTimestamp(), now);
             if (current.clientTransactionVersion() >= 2 && TransactionMetadata.isEpochExhausted(epoch)) {
@@ -82,7 +82,7 @@ final class TransactionExpiry {
         for (TransactionCoordinator.Entry entry : List.copyOf(transactions.values())) {
             TransactionMetadata current = entry.metadata;
             if (entry.pending || !current.state().expirationAllowed()
-                    || current.lastUpdateTimestamp() + idExpirationMs > now) {
+                    || current.lastUpdateTimestamp() + config.idExpirationMs() > now) {
                 continue;
             }
             String id = current.transactionalId();

@@ -6,7 +6,6 @@ import io.minibroker.protocol.error.Errors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
-import java.util.function.IntSupplier;
 
 /**
  * Writes an id's record to its partition of {@code __transaction_state} and hands the outcome back on the
@@ -19,16 +18,16 @@ final class TransactionStateWriter {
 
     private final TransactionStateLog stateLog;
     private final TransactionPartitions partitions;
-    /** The finalized {@code transaction.version}, which decides the value version of each record written. */
-    private final IntSupplier transactionVersion;
+    /** Its finalized {@code transaction.version}, which decides the value version of each record written. */
+    private final TransactionConfig config;
     /** The coordinator's thread, where every outcome is handed back. */
     private final Executor thread;
 
     TransactionStateWriter(TransactionStateLog stateLog, TransactionPartitions partitions,
-                           IntSupplier transactionVersion, Executor thread) {
+                           TransactionConfig config, Executor thread) {
         this.stateLog = stateLog;
         this.partitions = partitions;
-        this.transactionVersion = transactionVersion;
+        this.config = config;
         this.thread = thread;
     }
 
@@ -36,7 +35,7 @@ final class TransactionStateWriter {
     CompletableFuture<Errors> write(TransactionMetadata next) {
         String id = next.transactionalId();
         int partition = partitions.partitionOf(id);
-        short valueVersion = TransactionLogRecord.valueVersion((short) transactionVersion.getAsInt());
+        short valueVersion = TransactionLogRecord.valueVersion(config.transactionVersion());
         return writeRecord(partition, TransactionLogRecord.key(id), TransactionLogRecord.value(next, valueVersion));
     }
 
