@@ -3,6 +3,7 @@ package io.minibroker.broker.controller;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.protocol.error.Errors;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -145,10 +146,19 @@ public final class BrokerMembership {
         return brokers.values().stream().filter(broker -> isLive(broker, now)).toList();
     }
 
-    /** The registered brokers that are not live (fenced, or past their session), by id. */
-    public synchronized List<RegisteredBroker> fencedBrokers() {
+    /** The registered brokers, live ones apart from the rest (fenced, or past their session), of one moment. */
+    public record Registered(List<RegisteredBroker> live, List<RegisteredBroker> fenced) {
+    }
+
+    /** Every registered broker, by id, sorted into live and fenced under one lock and one clock reading. */
+    public synchronized Registered registered() {
         long now = clockMs.getAsLong();
-        return brokers.values().stream().filter(broker -> !isLive(broker, now)).toList();
+        List<RegisteredBroker> live = new ArrayList<>();
+        List<RegisteredBroker> fenced = new ArrayList<>();
+        for (RegisteredBroker broker : brokers.values()) {
+            (isLive(broker, now) ? live : fenced).add(broker);
+        }
+        return new Registered(live, fenced);
     }
 
     /** Whether this broker is registered, unfenced and within its session. */

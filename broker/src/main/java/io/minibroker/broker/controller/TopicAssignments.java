@@ -731,14 +731,15 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     public synchronized ClusterMetadata image() {
         List<BrokerNode> brokers = new ArrayList<>();
         Set<Integer> live = new java.util.HashSet<>();
-        for (BrokerMembership.RegisteredBroker broker : membership.liveBrokers()) {
+        BrokerMembership.Registered registered = membership.registered();
+        for (BrokerMembership.RegisteredBroker broker : registered.live()) {
             live.add(broker.id());
             for (Endpoint endpoint : broker.listeners()) {
                 brokers.add(new BrokerNode(broker.id(), endpoint.listenerName(), endpoint.host(), endpoint.port()));
             }
         }
         List<BrokerNode> fenced = new ArrayList<>();
-        for (BrokerMembership.RegisteredBroker broker : membership.fencedBrokers()) {
+        for (BrokerMembership.RegisteredBroker broker : registered.fenced()) {
             for (Endpoint endpoint : broker.listeners()) {
                 fenced.add(new BrokerNode(broker.id(), endpoint.listenerName(), endpoint.host(), endpoint.port()));
             }
