@@ -140,11 +140,12 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
     /**
      * The ControllerId a client is told, in Metadata and DescribeCluster: as Kafka's KRaft brokers answer it, a live
      * broker picked at random each time, since a client cannot reach the controller itself (KIP-590) and any broker
-     * takes the requests once sent to it; -1 while no broker is live.
+     * takes the requests once sent to it; -1 while no broker is live. An endpoint is picked, which picks its broker
+     * as evenly as brokers register the same listeners, without a list of ids made per request.
      */
     public int randomAliveBrokerId() {
-        int[] ids = brokers.stream().mapToInt(BrokerNode::id).distinct().toArray();
-        return ids.length == 0 ? NO_CONTROLLER : ids[ThreadLocalRandom.current().nextInt(ids.length)];
+        return brokers.isEmpty() ? NO_CONTROLLER
+                : brokers.get(ThreadLocalRandom.current().nextInt(brokers.size())).id();
     }
 
     /** Writes the ControllerId and the brokers at their endpoints on {@code listener} into a client's answer. */
