@@ -41,17 +41,16 @@ final class GroupCoordinatorApis {
     static GroupCoordinator open(BrokerConfig config, BrokerClock clock, TopicRegistry topics, ClusterLink cluster,
                                  Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
                                  GroupConfigs groupConfigs, TransactionApis transactions) {
-        if (cluster == null) {
-            GroupCoordinator coordinator = new GroupCoordinator(config, topics, clock, groupConfigs,
-                    ConsumerGroupTimings.of(groupConfigs));
-            coordinator.readStreamsGroupSettingsFrom(StreamsGroupSettings.of(groupConfigs));
-            return coordinator;
-        }
-        // Groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
-        GroupCoordinator coordinator = GroupCoordinator.inCluster(config, topics, cluster.replicas(),
-                producePurgatory, fetchPurgatory, clock, groupConfigs, ConsumerGroupTimings.of(groupConfigs));
+        // In a cluster, groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
+        GroupCoordinator coordinator = cluster == null
+                ? new GroupCoordinator(config, topics, clock, groupConfigs, ConsumerGroupTimings.of(groupConfigs))
+                : GroupCoordinator.inCluster(config, topics, cluster.replicas(), producePurgatory, fetchPurgatory,
+                        clock, groupConfigs, ConsumerGroupTimings.of(groupConfigs));
         coordinator.readStreamsGroupSettingsFrom(StreamsGroupSettings.of(groupConfigs));
-        cluster.replicas().setLeadershipListener(new CoordinatorLeadership(coordinator, transactions.coordinator()));
+        if (cluster != null) {
+            cluster.replicas().setLeadershipListener(
+                    new CoordinatorLeadership(coordinator, transactions.coordinator()));
+        }
         return coordinator;
     }
 
