@@ -60,11 +60,14 @@ final class ShareGroupApiChecks {
 
     /**
      * As a KIP-848 member's heartbeat, but as Kafka's KafkaApis checks a share member's: a member id it does not take
-     * ({@link ShareMemberIds}) is INVALID_REQUEST once the group's READ is allowed, before the topics' DESCRIBE.
+     * ({@link ShareMemberIds}) is INVALID_REQUEST once the group's READ is allowed, before the topics' DESCRIBE. The
+     * member id is looked at first, so that a valid one (every heartbeat but a broken client's) asks the authorizer
+     * for the group once, in {@link GroupApiChecks#heartbeat}; an invalid one whose group is refused is answered
+     * GROUP_AUTHORIZATION_FAILED there, as Kafka answers it.
      */
     CompletionStage<Struct> heartbeat(Access access) {
         ShareGroupHeartbeatRequestView body = new ShareGroupHeartbeatRequestView(access.request().body());
-        if (groupAllowed(access, AclOperation.READ, body.groupId()) && !ShareMemberIds.isValid(body.memberId())) {
+        if (!ShareMemberIds.isValid(body.memberId()) && groupAllowed(access, AclOperation.READ, body.groupId())) {
             return access.refuse(Errors.INVALID_REQUEST);
         }
         return GroupApiChecks.heartbeat(access, body.groupId(), body.subscribedTopicNames());
