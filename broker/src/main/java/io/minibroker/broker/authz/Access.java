@@ -24,6 +24,9 @@ import java.util.function.Function;
  */
 final class Access {
 
+    /** The top-level field of an answer that {@link #refuseWithMessage} fills. */
+    private static final String ERROR_MESSAGE = "ErrorMessage";
+
     private final StandardAuthorizer authorizer;
     private final KafkaPrincipal principal;
     private final String host;
@@ -135,11 +138,23 @@ final class Access {
      * error code: that code set, every other field at its default.
      */
     CompletionStage<Struct> refuse(Errors error) {
+        return CompletableFuture.completedFuture(errorAnswer(error));
+    }
+
+    /**
+     * {@link #refuse}, with Kafka's {@link #message} of the error in the answer's top-level ErrorMessage too, as
+     * Kafka's error answer of an API that has one sets it (AlterShareGroupOffsets, DeleteShareGroupOffsets).
+     */
+    CompletionStage<Struct> refuseWithMessage(Errors error) {
+        return CompletableFuture.completedFuture(errorAnswer(error).set(ERROR_MESSAGE, message(error)));
+    }
+
+    private Struct errorAnswer(Errors error) {
         Struct body = request.api().response().newMessage();
         if (ErrorCodes.overwrite(body, request.version(), error.code()) == 0) {
             throw new IllegalStateException(request.api() + " v" + request.version() + " has no top-level error code");
         }
-        return CompletableFuture.completedFuture(body);
+        return body;
     }
 
     /** The refusal of the whole request in the shape {@code answer} builds. */

@@ -271,9 +271,7 @@ final class ShareGroupApiChecks {
     CompletionStage<Struct> alterOffsets(Access access) {
         AlterShareGroupOffsetsRequestView body = new AlterShareGroupOffsetsRequestView(access.request().body());
         if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
-            Errors refused = Errors.GROUP_AUTHORIZATION_FAILED; // with its message, as Kafka's error answer has it
-            return Access.answer(new AlterShareGroupOffsetsResponseView().errorCode(refused.code())
-                    .errorMessage(Access.message(refused)).struct());
+            return access.refuseWithMessage(Errors.GROUP_AUTHORIZATION_FAILED);
         }
         return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.topicName()),
                 body::topics, (answer, refused) -> {
@@ -301,9 +299,7 @@ final class ShareGroupApiChecks {
     CompletionStage<Struct> deleteOffsets(Access access) {
         DeleteShareGroupOffsetsRequestView body = new DeleteShareGroupOffsetsRequestView(access.request().body());
         if (!groupAllowed(access, AclOperation.DELETE, body.groupId())) {
-            Errors refused = Errors.GROUP_AUTHORIZATION_FAILED; // with its message, as Kafka's error answer has it
-            return Access.answer(new DeleteShareGroupOffsetsResponseView().errorCode(refused.code())
-                    .errorMessage(Access.message(refused)).struct());
+            return access.refuseWithMessage(Errors.GROUP_AUTHORIZATION_FAILED);
         }
         return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.topicName()),
                 body::topics, (answer, refused) -> {
