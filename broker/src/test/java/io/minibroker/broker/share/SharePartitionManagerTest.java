@@ -6,6 +6,7 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TestLogs;
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -18,9 +19,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.List;
@@ -456,6 +462,37 @@ class SharePartitionManagerTest {
         } finally {
             loading.close();
         }
+    }
+
+    /**
+     * The leadership the produce and fetch paths see answers every question as the one it wraps, the interface's
+     * defaults included (which replicas it hosts, the epoch check it reads from one state), and tells it of every
+     * event: each method, called once on the wrapper, reaches the wrapped leadership as that very call.
+     */
+    @Test
+    void wakingOnNewDataPassesEveryCallToTheLeadershipItWraps() throws Exception {
+        List<Method> reached = new CopyOnWriteArrayList<>();
+        PartitionLeadership wrapped = (PartitionLeadership) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {PartitionLeadership.class}, (proxy, method, args) -> {
+                    reached.add(method);
+                    return zeroOf(method.getReturnType());
+                });
+        PartitionLeadership waking = SharePartitionManager.wakingOnNewData(wrapped, manager);
+        for (Method method : PartitionLeadership.class.getMethods()) {
+            if (Modifier.isStatic(method.getModifiers())) {
+                continue;
+            }
+            reached.clear();
+            Object[] args = Arrays.stream(method.getParameterTypes())
+                    .map(type -> type == TopicPartition.class ? new TopicPartition("t", 0) : zeroOf(type)).toArray();
+            method.invoke(waking, args);
+            assertThat(reached).as(method.getName()).containsExactly(method);
+        }
+    }
+
+    /** The default value of a type, as a field of it starts: what the wrapped leadership answers and is asked with. */
+    private static Object zeroOf(Class<?> type) {
+        return type.isPrimitive() && type != void.class ? Array.get(Array.newInstance(type, 1), 0) : null;
     }
 
     @Test
