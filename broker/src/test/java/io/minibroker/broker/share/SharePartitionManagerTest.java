@@ -62,6 +62,9 @@ class SharePartitionManagerTest {
     private static final ShareFetchWork.RecordLimit UNLIMITED =
             new ShareFetchWork.RecordLimit(ShareAcquireMode.BATCH_OPTIMIZED, Integer.MAX_VALUE, 0);
 
+    /** The listener the fetches came in on: a single node names no leader on it. */
+    private static final String LISTENER = "PLAINTEXT";
+
     /** A share coordinator with no state for anyone, that counts and forgets what it is told. */
     private final NoStatePersister noState = new NoStatePersister();
 
@@ -93,7 +96,7 @@ class SharePartitionManagerTest {
         UUID topicId = topics.get("t").orElseThrow().id();
         return new ShareFetchWork(manager, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), groupId, "m",
                 List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, minBytes, 10_000, 1 << 20,
-                UNLIMITED, Map.of(), Map.of(), Runnable::run);
+                UNLIMITED, Map.of(), Map.of(), Runnable::run, LISTENER);
     }
 
     /** The answer of a fetch parked from this thread, as a handler's event loop parks it, and the answering thread. */
@@ -216,7 +219,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    UNLIMITED, Map.of(), Map.of(), eventLoop);
+                    UNLIMITED, Map.of(), Map.of(), eventLoop, LISTENER);
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             CompletableFuture<String> answeredOn = answer.thenApply(response -> Thread.currentThread().getName());
             eventLoop.submit(() -> { // as the handler parks it, on its connection's event loop
@@ -402,7 +405,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork later = new ShareFetchWork(failing, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    UNLIMITED, Map.of(), Map.of(), Runnable::run);
+                    UNLIMITED, Map.of(), Map.of(), Runnable::run, LISTENER);
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             failing.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, later, answer),
                     later.watchKeys());
@@ -441,7 +444,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    UNLIMITED, Map.of(), Map.of(), Runnable::run);
+                    UNLIMITED, Map.of(), Map.of(), Runnable::run, LISTENER);
             assertThat(work.canAnswer()).as("its share partition loading").isFalse();
             assertThat(reads).hasSize(1);
 
