@@ -24,6 +24,9 @@ import java.util.function.Function;
  */
 final class Access {
 
+    /** The top-level field of an answer that {@link #refuseWithMessage} fills. */
+    private static final String ERROR_MESSAGE = "ErrorMessage";
+
     private final StandardAuthorizer authorizer;
     private final KafkaPrincipal principal;
     private final String host;
@@ -135,11 +138,23 @@ final class Access {
      * error code: that code set, every other field at its default.
      */
     CompletionStage<Struct> refuse(Errors error) {
+        return CompletableFuture.completedFuture(errorAnswer(error));
+    }
+
+    /**
+     * {@link #refuse}, with Kafka's {@link #message} of the error in the answer's top-level ErrorMessage too, as
+     * Kafka's error answer of an API that has one sets it (AlterShareGroupOffsets, DeleteShareGroupOffsets).
+     */
+    CompletionStage<Struct> refuseWithMessage(Errors error) {
+        return CompletableFuture.completedFuture(errorAnswer(error).set(ERROR_MESSAGE, message(error)));
+    }
+
+    private Struct errorAnswer(Errors error) {
         Struct body = request.api().response().newMessage();
         if (ErrorCodes.overwrite(body, request.version(), error.code()) == 0) {
             throw new IllegalStateException(request.api() + " v" + request.version() + " has no top-level error code");
         }
-        return CompletableFuture.completedFuture(body);
+        return body;
     }
 
     /** The refusal of the whole request in the shape {@code answer} builds. */
@@ -158,8 +173,70 @@ final class Access {
         };
     }
 
-    /** A request item (topic, group, resource) this request may not act on, and the error it is answered with. */
-    record Refused<T>(T item, Errors error) {
+    /**
+     * A request item (topic, group, resource) this request may not act on, the error it is answered with, and its
+     * index among the request's items.
+     */
+    record Refused<T>(T item, Errors error, int index) {
+    }
+
+    /**
+     * Where the answers to refused items go in a response's list of entries (its groups or topics), read by
+     * {@code entries} and set by {@code replace}: before the served entries ({@link #refusedFirst}), or each at its
+     * item's index in the request ({@link #inRequestOrder}). Placed by position, not by error code, so an entry the
+     * handler itself answered with the same error stays where the handler put it.
+     */
+    record Placement<E>(boolean first, Function<Struct, List<E>> entries, BiConsumer<Struct, List<E>> replace) {
+
+        /** Before the served entries, as Kafka answers the refused items before it asks its coordinator. */
+        static <E> Placement<E> refusedFirst(Function<Struct, List<E>> entries,
+                                             BiConsumer<Struct, List<E>> replace) {
+            return new Placement<>(true, entries, replace);
+        }
+
+        /**
+         * Each at its item's index in the request, the served entries in their order around them, as Kafka answers
+         * the items in the request's order: the handler answers each served item with one entry, in order.
+         */
+        static <E> Placement<E> inRequestOrder(Function<Struct, List<E>> entries,
+                                               BiConsumer<Struct, List<E>> replace) {
+            return new Placement<>(false, entries, replace);
+        }
+
+        /** Answers each refused item with {@code answer}, which adds its entries at the end, then places them. */
+        <T> void answer(Struct body, List<Refused<T>> refused, BiConsumer<Struct, Refused<T>> answer) {
+            int served = size(body);
+            int[] ends = new int[refused.size()]; // where each refused item's entries end, as added
+            for (int i = 0; i < refused.size(); i++) {
+                answer.accept(body, refused.get(i));
+                ends[i] = size(body);
+            }
+            if (ends[ends.length - 1] == served) {
+                return; // no answer added an entry: the response was refused whole, and keeps its shape
+            }
+            List<E> all = entries.apply(body); // the served entries, then the refused ones
+            List<E> placed = new ArrayList<>(all.size());
+            int next = 0; // the next served entry to place
+            for (int i = 0; i < refused.size(); i++) {
+                // the served items before the i-th refused one in the request: its index less the refused before it
+                int before = first ? 0 : Math.min(refused.get(i).index() - i, served);
+                while (next < before) {
+                    placed.add(all.get(next++));
+                }
+                for (int entry = i == 0 ? served : ends[i - 1]; entry < ends[i]; entry++) {
+                    placed.add(all.get(entry));
+                }
+            }
+            while (next < served) {
+                placed.add(all.get(next++));
+            }
+            replace.accept(body, placed);
+        }
+
+        private int size(Struct body) {
+            List<E> list = entries.apply(body);
+            return list == null ? 0 : list.size();
+        }
     }
 
     /**
@@ -176,15 +253,32 @@ final class Access {
     /** As above, but served even with every item refused, for a response that carries more than the items. */
     <T> CompletionStage<Struct> serveAllowed(List<T> items, Function<T, Errors> refusal, Consumer<List<T>> keep,
                                              BiConsumer<Struct, Refused<T>> answer, boolean serveEmpty) {
+        return serveAllowed(items, refusal, keep, serveEmpty, (body, refused) -> refused.forEach(
+                r -> answer.accept(body, r)));
+    }
+
+    /** As above, the answers to the refused items placed in the response's entries as {@code placement} says. */
+    <T, E> CompletionStage<Struct> serveAllowed(List<T> items, Function<T, Errors> refusal, Consumer<List<T>> keep,
+                                                BiConsumer<Struct, Refused<T>> answer, boolean serveEmpty,
+                                                Placement<E> placement) {
+        return serveAllowed(items, refusal, keep, serveEmpty,
+                (body, refused) -> placement.answer(body, refused, answer));
+    }
+
+    private <T> CompletionStage<Struct> serveAllowed(List<T> items, Function<T, Errors> refusal,
+                                                     Consumer<List<T>> keep, boolean serveEmpty,
+                                                     BiConsumer<Struct, List<Refused<T>>> answerAll) {
         List<T> kept = new ArrayList<>(items.size());
         List<Refused<T>> refused = new ArrayList<>();
+        int index = 0;
         for (T item : items) {
             Errors error = refusal.apply(item);
             if (error == null) {
                 kept.add(item);
             } else {
-                refused.add(new Refused<>(item, error));
+                refused.add(new Refused<>(item, error, index));
             }
+            index++;
         }
         if (refused.isEmpty()) {
             return serve();
@@ -198,7 +292,7 @@ final class Access {
         }
         return served.thenApply(body -> {
             if (body != null) {
-                refused.forEach(r -> answer.accept(body, r));
+                answerAll.accept(body, refused);
             }
             return body;
         });

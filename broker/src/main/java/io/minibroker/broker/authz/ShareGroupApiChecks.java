@@ -22,14 +22,12 @@ import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.Unpooled;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Predicate;
 
 /**
  * The checks of the KIP-932 share-group APIs, as Kafka's KafkaApis makes them: ShareGroupHeartbeat needs READ on the
@@ -60,11 +58,14 @@ final class ShareGroupApiChecks {
 
     /**
      * As a KIP-848 member's heartbeat, but as Kafka's KafkaApis checks a share member's: a member id it does not take
-     * ({@link ShareMemberIds}) is INVALID_REQUEST once the group's READ is allowed, before the topics' DESCRIBE.
+     * ({@link ShareMemberIds}) is INVALID_REQUEST once the group's READ is allowed, before the topics' DESCRIBE. The
+     * member id is looked at first, so that a valid one (every heartbeat but a broken client's) asks the authorizer
+     * for the group once, in {@link GroupApiChecks#heartbeat}; an invalid one whose group is refused is answered
+     * GROUP_AUTHORIZATION_FAILED there, as Kafka answers it.
      */
     CompletionStage<Struct> heartbeat(Access access) {
         ShareGroupHeartbeatRequestView body = new ShareGroupHeartbeatRequestView(access.request().body());
-        if (groupAllowed(access, AclOperation.READ, body.groupId()) && !ShareMemberIds.isValid(body.memberId())) {
+        if (!ShareMemberIds.isValid(body.memberId()) && groupAllowed(access, AclOperation.READ, body.groupId())) {
             return access.refuse(Errors.INVALID_REQUEST);
         }
         return GroupApiChecks.heartbeat(access, body.groupId(), body.subscribedTopicNames());
@@ -80,24 +81,23 @@ final class ShareGroupApiChecks {
         return access.serveAllowed(body.groupIds(), group -> groupAllowed(access, AclOperation.DESCRIBE, group)
                 ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groupIds, (answer, refused) ->
                 new ShareGroupDescribeResponseView(answer).addGroup().groupId(refused.item())
-                        .errorCode(refused.error().code())).thenApply(answer -> {
-                            ShareGroupDescribeResponseView response = new ShareGroupDescribeResponseView(answer);
-                            response.groups(refusedFirst(response.groups(),
-                                    group -> group.errorCode() == Errors.GROUP_AUTHORIZATION_FAILED.code()));
-                            access.fillAuthorizedOperations(answer);
-                            response.groups().forEach(group -> {
-                                if (group.members().stream().flatMap(m -> m.assignment().topicPartitions().stream())
-                                        .anyMatch(tp -> !topicAllowed(access, AclOperation.DESCRIBE,
-                                                tp.topicName()))) {
-                                    // Kafka answers a new DescribedGroup: every other field at its default.
-                                    group.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
-                                            .errorMessage(GroupApiChecks.UNAUTHORIZED_ASSIGNMENT).groupState("")
-                                            .groupEpoch(0).assignmentEpoch(0).assignorName("")
-                                            .members(new ArrayList<>()).authorizedOperations(Integer.MIN_VALUE);
-                                }
-                            });
-                            return answer;
-                        });
+                        .errorCode(refused.error().code()), false, Access.Placement.refusedFirst(
+                                answer -> new ShareGroupDescribeResponseView(answer).groups(),
+                                (answer, groups) -> new ShareGroupDescribeResponseView(answer).groups(groups)))
+                .thenApply(answer -> {
+                    access.fillAuthorizedOperations(answer);
+                    new ShareGroupDescribeResponseView(answer).groups().forEach(group -> {
+                        if (group.members().stream().flatMap(m -> m.assignment().topicPartitions().stream())
+                                .anyMatch(tp -> !topicAllowed(access, AclOperation.DESCRIBE, tp.topicName()))) {
+                            // Kafka answers a new DescribedGroup: every other field at its default.
+                            group.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                                    .errorMessage(GroupApiChecks.UNAUTHORIZED_ASSIGNMENT).groupState("")
+                                    .groupEpoch(0).assignmentEpoch(0).assignorName("")
+                                    .members(new ArrayList<>()).authorizedOperations(Integer.MIN_VALUE);
+                        }
+                    });
+                    return answer;
+                });
     }
 
     /** READ on a topic named by id; an id this broker does not know is the handler's to answer (UNKNOWN_TOPIC_ID). */
@@ -224,20 +224,19 @@ final class ShareGroupApiChecks {
             }
         }
         // Kafka answers each group in the request's order, the refused ones among the others.
-        List<String> asked = body.groups().stream().map(DescribeShareGroupOffsetsRequestGroup::groupId).toList();
         return access.serveAllowed(body.groups(), group -> groupAllowed(access, AclOperation.DESCRIBE,
                 group.groupId()) ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groups, (answer, refused) ->
                 new DescribeShareGroupOffsetsResponseView(answer).addGroup().groupId(refused.item().groupId())
-                        .errorCode(refused.error().code()), false).thenApply(answer -> {
-                            if (answer != null) {
-                                DescribeShareGroupOffsetsResponseView response =
-                                        new DescribeShareGroupOffsetsResponseView(answer);
-                                response.groups().forEach(g -> hideOffsets(access, g, refusedTopics.get(g.groupId())));
-                                response.groups(new ArrayList<>(response.groups().stream().sorted(
-                                        Comparator.comparingInt(g -> asked.indexOf(g.groupId()))).toList()));
-                            }
-                            return answer;
-                        });
+                        .errorCode(refused.error().code()), false, Access.Placement.inRequestOrder(
+                                answer -> new DescribeShareGroupOffsetsResponseView(answer).groups(),
+                                (answer, groups) -> new DescribeShareGroupOffsetsResponseView(answer).groups(groups)))
+                .thenApply(answer -> {
+                    if (answer != null) {
+                        new DescribeShareGroupOffsetsResponseView(answer).groups()
+                                .forEach(g -> hideOffsets(access, g, refusedTopics.get(g.groupId())));
+                    }
+                    return answer;
+                });
     }
 
     /** Leaves out of a described group the topics the principal may not describe, and answers the refused ones. */
@@ -268,9 +267,7 @@ final class ShareGroupApiChecks {
     CompletionStage<Struct> alterOffsets(Access access) {
         AlterShareGroupOffsetsRequestView body = new AlterShareGroupOffsetsRequestView(access.request().body());
         if (!groupAllowed(access, AclOperation.READ, body.groupId())) {
-            Errors refused = Errors.GROUP_AUTHORIZATION_FAILED; // with its message, as Kafka's error answer has it
-            return Access.answer(new AlterShareGroupOffsetsResponseView().errorCode(refused.code())
-                    .errorMessage(Access.message(refused)).struct());
+            return access.refuseWithMessage(Errors.GROUP_AUTHORIZATION_FAILED);
         }
         return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.topicName()),
                 body::topics, (answer, refused) -> {
@@ -283,24 +280,16 @@ final class ShareGroupApiChecks {
                                     .topicId(topics.idOrZero(refused.item().topicName()));
                     refused.item().partitions().forEach(p -> topic.addPartition().partitionIndex(p.partitionIndex())
                             .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));
-                }, true).thenApply(answer -> {
-                    // Kafka's answer lists the refused topics first, then merges its coordinator's in.
-                    if (answer != null) {
-                        AlterShareGroupOffsetsResponseView response = new AlterShareGroupOffsetsResponseView(answer);
-                        response.responses(refusedFirst(response.responses(), topic -> topic.partitions().stream()
-                                .anyMatch(p -> p.errorCode() == Errors.TOPIC_AUTHORIZATION_FAILED.code())));
-                    }
-                    return answer;
-                });
+                }, true, Access.Placement.refusedFirst( // Kafka lists them first, then merges its coordinator's in
+                        answer -> new AlterShareGroupOffsetsResponseView(answer).responses(),
+                        (answer, answered) -> new AlterShareGroupOffsetsResponseView(answer).responses(answered)));
     }
 
     /** DELETE on the group, else the request is refused; READ on each topic, else the topic is answered refused. */
     CompletionStage<Struct> deleteOffsets(Access access) {
         DeleteShareGroupOffsetsRequestView body = new DeleteShareGroupOffsetsRequestView(access.request().body());
         if (!groupAllowed(access, AclOperation.DELETE, body.groupId())) {
-            Errors refused = Errors.GROUP_AUTHORIZATION_FAILED; // with its message, as Kafka's error answer has it
-            return Access.answer(new DeleteShareGroupOffsetsResponseView().errorCode(refused.code())
-                    .errorMessage(Access.message(refused)).struct());
+            return access.refuseWithMessage(Errors.GROUP_AUTHORIZATION_FAILED);
         }
         return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.READ, topic.topicName()),
                 body::topics, (answer, refused) -> {
@@ -310,22 +299,8 @@ final class ShareGroupApiChecks {
                         response.addResponse().topicName(refused.item().topicName()).topicId(TopicFacts.ZERO_ID)
                                 .errorCode(refused.error().code()).errorMessage(Access.message(refused.error()));
                     }
-                }, true).thenApply(answer -> {
-                    // Kafka's answer lists the refused topics first, then its coordinator's.
-                    if (answer != null) {
-                        DeleteShareGroupOffsetsResponseView response = new DeleteShareGroupOffsetsResponseView(answer);
-                        response.responses(refusedFirst(response.responses(),
-                                topic -> topic.errorCode() == Errors.TOPIC_AUTHORIZATION_FAILED.code()));
-                    }
-                    return answer;
-                });
-    }
-
-    /** {@code items} with the ones {@code refused} picks first, each side in its own order. */
-    private static <T> List<T> refusedFirst(List<T> items, Predicate<T> refused) {
-        List<T> ordered = new ArrayList<>(items.size());
-        items.stream().filter(refused).forEach(ordered::add);
-        items.stream().filter(refused.negate()).forEach(ordered::add);
-        return ordered;
+                }, true, Access.Placement.refusedFirst( // Kafka lists them first, then its coordinator's
+                        answer -> new DeleteShareGroupOffsetsResponseView(answer).responses(),
+                        (answer, answered) -> new DeleteShareGroupOffsetsResponseView(answer).responses(answered)));
     }
 }

@@ -1,6 +1,7 @@
 package io.minibroker.broker.share;
 
 import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.PartitionLeadership.CurrentLeader;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.share.ShareSessionCache.Resolution;
 import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
@@ -73,14 +74,18 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
                 response.acquisitionLockTimeoutMs(manager.settings(groupId).recordLockDurationMs());
             }
             Map<UUID, ShareAcknowledgeResponseView.ShareAcknowledgeTopicResponse> topics = new LinkedHashMap<>();
+            ShareLeaderHints hints = new ShareLeaderHints(logs, context.listenerName());
             results.forEach((tp, result) -> {
                 ShareAcknowledgeResponseView.PartitionData data = topics
                         .computeIfAbsent(tp.topicId(), id -> response.addResponse().topicId(id))
                         .addPartition().partitionIndex(tp.partition()).errorCode(result.error().code())
                         .errorMessage(result.message());
-                data.currentLeader().leaderId(-1).leaderEpoch(-1);
+                CurrentLeader leader = hints.leaderOf(tp.topicId(), tp.partition(), data.errorCode());
+                data.currentLeader().leaderId(leader.leaderId()).leaderEpoch(leader.leaderEpoch());
             });
-            return ShareLeaderHints.fill(response, logs, context.listenerName());
+            hints.writeEndpoints(endpoint -> response.addNodeEndpoint().nodeId(endpoint.leaderId())
+                    .host(endpoint.host()).port(endpoint.port()));
+            return response.struct();
         });
     }
 

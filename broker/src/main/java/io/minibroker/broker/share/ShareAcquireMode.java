@@ -9,6 +9,8 @@ public enum ShareAcquireMode {
     BATCH_OPTIMIZED(0),
     RECORD_LIMIT(1);
 
+    private static final ShareAcquireMode[] MODES = values(); // values() copies the array at each call
+
     private final byte id;
 
     ShareAcquireMode(int id) {
@@ -20,8 +22,6 @@ public enum ShareAcquireMode {
     }
 
     /** The mode for a wire id, or null for an id Kafka does not define. */
-    private static final ShareAcquireMode[] MODES = values(); // values() copies the array at each call
-
     static ShareAcquireMode forId(byte id) {
         for (ShareAcquireMode mode : MODES) {
             if (mode.id == id) {

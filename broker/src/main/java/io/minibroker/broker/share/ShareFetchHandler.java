@@ -101,15 +101,15 @@ public final class ShareFetchHandler implements ApiHandler {
                     ? List.of() : rotated(session.partitions(), epoch);
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
                     context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), recordLimit, acks, ackResults,
-                    context.eventLoop());
+                    context.eventLoop(), context.listenerName());
             if (fetched.isEmpty() || work.asksForNothing() || work.canAnswer()) {
                 // read here, as Fetch reads
-                return CompletableFuture.completedFuture(withLeaderHints(work.respond(), context));
+                return CompletableFuture.completedFuture(work.respond());
             }
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             manager.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(work.waitMs(loadWaitMs), work,
                     answer), work.watchKeys());
-            return answer.thenApply(answered -> withLeaderHints(answered, context));
+            return answer;
         };
         // Acknowledgements still being made durable: the fetch goes on on the connection's event loop, not on the
         // thread that completes them (on one node the share coordinator's, whose every other state write would wait
@@ -130,11 +130,6 @@ public final class ShareFetchHandler implements ApiHandler {
         List<TopicIdPartition> rotated = new ArrayList<>(partitions);
         Collections.rotate(rotated, -(epoch % partitions.size()));
         return rotated;
-    }
-
-    /** KIP-951: the partitions refused because another node leads them name it ({@link ShareLeaderHints}). */
-    private Struct withLeaderHints(Struct answer, RequestContext context) {
-        return ShareLeaderHints.fill(new ShareFetchResponseView(answer), logs, context.listenerName());
     }
 
     private static CompletionStage<Struct> error(Errors error) {

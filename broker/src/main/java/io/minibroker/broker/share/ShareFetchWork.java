@@ -1,5 +1,6 @@
 package io.minibroker.broker.share;
 
+import io.minibroker.broker.api.PartitionLeadership.CurrentLeader;
 import io.minibroker.broker.api.TopicRights;
 import io.minibroker.broker.log.AbortedTxn;
 import io.minibroker.broker.log.FileChannelRecordBatch;
@@ -60,6 +61,8 @@ final class ShareFetchWork {
     private final Map<TopicIdPartition, List<Acknowledgement>> acknowledgements;
     /** The request's connection's event loop, where a share partition's load that this fetch starts ends. */
     private final Executor eventLoop;
+    /** The listener the request came in on, whose endpoints name the leaders of partitions led elsewhere. */
+    private final String listener;
     /**
      * The share partitions whose load this fetch waited for and saw fail, with the error it answers for them: the
      * fetch's own, as Kafka's ShareFetch keeps its erroneous partitions, so whichever thread answers it, and however
@@ -72,8 +75,9 @@ final class ShareFetchWork {
     ShareFetchWork(SharePartitionManager manager, ShareLogs logs, String groupId, String memberId,
                    List<TopicIdPartition> partitions, TopicRights rights, int minBytes, int maxWaitMs, int maxBytes,
                    RecordLimit recordLimit, Map<TopicIdPartition, List<Acknowledgement>> acknowledgements,
-                   Map<TopicIdPartition, AcknowledgeResult> acknowledged, Executor eventLoop) {
+                   Map<TopicIdPartition, AcknowledgeResult> acknowledged, Executor eventLoop, String listener) {
         this.eventLoop = eventLoop;
+        this.listener = listener;
         this.rights = rights;
         this.minBytes = minBytes;
         this.maxWaitMs = maxWaitMs;
@@ -189,12 +193,18 @@ final class ShareFetchWork {
         return keys;
     }
 
-    /** Acquires and reads what there is, and builds the response with the acknowledgements' answers. */
+    /**
+     * Acquires and reads what there is, and builds the response with the acknowledgements' answers; a partition
+     * refused because another node leads it names that leader, and the response its endpoint (KIP-951).
+     */
     Struct respond() {
         ShareFetchResponseView response = new ShareFetchResponseView()
                 .acquisitionLockTimeoutMs(manager.settings(groupId).recordLockDurationMs());
         try {
-            addPartitions(response);
+            ShareLeaderHints hints = new ShareLeaderHints(logs, listener);
+            addPartitions(response, hints);
+            hints.writeEndpoints(endpoint -> response.addNodeEndpoint().nodeId(endpoint.leaderId())
+                    .host(endpoint.host()).port(endpoint.port()));
             return response.struct();
         } catch (RuntimeException e) { // the file regions acquired so far would hold their segments' files open
             response.struct().recordsPayloads().forEach(RecordsPayload::release);
@@ -202,7 +212,7 @@ final class ShareFetchWork {
         }
     }
 
-    private void addPartitions(ShareFetchResponseView response) {
+    private void addPartitions(ShareFetchResponseView response, ShareLeaderHints hints) {
         Map<UUID, ShareFetchResponseView.ShareFetchableTopicResponse> topics = new LinkedHashMap<>();
         int remainingBytes = maxBytes;
         int remainingRecords = recordLimit.maxRecords();
@@ -255,7 +265,8 @@ final class ShareFetchWork {
             } else {
                 data.records(acquired.records()); // zero-copy: sent from the segment file, as Fetch sends
             }
-            data.currentLeader().leaderId(-1).leaderEpoch(-1);
+            CurrentLeader leader = hints.leaderOf(tp.topicId(), tp.partition(), error.code());
+            data.currentLeader().leaderId(leader.leaderId()).leaderEpoch(leader.leaderEpoch());
             for (AcquiredRecords run : acquired.runs()) {
                 data.addAcquiredRecord().firstOffset(run.firstOffset()).lastOffset(run.lastOffset())
                         .deliveryCount((short) run.deliveryCount());

@@ -1,6 +1,7 @@
 package io.minibroker.broker.share;
 
 import io.minibroker.broker.api.Failures;
+import io.minibroker.broker.api.ForwardingPartitionLeadership;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
@@ -331,58 +332,18 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      * makes them readable; in a cluster the high watermark passing them does, which only a follower's fetch moves).
      */
     public static PartitionLeadership wakingOnNewData(PartitionLeadership leadership, SharePartitionManager manager) {
-        return new PartitionLeadership() {
-            @Override
-            public boolean isLeader(TopicPartition partition) {
-                return leadership.isLeader(partition);
-            }
-
-            @Override
-            public boolean hostsReplica(TopicPartition partition) {
-                return leadership.hostsReplica(partition);
-            }
-
-            @Override
-            public int leaderEpoch(TopicPartition partition) {
-                return leadership.leaderEpoch(partition);
-            }
-
-            @Override
-            public Errors checkLeaderEpoch(TopicPartition partition, int currentEpoch, boolean requireLeader) {
-                return leadership.checkLeaderEpoch(partition, currentEpoch, requireLeader); // one read of its state
-            }
-
-            @Override
-            public int inSyncReplicas(TopicPartition partition) {
-                return leadership.inSyncReplicas(partition);
-            }
-
-            @Override
-            public int replicaCount(TopicPartition partition) {
-                return leadership.replicaCount(partition);
-            }
-
-            @Override
-            public CurrentLeader currentLeader(TopicPartition partition, String listener) {
-                return leadership.currentLeader(partition, listener);
-            }
-
+        return new ForwardingPartitionLeadership(leadership) {
             @Override
             public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
                                         long logStartOffset) {
-                leadership.onFollowerFetch(partition, replicaId, replicaEpoch, fetchOffset, logStartOffset);
+                super.onFollowerFetch(partition, replicaId, replicaEpoch, fetchOffset, logStartOffset);
                 manager.onAppend(partition);
             }
 
             @Override
             public void onLeaderAppend(TopicPartition partition) {
-                leadership.onLeaderAppend(partition);
+                super.onLeaderAppend(partition);
                 manager.onAppend(partition);
-            }
-
-            @Override
-            public long lowWatermark(PartitionLog log) {
-                return leadership.lowWatermark(log);
             }
         };
     }

@@ -371,4 +371,46 @@ class ShareChecksTest {
                 }));
         assertThat(deleted.responses()).extracting(t -> t.topicName()).containsExactly("closed", "open");
     }
+
+    /**
+     * The refused items are placed by where they were in the request, not found again by their error: an entry the
+     * handler answered TOPIC_AUTHORIZATION_FAILED itself stays among the handler's, and a group refused between two
+     * described ones stays between them.
+     */
+    @Test
+    void refusalsArePlacedByPositionNotByTheirError() throws Exception {
+        authorizer.create(List.of(
+                new AclBinding(ResourceType.GROUP, "g", PatternType.LITERAL, "User:client", "*",
+                        AclOperation.DELETE, AclPermissionType.ALLOW),
+                new AclBinding(ResourceType.TOPIC, "also-open", PatternType.LITERAL, "User:client", "*",
+                        AclOperation.READ, AclPermissionType.ALLOW),
+                new AclBinding(ResourceType.GROUP, "g2", PatternType.LITERAL, "User:client", "*",
+                        AclOperation.DESCRIBE, AclPermissionType.ALLOW)));
+        DeleteShareGroupOffsetsRequestView delete = new DeleteShareGroupOffsetsRequestView().groupId("g");
+        delete.addTopic().topicName("open");
+        delete.addTopic().topicName("also-open");
+        delete.addTopic().topicName("closed");
+        DeleteShareGroupOffsetsResponseView deleted = new DeleteShareGroupOffsetsResponseView(call(
+                ApiKey.DELETE_SHARE_GROUP_OFFSETS, (short) 0, delete.struct(), () -> {
+                    DeleteShareGroupOffsetsResponseView answer = new DeleteShareGroupOffsetsResponseView();
+                    answer.addResponse().topicName("open").topicId(OPEN);
+                    answer.addResponse().topicName("also-open").topicId(new UUID(4, 4))
+                            .errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+                    return answer.struct();
+                }));
+        assertThat(deleted.responses()).extracting(t -> t.topicName()).containsExactly("closed", "open", "also-open");
+
+        DescribeShareGroupOffsetsRequestView offsets = new DescribeShareGroupOffsetsRequestView();
+        for (String group : List.of("g", "other", "g2")) {
+            offsets.addGroup().groupId(group).topics(null);
+        }
+        DescribeShareGroupOffsetsResponseView offsetsDescribed = new DescribeShareGroupOffsetsResponseView(call(
+                ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS, (short) 0, offsets.struct(), () -> {
+                    DescribeShareGroupOffsetsResponseView answer = new DescribeShareGroupOffsetsResponseView();
+                    answer.addGroup().groupId("g");
+                    answer.addGroup().groupId("g2");
+                    return answer.struct();
+                }));
+        assertThat(offsetsDescribed.groups()).extracting(g -> g.groupId()).containsExactly("g", "other", "g2");
+    }
 }

@@ -6,6 +6,7 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TestLogs;
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -18,9 +19,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.List;
@@ -56,6 +62,9 @@ class SharePartitionManagerTest {
     private static final ShareFetchWork.RecordLimit UNLIMITED =
             new ShareFetchWork.RecordLimit(ShareAcquireMode.BATCH_OPTIMIZED, Integer.MAX_VALUE, 0);
 
+    /** The listener the fetches came in on: a single node names no leader on it. */
+    private static final String LISTENER = "PLAINTEXT";
+
     /** A share coordinator with no state for anyone, that counts and forgets what it is told. */
     private final NoStatePersister noState = new NoStatePersister();
 
@@ -87,7 +96,7 @@ class SharePartitionManagerTest {
         UUID topicId = topics.get("t").orElseThrow().id();
         return new ShareFetchWork(manager, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), groupId, "m",
                 List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, minBytes, 10_000, 1 << 20,
-                UNLIMITED, Map.of(), Map.of(), Runnable::run);
+                UNLIMITED, Map.of(), Map.of(), Runnable::run, LISTENER);
     }
 
     /** The answer of a fetch parked from this thread, as a handler's event loop parks it, and the answering thread. */
@@ -210,7 +219,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    UNLIMITED, Map.of(), Map.of(), eventLoop);
+                    UNLIMITED, Map.of(), Map.of(), eventLoop, LISTENER);
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             CompletableFuture<String> answeredOn = answer.thenApply(response -> Thread.currentThread().getName());
             eventLoop.submit(() -> { // as the handler parks it, on its connection's event loop
@@ -396,7 +405,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork later = new ShareFetchWork(failing, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    UNLIMITED, Map.of(), Map.of(), Runnable::run);
+                    UNLIMITED, Map.of(), Map.of(), Runnable::run, LISTENER);
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             failing.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, later, answer),
                     later.watchKeys());
@@ -435,7 +444,7 @@ class SharePartitionManagerTest {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),
                     "g", "m", List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20,
-                    UNLIMITED, Map.of(), Map.of(), Runnable::run);
+                    UNLIMITED, Map.of(), Map.of(), Runnable::run, LISTENER);
             assertThat(work.canAnswer()).as("its share partition loading").isFalse();
             assertThat(reads).hasSize(1);
 
@@ -456,6 +465,37 @@ class SharePartitionManagerTest {
         } finally {
             loading.close();
         }
+    }
+
+    /**
+     * The leadership the produce and fetch paths see answers every question as the one it wraps, the interface's
+     * defaults included (which replicas it hosts, the epoch check it reads from one state), and tells it of every
+     * event: each method, called once on the wrapper, reaches the wrapped leadership as that very call.
+     */
+    @Test
+    void wakingOnNewDataPassesEveryCallToTheLeadershipItWraps() throws Exception {
+        List<Method> reached = new CopyOnWriteArrayList<>();
+        PartitionLeadership wrapped = (PartitionLeadership) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {PartitionLeadership.class}, (proxy, method, args) -> {
+                    reached.add(method);
+                    return zeroOf(method.getReturnType());
+                });
+        PartitionLeadership waking = SharePartitionManager.wakingOnNewData(wrapped, manager);
+        for (Method method : PartitionLeadership.class.getMethods()) {
+            if (Modifier.isStatic(method.getModifiers())) {
+                continue;
+            }
+            reached.clear();
+            Object[] args = Arrays.stream(method.getParameterTypes())
+                    .map(type -> type == TopicPartition.class ? new TopicPartition("t", 0) : zeroOf(type)).toArray();
+            method.invoke(waking, args);
+            assertThat(reached).as(method.getName()).containsExactly(method);
+        }
+    }
+
+    /** The default value of a type, as a field of it starts: what the wrapped leadership answers and is asked with. */
+    private static Object zeroOf(Class<?> type) {
+        return type.isPrimitive() && type != void.class ? Array.get(Array.newInstance(type, 1), 0) : null;
     }
 
     @Test
