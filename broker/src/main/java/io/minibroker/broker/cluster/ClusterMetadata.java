@@ -17,11 +17,11 @@ import java.util.function.IntPredicate;
 
 /**
  * One immutable image of the cluster's metadata, as the controller publishes it and every broker answers
- * Metadata from it: the live brokers (at every listener they advertise), the controller, and each topic's partitions
- * with leader, leader epoch, replicas, ISR and offline replicas. It travels from the controller to the brokers as a
+ * Metadata from it: the live brokers (at every listener they advertise), the fenced ones apart, and each topic's
+ * partitions with leader, leader epoch, replicas, ISR and offline replicas. It travels from the controller to the brokers as a
  * Metadata response, so it reads itself from one and writes itself into one.
  */
-public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<String, TopicImage> topics,
+public record ClusterMetadata(List<BrokerNode> brokers, Map<String, TopicImage> topics,
                               List<BrokerNode> fencedBrokers) {
 
     private static final int NO_LEADER = -1;
@@ -69,8 +69,8 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
     }
 
     /** What a broker knows before its first fetch from the controller: no brokers, no topics. */
-    public static ClusterMetadata empty(int controllerId) {
-        return new ClusterMetadata(controllerId, List.of(), Map.of());
+    public static ClusterMetadata empty() {
+        return new ClusterMetadata(List.of(), Map.of());
     }
 
     public ClusterMetadata {
@@ -80,8 +80,8 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
     }
 
     /** An image without fenced brokers. */
-    public ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<String, TopicImage> topics) {
-        this(controllerId, brokers, topics, List.of());
+    public ClusterMetadata(List<BrokerNode> brokers, Map<String, TopicImage> topics) {
+        this(brokers, topics, List.of());
     }
 
     public Optional<TopicImage> topic(String name) {
@@ -104,14 +104,14 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
 
     /** This image with the brokers' endpoints on one listener only (replication reads the inter-broker one). */
     public ClusterMetadata forListener(String listener) {
-        return new ClusterMetadata(controllerId, brokers(listener), topics, fencedBrokers(listener));
+        return new ClusterMetadata(brokers(listener), topics, fencedBrokers(listener));
     }
 
     /** This image with each topic's config overrides as given (a topic not given keeps none). */
     public ClusterMetadata withTopicConfigs(Map<String, Map<String, String>> configs) {
         Map<String, TopicImage> configured = new LinkedHashMap<>();
         topics.forEach((name, topic) -> configured.put(name, topic.withConfigs(configs.getOrDefault(name, Map.of()))));
-        return new ClusterMetadata(controllerId, brokers, configured, fencedBrokers);
+        return new ClusterMetadata(brokers, configured, fencedBrokers);
     }
 
     /**
@@ -134,7 +134,7 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
                     .toList();
             topics.put(topic.name(), new TopicImage(topic.name(), topic.topicId(), partitions));
         }
-        return new ClusterMetadata(response.controllerId(), brokers, topics, fenced);
+        return new ClusterMetadata(brokers, topics, fenced);
     }
 
     /**
@@ -157,12 +157,11 @@ public record ClusterMetadata(int controllerId, List<BrokerNode> brokers, Map<St
     }
 
     /**
-     * Writes the controller and every endpoint of every broker, for the brokers' image fetch: a broker appears
+     * Writes every endpoint of every broker, for the brokers' image fetch: a broker appears
      * once per listener, the listener's name in the rack field (this link only; clients never see it), behind
      * {@value #FENCED} for a registered broker that is fenced (DescribeCluster v2 lists those when asked).
      */
     public void describeImage(MetadataResponseView response) {
-        response.controllerId(controllerId);
         for (BrokerNode broker : brokers) {
             response.addBroker().nodeId(broker.id()).host(broker.host()).port(broker.port()).rack(broker.listener());
         }

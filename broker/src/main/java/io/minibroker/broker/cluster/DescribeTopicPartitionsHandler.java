@@ -79,7 +79,7 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
                 }
                 images.put(topic.name(), new TopicImage(topic.name(), topic.id(), partitions));
             }
-            return new ClusterMetadata(node.nodeId(), brokers, images);
+            return new ClusterMetadata(brokers, images);
         };
     }
 

@@ -88,7 +88,7 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
      * @param onSecurity          given the ACLs, SCRAM credentials and group configs of an image fetched, in
      *                            order, after its topics, when they differ from those it was last given
      */
-    public MetadataFetcher(NodeChannel controller, NodeChannel changes, int nodeId, int controllerId,
+    public MetadataFetcher(NodeChannel controller, NodeChannel changes, int nodeId,
                            String interBrokerListener, Consumer<ClusterMetadata> onImage,
                            Consumer<SecurityRecords.Snapshot> onSecurity) {
         this.controller = controller;
@@ -97,7 +97,7 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
         this.interBrokerListener = interBrokerListener;
         this.onImage = onImage;
         this.onSecurity = onSecurity;
-        this.current = ClusterMetadata.empty(controllerId);
+        this.current = ClusterMetadata.empty();
         this.follower = new Thread(this::follow, "metadata-fetcher");
         follower.setDaemon(true);
     }

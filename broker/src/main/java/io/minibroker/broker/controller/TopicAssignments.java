@@ -53,7 +53,6 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicAssignments.class);
 
-    private final int controllerId;
     private final BrokerMembership membership;
     private final AssignmentStore store;
     /** Told of each change once it is in the image ({@link ImageVersion#changed}), so that brokers fetch it. */
@@ -64,9 +63,8 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     /** Where the next topic's first partition starts, so that successive topics' leaders spread too. */
     private int nextStart;
 
-    private TopicAssignments(int controllerId, BrokerMembership membership, AssignmentStore store,
+    private TopicAssignments(BrokerMembership membership, AssignmentStore store,
                              Runnable onChange) {
-        this.controllerId = controllerId;
         this.membership = membership;
         this.store = store;
         this.onChange = onChange;
@@ -76,10 +74,10 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
      * The controller's topics as saved in {@code firstLogDir} (none, the first time); {@code onChange} runs after
      * each change, under this object's lock, so it must not wait.
      */
-    public static TopicAssignments open(int controllerId, BrokerMembership membership, Path firstLogDir,
+    public static TopicAssignments open(BrokerMembership membership, Path firstLogDir,
                                         Runnable onChange) throws IOException {
         AssignmentStore store = new AssignmentStore(firstLogDir);
-        TopicAssignments assignments = new TopicAssignments(controllerId, membership, store, onChange);
+        TopicAssignments assignments = new TopicAssignments(membership, store, onChange);
         for (AssignmentStore.StoredTopic stored : store.loadAll()) {
             assignments.topics.put(stored.topic().name(), stored.topic());
             assignments.partitionEpochs.put(stored.topic().name(), stored.partitionEpochs());
@@ -752,6 +750,6 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
                     .toList();
             image.put(topic.name(), topic.withPartitions(partitions));
         }
-        return new ClusterMetadata(controllerId, brokers, image, fenced);
+        return new ClusterMetadata(brokers, image, fenced);
     }
 }

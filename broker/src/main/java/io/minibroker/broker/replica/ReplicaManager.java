@@ -114,7 +114,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
     /** The latest image, for the leaders of partitions not hosted here too ({@link #currentLeader}). */
-    private volatile ClusterMetadata image = ClusterMetadata.empty(NO_LEADER);
+    private volatile ClusterMetadata image = ClusterMetadata.empty();
     /** Followers a test holds out of a partition's ISR while this broker leads it, whatever their fetches say. */
     private final Map<TopicPartition, Set<Integer>> heldOutOfIsr = new ConcurrentHashMap<>();
     /** Notified when an image's roles are taken: a test's ISR control may wait for a leadership it just moved here. */

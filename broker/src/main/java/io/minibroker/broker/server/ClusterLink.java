@@ -87,7 +87,7 @@ final class ClusterLink {
                 config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                 config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
-                nodeId, config.controllerVoter().nodeId(), config.interBrokerListenerName(), replicas::apply,
+                nodeId, config.interBrokerListenerName(), replicas::apply,
                 new SnapshotChanges(security::replaceAcls, security::replaceCredentials, groupConfigs::install,
                         brokerConfigs::install, features::install));
     }

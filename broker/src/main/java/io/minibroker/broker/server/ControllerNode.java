@@ -65,8 +65,8 @@ final class ControllerNode {
         try {
             BrokerMembership membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                     clock::monotonicMs, imageVersion::current, imageVersion::changed);
-            TopicAssignments assignments = TopicAssignments.open(config.get(BrokerConfig.NODE_ID), membership,
-                    config.logDirs().get(0), imageVersion::changed);
+            TopicAssignments assignments = TopicAssignments.open(membership, config.logDirs().get(0),
+                    imageVersion::changed);
             Path controllerDir = Files.createDirectories(config.logDirs().get(0).resolve(AssignmentStore.DIR));
             SupportedApis apis = ControllerApis.create(config, node, membership, assignments, imageVersion, io,
                     config.authorizerEnabled() ? StandardAuthorizer.open(controllerDir,

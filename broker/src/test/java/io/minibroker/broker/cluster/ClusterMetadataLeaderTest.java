@@ -23,8 +23,7 @@ class ClusterMetadataLeaderTest {
             new PartitionImage(0, 0, 3, List.of(0, 1), List.of(0, 1), List.of()),
             new PartitionImage(1, 1, 4, List.of(1, 0), List.of(1, 0), List.of(1))));
     /** Node 1 is fenced: the controller lists only node 0, which has no SSL listener. */
-    private static final ClusterMetadata IMAGE = new ClusterMetadata(0,
-            List.of(new BrokerNode(0, "PLAINTEXT", "localhost", 9092)), Map.of("t", TOPIC));
+    private static final ClusterMetadata IMAGE = new ClusterMetadata(List.of(new BrokerNode(0, "PLAINTEXT", "localhost", 9092)), Map.of("t", TOPIC));
 
     @Test
     void answersNoLeaderForAPartitionWhoseLeaderIsNotLive() {

@@ -54,7 +54,7 @@ class ControllerForwarderTest {
     }
 
     private ControllerForwarder forwarderOn(NodeChannel channel) {
-        return new ControllerForwarder(channel, new MetadataFetcher(noImage, noImage, 1, 0, "PLAINTEXT",
+        return new ControllerForwarder(channel, new MetadataFetcher(noImage, noImage, 1, "PLAINTEXT",
                 image -> { }, security -> { }), forwarding);
     }
 

@@ -18,7 +18,7 @@ class MetadataFetcherCloseTest {
             MetadataFetcher fetcher = new MetadataFetcher(
                     new NodeChannel("localhost", port, "close-test-metadata", SOCKET_TIMEOUT_MS),
                     new NodeChannel("localhost", port, "close-test-changes", SOCKET_TIMEOUT_MS),
-                    1, 0, "PLAINTEXT", image -> { }, security -> { });
+                    1, "PLAINTEXT", image -> { }, security -> { });
             fetcher.startFollowing();
             controller.awaitRequest(); // the Fetch, parked at the controller
 

@@ -42,7 +42,7 @@ class BrokerHeartbeatHandlerTest {
             membership.heartbeat(id, epoch, 0, false, false);
             epochs.put(id, epoch);
         }
-        TopicAssignments assignments = TopicAssignments.open(0, membership, dir, () -> { });
+        TopicAssignments assignments = TopicAssignments.open(membership, dir, () -> { });
         assertThat(assignments.create("t", new PartitionRules.NewTopic(-1, -1,
                 List.of(new PartitionRules.ManualAssignment(0, List.of(0, 1, 2))), 1, 1), Map.of(), false).error())
                 .isEqualTo(Errors.NONE);

@@ -24,7 +24,7 @@ class LeaderElectionsTest {
                 .epoch();
         membership.heartbeat(0, epoch, 0, false, false);
         LeaderElections elections = new LeaderElections(membership,
-                TopicAssignments.open(0, membership, dir, () -> { }), 9_000, 300_000, BrokerClock.system());
+                TopicAssignments.open(membership, dir, () -> { }), 9_000, 300_000, BrokerClock.system());
 
         assertThat(elections.awaitClosed()).as("a rebalance due later must not keep the thread alive").isTrue();
     }

@@ -47,7 +47,7 @@ class TopicAssignmentsTest {
             membership.heartbeat(id, epoch, 0, false, false);
             brokerEpochs.put(id, epoch);
         }
-        assignments = TopicAssignments.open(0, membership, dir, () -> { });
+        assignments = TopicAssignments.open(membership, dir, () -> { });
         assertThat(assignments.create("t", manual(List.of(List.of(0, 1, 2))), Map.of(), false).error()).isEqualTo(Errors.NONE);
     }
 
@@ -145,7 +145,7 @@ class TopicAssignmentsTest {
         assertThat(partition().isr()).as("a clean election leaves the ISR as it was").containsExactly(1, 2, 0);
         assertThat(elect(PREFERRED, 0)).isEqualTo(ElectionResult.NOT_NEEDED);
 
-        PartitionImage saved = TopicAssignments.open(0, membership, dir, () -> { }).image().topic("t").orElseThrow()
+        PartitionImage saved = TopicAssignments.open(membership, dir, () -> { }).image().topic("t").orElseThrow()
                 .partitions().get(0);
         assertThat(saved.leader()).as("saved before it is in the image").isZero();
         assertThat(saved.leaderEpoch()).isEqualTo(2);

@@ -85,7 +85,7 @@ class AlterPartitionResendTest {
                 new NodeChannel("localhost", controller.port(), "alter-partition-test", 10_000), LAG_MS, 9_000,
                 60_000, () -> 1, clock);
         // Node 0 leads, node 1 follows and never fetches: after the lag the leader asks for an ISR of [0].
-        replicas.apply(new ClusterMetadata(0, List.of(new BrokerNode(0, "PLAINTEXT", "localhost", 1),
+        replicas.apply(new ClusterMetadata(List.of(new BrokerNode(0, "PLAINTEXT", "localhost", 1),
                 new BrokerNode(1, "PLAINTEXT", "localhost", 2)), Map.of("t", new TopicImage("t", TOPIC_ID,
                 List.of(new PartitionImage(0, 0, 0, List.of(0, 1), List.of(0, 1), List.of())), Map.of()))));
     }

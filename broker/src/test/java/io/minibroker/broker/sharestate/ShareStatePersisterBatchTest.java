@@ -54,8 +54,7 @@ class ShareStatePersisterBatchTest {
             Uuid id = admin.describeTopics(List.of("data")).allTopicNames().get().get("data").topicId();
             data = new UUID(id.getMostSignificantBits(), id.getLeastSignificantBits());
         }
-        ClusterMetadata image = new ClusterMetadata(1,
-                List.of(new BrokerNode(2, "PLAINTEXT", "localhost", coordinatorNode.boundPort("PLAINTEXT"))),
+        ClusterMetadata image = new ClusterMetadata(List.of(new BrokerNode(2, "PLAINTEXT", "localhost", coordinatorNode.boundPort("PLAINTEXT"))),
                 Map.of(ShareCoordinator.NAME, new TopicImage(ShareCoordinator.NAME, new UUID(2, 2),
                         List.of(new PartitionImage(0, 2, 0, List.of(2), List.of(2), List.of())))));
         channels = new NodeChannels("share-state-batch-test", ClientSecurity.NONE, 10_000);

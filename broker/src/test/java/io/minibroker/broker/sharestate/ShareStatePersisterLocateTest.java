@@ -57,7 +57,7 @@ class ShareStatePersisterLocateTest {
                 CoordinatorAppender.SINGLE_NODE, BrokerClock.manual(new ManualClock()), false, Long.MAX_VALUE,
                 "share-coordinator-locate-test");
         // This node leads the topic's only partition, and is known on another listener than the inter-broker one.
-        ClusterMetadata image = new ClusterMetadata(NODE, List.of(new BrokerNode(NODE, "EXTERNAL", "localhost", 1)),
+        ClusterMetadata image = new ClusterMetadata(List.of(new BrokerNode(NODE, "EXTERNAL", "localhost", 1)),
                 Map.of(ShareCoordinator.NAME, new TopicImage(ShareCoordinator.NAME, new UUID(2, 2),
                         List.of(new PartitionImage(0, NODE, 0, List.of(NODE), List.of(NODE), List.of())))));
         persister = ShareStatePersister.cluster(NODE, local, () -> image, null, "INTERNAL");
@@ -76,11 +76,10 @@ class ShareStatePersisterLocateTest {
      */
     @Test
     void theCoordinatorIsFoundInOneImage() throws Exception {
-        ClusterMetadata otherLeads = new ClusterMetadata(NODE,
-                List.of(new BrokerNode(NODE, "INTERNAL", "localhost", 1)),
+        ClusterMetadata otherLeads = new ClusterMetadata(List.of(new BrokerNode(NODE, "INTERNAL", "localhost", 1)),
                 Map.of(ShareCoordinator.NAME, new TopicImage(ShareCoordinator.NAME, new UUID(2, 2),
                         List.of(new PartitionImage(0, 2, 0, List.of(NODE, 2), List.of(NODE, 2), List.of())))));
-        ClusterMetadata noTopic = new ClusterMetadata(NODE, List.of(), Map.of());
+        ClusterMetadata noTopic = new ClusterMetadata(List.of(), Map.of());
         AtomicInteger reads = new AtomicInteger();
         List<Collection<String>> creations = new CopyOnWriteArrayList<>();
         ShareStatePersister changing = ShareStatePersister.cluster(NODE, null,
