@@ -7,6 +7,7 @@ import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.topic.InternalTopics;
+import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.IntPredicate;
@@ -50,7 +50,6 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
     /** Kafka's {@code max.request.partition.size.limit} default: the most partitions one answer carries. */
     private static final int MAX_PARTITIONS = 2000;
     private static final int NO_LEADER = -1;
-    private static final UUID ZERO_ID = new UUID(0, 0);
 
     private final Supplier<ClusterMetadata> image;
 
@@ -169,6 +168,6 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
 
     private static DescribeTopicPartitionsResponseTopic refused(DescribeTopicPartitionsResponseView response,
                                                                 String name, Errors error) {
-        return response.addTopic().name(name).topicId(ZERO_ID).errorCode(error.code()).partitions(new ArrayList<>());
+        return response.addTopic().name(name).topicId(TopicIds.ZERO).errorCode(error.code()).partitions(new ArrayList<>());
     }
 }
