@@ -14,20 +14,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * The share groups this broker coordinates, by id, and their writes to {@code __consumer_offsets}
  * ({@link ShareGroupRecords}): what the membership ({@link ShareGroupCoordinator}), the state initialization
  * ({@link ShareGroupStateInitializer}), DeleteGroups ({@link ShareGroupDeletion}) and the offsets admin APIs
- * ({@link ShareGroupOffsetsAdmin}) share. A group id names one group: an id a classic or consumer group holds is not
- * a share group's. Concurrent, read without a group's lock; a group is forgotten by marking it dead under its lock and
+ * ({@link ShareGroupOffsetsAdmin}) share. A group id names one group ({@link GroupTypes}). Concurrent, read without a group's lock; a group is forgotten by marking it dead under its lock and
  * then removing it, as the other groups are.
  */
 final class ShareGroups {
 
     private final Map<String, ShareGroup> groups = new ConcurrentHashMap<>();
     private final ClassicGroups classicGroups;
-    private final ConsumerGroups consumerGroups;
     private final OffsetsTopic log;
 
-    ShareGroups(ClassicGroups classicGroups, ConsumerGroups consumerGroups, OffsetsTopic log) {
+    ShareGroups(ClassicGroups classicGroups, OffsetsTopic log) {
         this.classicGroups = classicGroups;
-        this.consumerGroups = consumerGroups;
         this.log = log;
     }
 
@@ -56,18 +53,6 @@ final class ShareGroups {
      */
     Errors coordinatorError(String groupId) {
         return classicGroups.coordinatorError(groupId);
-    }
-
-    /**
-     * Kafka's message for an id no share group has and a classic or consumer group holds (GROUP_ID_NOT_FOUND); null
-     * if the id is free or a share group's.
-     */
-    String notAShareGroup(String groupId) {
-        if (groups.get(groupId) == null
-                && (classicGroups.get(groupId) != null || consumerGroups.get(groupId) != null)) {
-            return "Group " + groupId + " is not a share group.";
-        }
-        return null;
     }
 
     /** Writes what changed since the group's last write, as one batch; the caller holds its lock. */

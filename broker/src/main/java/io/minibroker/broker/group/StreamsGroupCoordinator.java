@@ -23,7 +23,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -50,8 +49,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
 
     private final StreamsGroups groups;
     private final ClassicGroups classicGroups;
-    /** Kafka's message for an id a group of another type holds, or null if the id is free or a streams group's. */
-    private final Function<String, String> otherType;
+    private final GroupTypes types;
     private final CoordinatorThread thread;
     private final TopicRegistry topics;
     private final StreamsGroupTimeouts timeouts;
@@ -61,11 +59,11 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
     private volatile InternalTopicCreation internalTopics = decided -> { };
 
     StreamsGroupCoordinator(BrokerConfig config, StreamsGroups groups, ClassicGroups classicGroups,
-                            Function<String, String> otherType, CoordinatorThread thread, TopicRegistry topics,
+                            GroupTypes types, CoordinatorThread thread, TopicRegistry topics,
                             BrokerClock clock) {
         this.groups = groups;
         this.classicGroups = classicGroups;
-        this.otherType = otherType;
+        this.types = types;
         this.thread = thread;
         this.topics = topics;
         this.timeouts = new StreamsGroupTimeouts(clock, this);
@@ -184,7 +182,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         }
         StreamsGroup group = groups.get(groupId);
         if (group == null) {
-            String anotherType = otherType.apply(groupId);
+            String anotherType = types.notA(GroupType.STREAMS, groupId);
             if (anotherType != null) {
                 return done(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
             }
