@@ -574,26 +574,15 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         if (member == null || group.replacesClassicGroup) {
             return write(group);
         }
-        Map<ByteBuffer, byte[]> now = ConsumerGroupRecords.snapshot(group, List.of(member));
-        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.changed(group.written, now);
-        boolean onlyTheMember = group.written.size() == ConsumerGroupRecords.recordCount(group.members.size())
-                && group.written.keySet().containsAll(now.keySet())
-                && changes.keySet().stream().allMatch(ConsumerGroupRecords::isMemberRecord);
-        return onlyTheMember ? append(group, changes, () -> group.written.putAll(changes)) : write(group);
+        Map<ByteBuffer, byte[]> changes = GroupRecordChanges.ofOneMember(group.written,
+                ConsumerGroupRecords.recordCount(group.members.size()),
+                ConsumerGroupRecords.snapshot(group, List.of(member)), ConsumerGroupRecords::isMemberRecord);
+        return changes != null ? append(group, changes, () -> group.written.putAll(changes)) : write(group);
     }
 
     /** Appends the group's changed records as one batch; once they count, {@code written} runs under its lock. */
     private CompletableFuture<Long> append(ConsumerGroup group, Map<ByteBuffer, byte[]> changes, Runnable written) {
-        if (changes.isEmpty()) {
-            return CompletableFuture.completedFuture(-1L);
-        }
-        CompletableFuture<Long> appended;
-        try {
-            appended = log.writeRecords(group.groupId, changes);
-        } catch (LogException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return appended.thenApply(offset -> {
+        return log.writeIfAny(group.groupId, changes).thenApply(offset -> {
             synchronized (group) {
                 written.run();
             }

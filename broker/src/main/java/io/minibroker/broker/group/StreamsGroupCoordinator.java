@@ -201,7 +201,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
             outcome = request.memberEpoch() < 0 ? new Outcome(leave(group, request), List.of())
                     : heartbeat(group, request);
             if (outcome.response().error() == Errors.NONE) {
-                written = groups.write(group);
+                written = groups.write(group, group.members.get(outcome.response().memberId()));
             }
         }
         if (written == null) {
