@@ -21,7 +21,8 @@ final class GroupRecordChanges {
      * new or gone, an epoch or another member changed): the whole group is to be compared.
      */
     static Map<ByteBuffer, byte[]> ofOneMember(Map<ByteBuffer, byte[]> written, int recordCount,
-                                               Map<ByteBuffer, byte[]> memberNow, Predicate<ByteBuffer> isMemberRecord) {
+                                               Map<ByteBuffer, byte[]> memberNow,
+                                               Predicate<ByteBuffer> isMemberRecord) {
         if (written.size() != recordCount || !written.keySet().containsAll(memberNow.keySet())) {
             return null;
         }

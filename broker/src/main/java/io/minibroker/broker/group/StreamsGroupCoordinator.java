@@ -302,7 +302,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         StreamsTasks tasksBefore = member.assignedTasks;
         long revocationBefore = member.revocationToken;
         StreamsReconciliation.reconcile(member, group.assignmentEpoch, group.targetOf(member.memberId),
-                group.owners(member.memberId), request.ownedTasks());
+                () -> group.owners(request.memberId()), request.ownedTasks());
         if (member.state == StreamsGroupMember.State.UNREVOKED_TASKS && member.revocationToken != revocationBefore) {
             timeouts.revoking(group, member);
         }
