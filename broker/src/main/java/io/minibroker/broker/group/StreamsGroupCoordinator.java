@@ -25,6 +25,8 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
+import static java.util.concurrent.CompletableFuture.completedFuture;
+
 /**
  * The streams-protocol side of the coordinator (KIP-1071), Kafka's GroupMetadataManager.streamsGroupHeartbeat: Kafka
  * Streams members join with their topology, heartbeat and leave through StreamsGroupHeartbeat. The first member's
@@ -87,11 +89,11 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
     CompletableFuture<StreamsGroupHeartbeat.Response> heartbeat(StreamsGroupHeartbeat.Request request) {
         StreamsGroupHeartbeat.Response invalid = validate(request);
         if (invalid != null) {
-            return done(invalid);
+            return completedFuture(invalid);
         }
         Errors notHere = classicGroups.coordinatorError(request.groupId());
         if (notHere != Errors.NONE) {
-            return done(StreamsGroupHeartbeat.Response.error(notHere, null));
+            return completedFuture(StreamsGroupHeartbeat.Response.error(notHere, null));
         }
         return thread.compose(() -> heartbeatOnCoordinatorThread(request));
     }
@@ -178,16 +180,16 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         String groupId = request.groupId();
         Errors notHere = classicGroups.coordinatorError(groupId); // it may have moved while queued
         if (notHere != Errors.NONE) {
-            return done(StreamsGroupHeartbeat.Response.error(notHere, null));
+            return completedFuture(StreamsGroupHeartbeat.Response.error(notHere, null));
         }
         StreamsGroup group = groups.get(groupId);
         if (group == null) {
             String anotherType = types.notA(GroupType.STREAMS, groupId);
             if (anotherType != null) {
-                return done(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
+                return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
             }
             if (request.memberEpoch() != 0) {
-                return done(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
+                return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
                         "Streams group " + groupId + " not found."));
             }
             group = groups.getOrCreate(groupId);
@@ -196,7 +198,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         CompletableFuture<Long> written = null;
         synchronized (group) {
             if (group.isDead()) { // deleted meanwhile: the client retries
-                return done(StreamsGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
+                return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
             }
             outcome = request.memberEpoch() < 0 ? new Outcome(leave(group, request), List.of())
                     : heartbeat(group, request);
@@ -211,7 +213,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
             internalTopics.createAsDecided(outcome.toCreate());
         }
         if (written == null) {
-            return done(outcome.response());
+            return completedFuture(outcome.response());
         }
         // Answered once its records count, as Kafka's coordinator answers a write; a failed write leaves the change
         // in memory, written with the group's next one.
@@ -513,20 +515,20 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
             Errors notHere = classicGroups.coordinatorError(groupId);
             StreamsGroup group = groups.get(groupId);
             if (notHere != Errors.NONE || group == null) {
-                return done(notHere != Errors.NONE ? notHere : Errors.GROUP_ID_NOT_FOUND);
+                return completedFuture(notHere != Errors.NONE ? notHere : Errors.GROUP_ID_NOT_FOUND);
             }
             CompletableFuture<Long> written;
             synchronized (group) {
                 if (group.isDead()) {
-                    return done(Errors.GROUP_ID_NOT_FOUND);
+                    return completedFuture(Errors.GROUP_ID_NOT_FOUND);
                 }
                 if (!group.members.isEmpty()) {
-                    return done(Errors.NON_EMPTY_GROUP);
+                    return completedFuture(Errors.NON_EMPTY_GROUP);
                 }
                 try {
                     written = offsets.deleteGroup(groupId, ConsumerGroupRecords.diff(group.written, Map.of()).keySet());
                 } catch (LogException e) {
-                    return done(CoordinatorWriteErrors.answerFor(e));
+                    return completedFuture(CoordinatorWriteErrors.answerFor(e));
                 }
                 groups.forget(group);
             }
@@ -587,10 +589,6 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
             group.members.values().forEach(timeouts::end);
             groups.forget(group);
         }
-    }
-
-    private static <T> CompletableFuture<T> done(T value) {
-        return CompletableFuture.completedFuture(value);
     }
 
     void bindMetersTo(MeterRegistry registry) {
