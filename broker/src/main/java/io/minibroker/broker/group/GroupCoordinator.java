@@ -249,7 +249,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return consumers.targets().preferredAssignor(group).name();
     }
 
-    /** NONE unless the group is a consumer group and the fetch is not from one of its members at its epoch. */
+    /**
+     * NONE unless the group is a consumer or streams group and the fetch is not from one of its members at its epoch.
+     */
     Errors validateOffsetFetch(String groupId, String memberId, int memberEpoch) {
         StreamsGroup streamsGroup = streamsGroups.get(groupId);
         if (streamsGroup != null) {

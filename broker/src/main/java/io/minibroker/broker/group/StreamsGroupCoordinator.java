@@ -42,8 +42,8 @@ import static java.util.concurrent.CompletableFuture.completedFuture;
  * <p>Every change is written to {@code __consumer_offsets} ({@link StreamsGroupRecords}) and the heartbeat answered
  * once it counts, so that a restart or a move of the coordinator keeps the group and its members carry on.
  *
- * <p>Not yet as Kafka: static members are refused as Kafka 4.3 refuses them, and the
- * group configs ({@code streams.*}) are not read: the broker's keys apply to every group.
+ * <p>A group's heartbeat interval, session timeout and standbys are its group configs ({@code streams.*}), else the
+ * broker's keys ({@link StreamsGroupSettings}). Static members are refused, as Kafka 4.3 refuses them.
  */
 final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
 
