@@ -19,7 +19,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -49,6 +48,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     private final ConsumerGroupTimings timings;
     private final int maxSize;
     private final ConsumerGroupMigration migration;
+    private final EmptyGroupRemoval<ConsumerGroup> removal;
     /** Whether members' rights on topics are checked (an authorizer is configured): they bound their regexes. */
     private final boolean authorizerEnabled;
 
@@ -66,6 +66,8 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         this.authorizerEnabled = config.authorizerEnabled();
         this.migration = new ConsumerGroupMigration(config.get(BrokerConfig.GROUP_CONSUMER_MIGRATION_POLICY), groups,
                 membership, topics, this);
+        this.removal = new EmptyGroupRemoval<>(thread, classicGroups, groups::get, ConsumerGroup::isDead,
+                group -> !group.members.isEmpty(), groups::remove);
     }
 
     CoordinatorThread thread() {
@@ -596,7 +598,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * without the other), and it is forgotten; answered once the write counts.
      */
     CompletableFuture<Errors> delete(String groupId, OffsetStore offsets) {
-        return whenEmpty(groupId, Errors.GROUP_ID_NOT_FOUND, Errors.NON_EMPTY_GROUP,
+        return removal.whenEmpty(groupId, Errors.GROUP_ID_NOT_FOUND, Errors.NON_EMPTY_GROUP,
                 group -> offsets.deleteGroup(groupId, ConsumerGroupRecords.diff(group.written, Map.of()).keySet()));
     }
 
@@ -607,40 +609,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * "take the member in" (a mixed group).
      */
     CompletableFuture<Errors> yieldToClassic(String groupId) {
-        return whenEmpty(groupId, Errors.NONE, Errors.INCONSISTENT_GROUP_PROTOCOL, this::writeTombstones);
-    }
-
-    /**
-     * What DeleteGroups and a classic join share, on the coordinator's thread: with the group coordinated here
-     * (else the coordinator's error), present (else {@code absent}) and empty (else {@code withMembers}), its writes
-     * are made under its lock and it is forgotten; the answer is NONE once they count, else the write's error.
-     */
-    private CompletableFuture<Errors> whenEmpty(String groupId, Errors absent, Errors withMembers,
-                                                Function<ConsumerGroup, CompletableFuture<Long>> writes) {
-        return thread.compose(() -> {
-            Errors notHere = classicGroups.coordinatorError(groupId);
-            ConsumerGroup group = groups.get(groupId);
-            if (notHere != Errors.NONE || group == null) {
-                return CompletableFuture.completedFuture(notHere != Errors.NONE ? notHere : absent);
-            }
-            CompletableFuture<Long> written;
-            synchronized (group) {
-                if (group.isDead()) {
-                    return CompletableFuture.completedFuture(absent);
-                }
-                if (!group.members.isEmpty()) {
-                    return CompletableFuture.completedFuture(withMembers);
-                }
-                try {
-                    written = writes.apply(group);
-                } catch (LogException e) {
-                    return CompletableFuture.completedFuture(CoordinatorWriteErrors.answerFor(e));
-                }
-                groups.remove(group);
-            }
-            return written.handle((offset, failure) -> failure == null ? Errors.NONE
-                    : CoordinatorWriteErrors.answerFor(failure));
-        });
+        return removal.whenEmpty(groupId, Errors.NONE, Errors.INCONSISTENT_GROUP_PROTOCOL, this::writeTombstones);
     }
 
     /** Tombstones for every record the group wrote; the caller holds its lock. */

@@ -2,7 +2,6 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.coordinator.CoordinatorWriteErrors;
-import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.AutoCreatedTopic;
 import io.minibroker.broker.topic.InternalTopicCreation;
@@ -55,6 +54,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
     private final CoordinatorThread thread;
     private final TopicRegistry topics;
     private final StreamsGroupTimeouts timeouts;
+    private final EmptyGroupRemoval<StreamsGroup> removal;
     private final int maxSize;
     /** A group's heartbeat interval, session timeout and standbys: its group configs, else the broker's keys. */
     private volatile StreamsGroupSettings settings;
@@ -71,6 +71,8 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         this.timeouts = new StreamsGroupTimeouts(clock, this);
         this.maxSize = config.get(BrokerConfig.GROUP_STREAMS_MAX_SIZE);
         this.settings = StreamsGroupSettings.of(config);
+        this.removal = new EmptyGroupRemoval<>(thread, classicGroups, groups::get, StreamsGroup::isDead,
+                group -> !group.members.isEmpty(), groups::forget);
     }
 
     /** Where a group's own configs come from: the broker's group configs, where it keeps them. */
@@ -511,30 +513,8 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
      * else it is forgotten and its commits deleted (tombstones), answered once they count.
      */
     CompletableFuture<Errors> delete(String groupId, OffsetStore offsets) {
-        return thread.compose(() -> {
-            Errors notHere = classicGroups.coordinatorError(groupId);
-            StreamsGroup group = groups.get(groupId);
-            if (notHere != Errors.NONE || group == null) {
-                return completedFuture(notHere != Errors.NONE ? notHere : Errors.GROUP_ID_NOT_FOUND);
-            }
-            CompletableFuture<Long> written;
-            synchronized (group) {
-                if (group.isDead()) {
-                    return completedFuture(Errors.GROUP_ID_NOT_FOUND);
-                }
-                if (!group.members.isEmpty()) {
-                    return completedFuture(Errors.NON_EMPTY_GROUP);
-                }
-                try {
-                    written = offsets.deleteGroup(groupId, ConsumerGroupRecords.diff(group.written, Map.of()).keySet());
-                } catch (LogException e) {
-                    return completedFuture(CoordinatorWriteErrors.answerFor(e));
-                }
-                groups.forget(group);
-            }
-            return written.handle((offset, failure) -> failure == null ? Errors.NONE
-                    : CoordinatorWriteErrors.answerFor(failure));
-        });
+        return removal.whenEmpty(groupId, Errors.GROUP_ID_NOT_FOUND, Errors.NON_EMPTY_GROUP,
+                group -> offsets.deleteGroup(groupId, ConsumerGroupRecords.diff(group.written, Map.of()).keySet()));
     }
 
     @Override
