@@ -613,10 +613,8 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     }
 
     /** Tombstones for every record the group wrote; the caller holds its lock. */
-    CompletableFuture<Long> writeTombstones(ConsumerGroup group) {
-        Map<ByteBuffer, byte[]> tombstones = ConsumerGroupRecords.diff(group.written, Map.of());
-        return tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
-                : log.writeRecords(group.groupId, tombstones);
+    private CompletableFuture<Long> writeTombstones(ConsumerGroup group) {
+        return log.writeChanges(group.groupId, group.written, Map.of());
     }
 
     // ---------------------------------------------------------------------------------------- Loads, unloads

@@ -60,7 +60,9 @@ final class EmptyGroupRemoval<G> {
                 } catch (LogException e) {
                     return completedFuture(CoordinatorWriteErrors.answerFor(e));
                 }
-                forget.accept(group);
+                if (!written.isCompletedExceptionally()) { // failed already: refused at once
+                    forget.accept(group);
+                }
             }
             return written.handle((offset, failure) -> failure == null ? Errors.NONE
                     : CoordinatorWriteErrors.answerFor(failure));

@@ -1,6 +1,5 @@
 package io.minibroker.broker.group;
 
-import io.minibroker.broker.log.LogException;
 import io.minibroker.protocol.error.Errors;
 
 import java.nio.ByteBuffer;
@@ -71,15 +70,10 @@ final class ShareGroups {
      * lock. A write refused at once leaves the group as it is.
      */
     CompletableFuture<Long> tombstone(ShareGroup group) {
-        Map<ByteBuffer, byte[]> tombstones = ConsumerGroupRecords.diff(group.written, Map.of());
-        CompletableFuture<Long> written;
-        try {
-            written = tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
-                    : log.writeRecords(group.groupId, tombstones);
-        } catch (LogException e) {
-            return CompletableFuture.failedFuture(e);
+        CompletableFuture<Long> written = log.writeChanges(group.groupId, group.written, Map.of());
+        if (!written.isCompletedExceptionally()) {
+            forget(group);
         }
-        forget(group);
         return written;
     }
 
