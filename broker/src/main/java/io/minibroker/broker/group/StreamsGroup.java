@@ -155,6 +155,14 @@ final class StreamsGroup {
         return memberEpoch == member.memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
     }
 
+    /**
+     * The topics whose commits the group still needs, Kafka's StreamsGroup.isSubscribedToTopic: its topology's input
+     * topics while it has members, none once it is empty. The caller holds its lock.
+     */
+    Set<String> subscribedTopics() {
+        return members.isEmpty() || topology == null ? Set.of() : topology.inputTopics();
+    }
+
     boolean isDead() {
         return dead;
     }
