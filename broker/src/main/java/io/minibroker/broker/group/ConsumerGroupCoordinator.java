@@ -19,7 +19,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -49,6 +48,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     private final ConsumerGroupTimings timings;
     private final int maxSize;
     private final ConsumerGroupMigration migration;
+    private final EmptyGroupRemoval<ConsumerGroup> removal;
     /** Whether members' rights on topics are checked (an authorizer is configured): they bound their regexes. */
     private final boolean authorizerEnabled;
 
@@ -66,6 +66,8 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         this.authorizerEnabled = config.authorizerEnabled();
         this.migration = new ConsumerGroupMigration(config.get(BrokerConfig.GROUP_CONSUMER_MIGRATION_POLICY), groups,
                 membership, topics, this);
+        this.removal = new EmptyGroupRemoval<>(thread, classicGroups, groups::get, ConsumerGroup::isDead,
+                group -> !group.members.isEmpty(), groups::remove);
     }
 
     CoordinatorThread thread() {
@@ -574,26 +576,15 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         if (member == null || group.replacesClassicGroup) {
             return write(group);
         }
-        Map<ByteBuffer, byte[]> now = ConsumerGroupRecords.snapshot(group, List.of(member));
-        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.changed(group.written, now);
-        boolean onlyTheMember = group.written.size() == ConsumerGroupRecords.recordCount(group.members.size())
-                && group.written.keySet().containsAll(now.keySet())
-                && changes.keySet().stream().allMatch(ConsumerGroupRecords::isMemberRecord);
-        return onlyTheMember ? append(group, changes, () -> group.written.putAll(changes)) : write(group);
+        Map<ByteBuffer, byte[]> changes = GroupRecordChanges.ofOneMember(group.written,
+                ConsumerGroupRecords.recordCount(group.members.size()),
+                ConsumerGroupRecords.snapshot(group, List.of(member)), ConsumerGroupRecords::isMemberRecord);
+        return changes != null ? append(group, changes, () -> group.written.putAll(changes)) : write(group);
     }
 
     /** Appends the group's changed records as one batch; once they count, {@code written} runs under its lock. */
     private CompletableFuture<Long> append(ConsumerGroup group, Map<ByteBuffer, byte[]> changes, Runnable written) {
-        if (changes.isEmpty()) {
-            return CompletableFuture.completedFuture(-1L);
-        }
-        CompletableFuture<Long> appended;
-        try {
-            appended = log.writeRecords(group.groupId, changes);
-        } catch (LogException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return appended.thenApply(offset -> {
+        return log.writeIfAny(group.groupId, changes).thenApply(offset -> {
             synchronized (group) {
                 written.run();
             }
@@ -607,7 +598,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * without the other), and it is forgotten; answered once the write counts.
      */
     CompletableFuture<Errors> delete(String groupId, OffsetStore offsets) {
-        return whenEmpty(groupId, Errors.GROUP_ID_NOT_FOUND, Errors.NON_EMPTY_GROUP,
+        return removal.whenEmpty(groupId, Errors.GROUP_ID_NOT_FOUND, Errors.NON_EMPTY_GROUP,
                 group -> offsets.deleteGroup(groupId, ConsumerGroupRecords.diff(group.written, Map.of()).keySet()));
     }
 
@@ -618,47 +609,12 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
      * "take the member in" (a mixed group).
      */
     CompletableFuture<Errors> yieldToClassic(String groupId) {
-        return whenEmpty(groupId, Errors.NONE, Errors.INCONSISTENT_GROUP_PROTOCOL, this::writeTombstones);
-    }
-
-    /**
-     * What DeleteGroups and a classic join share, on the coordinator's thread: with the group coordinated here
-     * (else the coordinator's error), present (else {@code absent}) and empty (else {@code withMembers}), its writes
-     * are made under its lock and it is forgotten; the answer is NONE once they count, else the write's error.
-     */
-    private CompletableFuture<Errors> whenEmpty(String groupId, Errors absent, Errors withMembers,
-                                                Function<ConsumerGroup, CompletableFuture<Long>> writes) {
-        return thread.compose(() -> {
-            Errors notHere = classicGroups.coordinatorError(groupId);
-            ConsumerGroup group = groups.get(groupId);
-            if (notHere != Errors.NONE || group == null) {
-                return CompletableFuture.completedFuture(notHere != Errors.NONE ? notHere : absent);
-            }
-            CompletableFuture<Long> written;
-            synchronized (group) {
-                if (group.isDead()) {
-                    return CompletableFuture.completedFuture(absent);
-                }
-                if (!group.members.isEmpty()) {
-                    return CompletableFuture.completedFuture(withMembers);
-                }
-                try {
-                    written = writes.apply(group);
-                } catch (LogException e) {
-                    return CompletableFuture.completedFuture(CoordinatorWriteErrors.answerFor(e));
-                }
-                groups.remove(group);
-            }
-            return written.handle((offset, failure) -> failure == null ? Errors.NONE
-                    : CoordinatorWriteErrors.answerFor(failure));
-        });
+        return removal.whenEmpty(groupId, Errors.NONE, Errors.INCONSISTENT_GROUP_PROTOCOL, this::writeTombstones);
     }
 
     /** Tombstones for every record the group wrote; the caller holds its lock. */
-    CompletableFuture<Long> writeTombstones(ConsumerGroup group) {
-        Map<ByteBuffer, byte[]> tombstones = ConsumerGroupRecords.diff(group.written, Map.of());
-        return tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
-                : log.writeRecords(group.groupId, tombstones);
+    private CompletableFuture<Long> writeTombstones(ConsumerGroup group) {
+        return log.writeChanges(group.groupId, group.written, Map.of());
     }
 
     // ---------------------------------------------------------------------------------------- Loads, unloads

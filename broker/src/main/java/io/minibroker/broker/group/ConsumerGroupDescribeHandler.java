@@ -22,7 +22,7 @@ import java.util.concurrent.CompletionStage;
 /**
  * ConsumerGroupDescribe (KIP-848): each consumer-protocol group's epochs, assignor and members with their current
  * and target assignments. As Kafka answers: a group that does not exist is GROUP_ID_NOT_FOUND "Group … not found.",
- * a classic or share group GROUP_ID_NOT_FOUND "Group … is not a consumer group.", one coordinated elsewhere
+ * a group of another type GROUP_ID_NOT_FOUND "Group … is not a consumer group.", one coordinated elsewhere
  * NOT_COORDINATOR.
  */
 public final class ConsumerGroupDescribeHandler implements ApiHandler {
@@ -51,9 +51,8 @@ public final class ConsumerGroupDescribeHandler implements ApiHandler {
             }
             ConsumerGroup group = coordinator.consumerGroup(groupId);
             if (group == null) {
-                boolean otherType = coordinator.group(groupId).isPresent() || coordinator.shareGroup(groupId) != null;
-                described.errorCode(Errors.GROUP_ID_NOT_FOUND.code()).errorMessage("Group " + groupId
-                        + (otherType ? " is not a consumer group." : " not found."));
+                described.errorCode(Errors.GROUP_ID_NOT_FOUND.code())
+                        .errorMessage(coordinator.notFound(GroupType.CONSUMER, groupId));
                 continue;
             }
             synchronized (group) {

@@ -46,12 +46,10 @@ public final class DescribeGroupsHandler implements ApiHandler {
             Optional<ClassicGroup> found = coordinator.group(groupId);
             if (found.isEmpty()) {
                 // A consumer-protocol group is not one this API describes: Kafka answers as for no group at all.
-                boolean consumerGroup = coordinator.consumerGroup(groupId) != null
-                        || coordinator.shareGroup(groupId) != null || coordinator.streamsGroup(groupId) != null;
                 described.groupState(GroupState.DEAD.kafkaName());
                 if (request.version() >= NOT_FOUND_ERROR_FROM_VERSION) {
-                    described.errorCode(Errors.GROUP_ID_NOT_FOUND.code()).errorMessage("Group " + groupId
-                            + (consumerGroup ? " is not a classic group." : " not found."));
+                    described.errorCode(Errors.GROUP_ID_NOT_FOUND.code())
+                            .errorMessage(coordinator.notFound(GroupType.CLASSIC, groupId));
                 }
                 continue;
             }

@@ -76,6 +76,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final ShareGroupOffsetsAdmin shareOffsets;
     private final ClassicMembersOfConsumerGroups classicMembers;
     private final StreamsGroups streamsGroups;
+    private final GroupTypes types;
     private final StreamsGroupCoordinator streams;
 
     /**
@@ -150,13 +151,14 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, clock,
                 membership, consumerTimings);
         this.classicMembers = new ClassicMembersOfConsumerGroups(consumers);
-        this.shareGroups = new ShareGroups(groups, consumerGroups, log);
+        this.shareGroups = new ShareGroups(groups, log);
+        this.types = new GroupTypes(groups, consumerGroups, shareGroups, streamsGroups);
         this.shareStates = new ShareGroupStateInitializer(config, shareGroups, thread, topics, clock);
-        this.shares = new ShareGroupCoordinator(config, shareGroups, thread, topics, clock, shareTimings, shareStates);
+        this.shares = new ShareGroupCoordinator(config, shareGroups, types, thread, topics, clock, shareTimings,
+                shareStates);
         this.shareDeletion = new ShareGroupDeletion(shareGroups, thread, topics);
-        this.shareOffsets = new ShareGroupOffsetsAdmin(shareGroups, thread, topics, shareStates);
-        this.streams = new StreamsGroupCoordinator(config, streamsGroups, groups, this::notAStreamsGroup, thread, topics,
-                clock);
+        this.shareOffsets = new ShareGroupOffsetsAdmin(shareGroups, types, thread, topics, shareStates);
+        this.streams = new StreamsGroupCoordinator(config, streamsGroups, groups, types, thread, topics, clock);
         this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers, shareGroups,
                 shares, streamsGroups, streams);
     }
@@ -172,9 +174,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     // ------------------------------------------------------------------------- Consumer groups (KIP-848)
 
     CompletableFuture<ConsumerGroupHeartbeat.Response> consumerGroupHeartbeat(ConsumerGroupHeartbeat.Request request) {
-        if (shareGroups.get(request.groupId()) != null || streamsGroups.get(request.groupId()) != null) {
-            return CompletableFuture.completedFuture(ConsumerGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
-                    "Group " + request.groupId() + " is not a consumer group."));
+        // A classic group's id is the consumer coordinator's to judge: the group may be upgraded to a consumer group.
+        String anotherType = types.notA(GroupType.CONSUMER, request.groupId());
+        if (anotherType != null && !types.holds(GroupType.CLASSIC, request.groupId())) {
+            return CompletableFuture.completedFuture(
+                    ConsumerGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
         }
         return consumers.heartbeat(request);
     }
@@ -182,10 +186,6 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     // ---------------------------------------------------------------------------------- Share groups (KIP-932)
 
     CompletableFuture<ShareGroupHeartbeat.Response> shareGroupHeartbeat(ShareGroupHeartbeat.Request request) {
-        if (streamsGroups.get(request.groupId()) != null) {
-            return CompletableFuture.completedFuture(ShareGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
-                    "Group " + request.groupId() + " is not a share group."));
-        }
         return shares.heartbeat(request);
     }
 
@@ -214,12 +214,12 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         streams.createInternalTopicsWith(creation);
     }
 
-    /** Kafka's message for an id a classic, consumer or share group holds; null if free or a streams group's. */
-    String notAStreamsGroup(String groupId) {
-        if (groups.get(groupId) != null || consumerGroups.get(groupId) != null || shareGroups.get(groupId) != null) {
-            return "Group " + groupId + " is not a streams group.";
-        }
-        return null;
+    /**
+     * Kafka's message (with GROUP_ID_NOT_FOUND) for an id no group of type {@code wanted} has: "is not a … group." if
+     * one of another type holds it, else "not found.".
+     */
+    String notFound(GroupType wanted, String groupId) {
+        return types.notFound(wanted, groupId);
     }
 
     /** The share group of that id, or null if there is none. */
@@ -249,7 +249,9 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         return consumers.targets().preferredAssignor(group).name();
     }
 
-    /** NONE unless the group is a consumer group and the fetch is not from one of its members at its epoch. */
+    /**
+     * NONE unless the group is a consumer or streams group and the fetch is not from one of its members at its epoch.
+     */
     Errors validateOffsetFetch(String groupId, String memberId, int memberEpoch) {
         StreamsGroup streamsGroup = streamsGroups.get(groupId);
         if (streamsGroup != null) {

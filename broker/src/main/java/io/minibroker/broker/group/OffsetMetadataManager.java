@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The offsets of classic groups, Kafka's OffsetMetadataManager: OffsetCommit and TxnOffsetCommit, DeleteGroups,
@@ -270,7 +271,7 @@ final class OffsetMetadataManager {
      * (GROUP_ID_NOT_FOUND), or, should this leader have failed meanwhile, deletes it at the new one.
      */
     CompletableFuture<Errors> delete(String groupId) {
-        return deletion(groupId, error -> error, group -> {
+        return deletion(groupId, error -> error, groups::get, group -> group.state() == GroupState.DEAD, group -> {
             if (!group.members.isEmpty()) {
                 return Deletion.answered(Errors.NON_EMPTY_GROUP);
             }
@@ -284,12 +285,18 @@ final class OffsetMetadataManager {
 
     /**
      * OffsetDelete, as Kafka's coordinator answers it: GROUP_ID_NOT_FOUND for a group it does not know; for a
-     * group with members, GROUP_SUBSCRIBED_TO_TOPIC for the partitions of topics its consumers subscribe to, and
-     * NON_EMPTY_GROUP for the whole request if it is not a consumer group; every other partition's commit is
+     * group with members, GROUP_SUBSCRIBED_TO_TOPIC for the partitions of topics its consumers subscribe to (a
+     * streams group's: its topology's input topics), and NON_EMPTY_GROUP for the whole request if it is a classic
+     * group of another protocol type; every other partition's commit is
      * deleted with a tombstone. Written on the coordinator's thread; the answer waits for the write.
      */
     CompletableFuture<OffsetDeletion> deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
-        return deletion(groupId, error -> new OffsetDeletion(error, Map.of()), group -> {
+        Function<Errors, OffsetDeletion> error = failed -> new OffsetDeletion(failed, Map.of());
+        if (streamsGroups.get(groupId) != null) {
+            return deletion(groupId, error, streamsGroups::get, StreamsGroup::isDead,
+                    group -> deleteCommits(groupId, partitions, group.subscribedTopics()));
+        }
+        return deletion(groupId, error, groups::get, group -> group.state() == GroupState.DEAD, group -> {
             Set<String> subscribed = Set.of();
             if (!group.members.isEmpty()) {
                 if (!ConsumerSubscription.PROTOCOL_TYPE.equals(group.protocolType)) {
@@ -297,19 +304,28 @@ final class OffsetMetadataManager {
                 }
                 subscribed = group.subscribedTopics();
             }
-            Map<TopicPartition, Errors> answers = new LinkedHashMap<>();
-            List<TopicPartition> deleted = new ArrayList<>();
-            for (TopicPartition partition : partitions) {
-                boolean consumed = subscribed.contains(partition.topic());
-                answers.put(partition, consumed ? Errors.GROUP_SUBSCRIBED_TO_TOPIC : Errors.NONE);
-                if (!consumed && offsets.hasCommit(groupId, partition)) {
-                    deleted.add(partition);
-                }
-            }
-            OffsetDeletion done = new OffsetDeletion(Errors.NONE, answers);
-            return deleted.isEmpty() ? Deletion.answered(done)
-                    : new Deletion<>(done, offsets.deleteCommits(groupId, deleted));
+            return deleteCommits(groupId, partitions, subscribed);
         });
+    }
+
+    /**
+     * Deletes the group's commits of these partitions but those of {@code subscribed} topics, which are answered
+     * GROUP_SUBSCRIBED_TO_TOPIC; the caller holds the group's lock.
+     */
+    private Deletion<OffsetDeletion> deleteCommits(String groupId, Collection<TopicPartition> partitions,
+                                                   Set<String> subscribed) {
+        Map<TopicPartition, Errors> answers = new LinkedHashMap<>();
+        List<TopicPartition> deleted = new ArrayList<>();
+        for (TopicPartition partition : partitions) {
+            boolean consumed = subscribed.contains(partition.topic());
+            answers.put(partition, consumed ? Errors.GROUP_SUBSCRIBED_TO_TOPIC : Errors.NONE);
+            if (!consumed && offsets.hasCommit(groupId, partition)) {
+                deleted.add(partition);
+            }
+        }
+        OffsetDeletion done = new OffsetDeletion(Errors.NONE, answers);
+        return deleted.isEmpty() ? Deletion.answered(done)
+                : new Deletion<>(done, offsets.deleteCommits(groupId, deleted));
     }
 
     /** A deletion's outcome under the group's lock: its answer, once {@code written} (null: nothing) counts. */
@@ -320,13 +336,15 @@ final class OffsetMetadataManager {
     }
 
     /**
-     * What DeleteGroups and OffsetDelete share: on the coordinator's thread, with the group coordinated here
-     * (else the coordinator's error) and alive (else GROUP_ID_NOT_FOUND), {@code body} runs under the group's lock;
+     * What DeleteGroups and OffsetDelete share: on the coordinator's thread, with the group ({@code lookup}, a classic
+     * or a streams group) coordinated here (else the coordinator's error) and alive (else GROUP_ID_NOT_FOUND),
+     * {@code body} runs under the group's lock;
      * its write's failure is answered as Kafka maps it, through {@code error}, which wraps an error in the API's
      * answer.
      */
-    private <T> CompletableFuture<T> deletion(String groupId, Function<Errors, T> error,
-                                              Function<ClassicGroup, Deletion<T>> body) {
+    private <G, T> CompletableFuture<T> deletion(String groupId, Function<Errors, T> error,
+                                                 Function<String, G> lookup, Predicate<G> isDead,
+                                                 Function<G, Deletion<T>> body) {
         Errors notHere = groups.coordinatorError(groupId);
         if (notHere != Errors.NONE) {
             return CompletableFuture.completedFuture(error.apply(notHere));
@@ -336,13 +354,13 @@ final class OffsetMetadataManager {
             if (stillNotHere != Errors.NONE) {
                 return CompletableFuture.completedFuture(error.apply(stillNotHere));
             }
-            ClassicGroup group = groups.get(groupId);
+            G group = lookup.apply(groupId);
             if (group == null) {
                 return CompletableFuture.completedFuture(error.apply(Errors.GROUP_ID_NOT_FOUND));
             }
             Deletion<T> outcome;
             synchronized (group) {
-                if (group.state() == GroupState.DEAD) {
+                if (isDead.test(group)) {
                     return CompletableFuture.completedFuture(error.apply(Errors.GROUP_ID_NOT_FOUND));
                 }
                 try {
@@ -376,8 +394,9 @@ final class OffsetMetadataManager {
     /**
      * Kafka's offset expiry: commits older than {@code offsets.retention.minutes} are deleted with tombstones where
      * Kafka lets them go. An Empty group's all go, timed from when it became Empty (each from its commit if that is
-     * unknown); a group that never had members (simple commits) loses each from its own commit; a Stable consumer
-     * group only those of topics no member subscribes to, from their commits; a commit still being written stays. A
+     * unknown); a group that never had members (simple commits) loses each from its own commit; a consumer group with
+     * members only those of topics no member subscribes to, a streams group with members those of topics its
+     * topology does not read, from their commits; a commit still being written stays. A
      * group then Empty with no commit left is deleted, its metadata tombstoned, as Kafka 4's coordinator deletes it.
      * Returns how many commits expired; {@code now} is the wall-clock time commits are stamped with.
      */
@@ -399,7 +418,18 @@ final class OffsetMetadataManager {
             }
             synchronized (group) {
                 if (!group.isDead()) {
-                    expired += expireOffsets(group, now);
+                    expired += expireCommits(group.groupId,
+                            group.members.isEmpty() ? Set.of() : group.subscriptionMetadata.keySet(), now);
+                }
+            }
+        }
+        for (StreamsGroup group : streamsGroups.all()) {
+            if (groups.coordinatorError(group.groupId) != Errors.NONE) {
+                continue;
+            }
+            synchronized (group) {
+                if (!group.isDead()) {
+                    expired += expireCommits(group.groupId, group.subscribedTopics(), now);
                 }
             }
         }
@@ -410,14 +440,14 @@ final class OffsetMetadataManager {
     }
 
     /**
-     * A KIP-848 consumer group's commits expire as Kafka's ConsumerGroup lets them: each from its own commit, and
-     * only for topics none of its members subscribes to now (all of them once it is empty). Unlike Kafka, an empty
-     * consumer group left without commits is kept (its records stay until DeleteGroups).
+     * A KIP-848 consumer group's or a streams group's commits expire as Kafka's ConsumerGroup and StreamsGroup let
+     * them: each from its own commit, and only for topics not in {@code subscribed} (what its members subscribe to,
+     * or a streams group's input topics, while it has members). Unlike Kafka, such a group left empty without
+     * commits is kept (its records stay until DeleteGroups). The caller holds the group's lock.
      */
-    private int expireOffsets(ConsumerGroup group, long now) {
-        Set<String> subscribed = group.members.isEmpty() ? Set.of() : group.subscriptionMetadata.keySet();
+    private int expireCommits(String groupId, Set<String> subscribed, long now) {
         List<TopicPartition> expired = new ArrayList<>();
-        offsets.settledCommitTimestamps(group.groupId).forEach((partition, committedAt) -> {
+        offsets.settledCommitTimestamps(groupId).forEach((partition, committedAt) -> {
             if (!subscribed.contains(partition.topic()) && now - committedAt >= offsetsRetentionMs) {
                 expired.add(partition);
             }
@@ -426,14 +456,14 @@ final class OffsetMetadataManager {
             return 0;
         }
         try {
-            offsets.deleteCommits(group.groupId, expired).whenComplete((offset, failure) -> {
+            offsets.deleteCommits(groupId, expired).whenComplete((offset, failure) -> {
                 if (failure != null) {
-                    LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", group.groupId,
+                    LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", groupId,
                             Failures.cause(failure).toString());
                 }
             });
         } catch (LogException e) {
-            LOG.warn("Could not write the tombstones of {}'s expired offsets: {}", group.groupId, e.getMessage());
+            LOG.warn("Could not write the tombstones of {}'s expired offsets: {}", groupId, e.getMessage());
             return 0;
         }
         return expired.size();

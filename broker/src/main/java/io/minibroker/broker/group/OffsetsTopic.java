@@ -209,7 +209,11 @@ final class OffsetsTopic {
      */
     CompletableFuture<Long> writeChanges(String groupId, Map<ByteBuffer, byte[]> written,
                                          Map<ByteBuffer, byte[]> now) {
-        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.diff(written, now);
+        return writeIfAny(groupId, ConsumerGroupRecords.diff(written, now));
+    }
+
+    /** Writes these records as {@link #writeRecords} does, if there are any; a write refused at once fails. */
+    CompletableFuture<Long> writeIfAny(String groupId, Map<ByteBuffer, byte[]> changes) {
         if (changes.isEmpty()) {
             return CompletableFuture.completedFuture(-1L);
         }

@@ -27,8 +27,8 @@ import static java.util.concurrent.CompletableFuture.completedFuture;
  *
  * <p>As for consumer groups, every change is written to {@code __consumer_offsets} ({@link ShareGroups#write}) on
  * the coordinator's thread under the group's lock, and the heartbeat answered once the write counts. A group id
- * names one group: an id held by a classic or consumer group is refused here (GROUP_ID_NOT_FOUND, "is not a share
- * group"), and those protocols refuse an id held by a share group.
+ * names one group: an id a group of another type holds is refused here ({@link GroupTypes}), as the other
+ * protocols refuse an id a share group holds.
  *
  * <p>As Kafka's, a share partition is assigned only once its state is initialized ({@link ShareGroupStateInitializer}):
  * a heartbeat lists the subscribed partitions with no state yet as initializing, is answered, and then has them
@@ -39,6 +39,7 @@ import static java.util.concurrent.CompletableFuture.completedFuture;
 final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
 
     private final ShareGroups groups;
+    private final GroupTypes types;
     private final CoordinatorThread thread;
     private final ShareGroupAssignor assignor;
     private final ShareGroupSessions sessions;
@@ -46,9 +47,11 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
     private final ShareGroupStateInitializer states;
     private final int maxSize;
 
-    ShareGroupCoordinator(BrokerConfig config, ShareGroups groups, CoordinatorThread thread, TopicRegistry topics,
-                          BrokerClock clock, ShareGroupTimings timings, ShareGroupStateInitializer states) {
+    ShareGroupCoordinator(BrokerConfig config, ShareGroups groups, GroupTypes types, CoordinatorThread thread,
+                          TopicRegistry topics, BrokerClock clock, ShareGroupTimings timings,
+                          ShareGroupStateInitializer states) {
         this.groups = groups;
+        this.types = types;
         this.thread = thread;
         this.assignor = new ShareGroupAssignor(topics);
         this.sessions = new ShareGroupSessions(clock, this);
@@ -102,7 +105,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
         }
         ShareGroup group = groups.get(groupId);
         if (group == null) {
-            String anotherType = groups.notAShareGroup(groupId);
+            String anotherType = types.notA(GroupType.SHARE, groupId);
             if (anotherType != null) {
                 return completedFuture(ShareGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
             }

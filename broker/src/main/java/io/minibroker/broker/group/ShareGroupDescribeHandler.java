@@ -17,8 +17,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * ShareGroupDescribe (KIP-932): each share group's state, epochs, assignor and members with their assignments. As
- * Kafka answers: a group that does not exist is GROUP_ID_NOT_FOUND "Group … not found.", a classic or consumer group
- * GROUP_ID_NOT_FOUND "Group … is not a share group.", one coordinated elsewhere NOT_COORDINATOR.
+ * Kafka answers: a group that does not exist is GROUP_ID_NOT_FOUND "Group … not found.", a group of another
+ * type GROUP_ID_NOT_FOUND "Group … is not a share group.", one coordinated elsewhere NOT_COORDINATOR.
  */
 public final class ShareGroupDescribeHandler implements ApiHandler {
 
@@ -42,13 +42,12 @@ public final class ShareGroupDescribeHandler implements ApiHandler {
             }
             ShareGroup group = coordinator.shareGroup(groupId);
             if (group == null) {
-                boolean other = coordinator.group(groupId).isPresent() || coordinator.consumerGroup(groupId) != null;
-                notFound(described, groupId, other);
+                notFound(described, coordinator.notFound(GroupType.SHARE, groupId));
                 continue;
             }
             synchronized (group) {
                 if (group.isDead()) {
-                    notFound(described, groupId, false);
+                    notFound(described, "Group " + groupId + " not found.");
                     continue;
                 }
                 describe(group, described);
@@ -57,9 +56,8 @@ public final class ShareGroupDescribeHandler implements ApiHandler {
         return CompletableFuture.completedFuture(response.struct());
     }
 
-    private static void notFound(DescribedGroup described, String groupId, boolean otherType) {
-        described.errorCode(Errors.GROUP_ID_NOT_FOUND.code()).errorMessage("Group " + groupId
-                + (otherType ? " is not a share group." : " not found."));
+    private static void notFound(DescribedGroup described, String message) {
+        described.errorCode(Errors.GROUP_ID_NOT_FOUND.code()).errorMessage(message);
     }
 
     private void describe(ShareGroup group, DescribedGroup described) {

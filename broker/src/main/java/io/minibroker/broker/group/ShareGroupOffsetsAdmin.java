@@ -26,13 +26,15 @@ import static java.util.concurrent.CompletableFuture.completedFuture;
 final class ShareGroupOffsetsAdmin implements ShareGroupMembership {
 
     private final ShareGroups groups;
+    private final GroupTypes types;
     private final CoordinatorThread thread;
     private final TopicRegistry topics;
     private final ShareGroupStateInitializer states;
 
-    ShareGroupOffsetsAdmin(ShareGroups groups, CoordinatorThread thread, TopicRegistry topics,
+    ShareGroupOffsetsAdmin(ShareGroups groups, GroupTypes types, CoordinatorThread thread, TopicRegistry topics,
                            ShareGroupStateInitializer states) {
         this.groups = groups;
+        this.types = types;
         this.thread = thread;
         this.topics = topics;
         this.states = states;
@@ -78,7 +80,7 @@ final class ShareGroupOffsetsAdmin implements ShareGroupMembership {
             if (notHere != Errors.NONE) {
                 return completedFuture(new Outcome(notHere, null));
             }
-            String anotherType = groups.notAShareGroup(groupId);
+            String anotherType = types.notA(GroupType.SHARE, groupId);
             if (anotherType != null) {
                 return completedFuture(new Outcome(Errors.GROUP_ID_NOT_FOUND, anotherType));
             }

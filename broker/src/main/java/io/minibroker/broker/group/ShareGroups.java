@@ -1,6 +1,5 @@
 package io.minibroker.broker.group;
 
-import io.minibroker.broker.log.LogException;
 import io.minibroker.protocol.error.Errors;
 
 import java.nio.ByteBuffer;
@@ -14,20 +13,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * The share groups this broker coordinates, by id, and their writes to {@code __consumer_offsets}
  * ({@link ShareGroupRecords}): what the membership ({@link ShareGroupCoordinator}), the state initialization
  * ({@link ShareGroupStateInitializer}), DeleteGroups ({@link ShareGroupDeletion}) and the offsets admin APIs
- * ({@link ShareGroupOffsetsAdmin}) share. A group id names one group: an id a classic or consumer group holds is not
- * a share group's. Concurrent, read without a group's lock; a group is forgotten by marking it dead under its lock and
+ * ({@link ShareGroupOffsetsAdmin}) share. A group id names one group ({@link GroupTypes}). Concurrent, read without a group's lock; a group is forgotten by marking it dead under its lock and
  * then removing it, as the other groups are.
  */
 final class ShareGroups {
 
     private final Map<String, ShareGroup> groups = new ConcurrentHashMap<>();
     private final ClassicGroups classicGroups;
-    private final ConsumerGroups consumerGroups;
     private final OffsetsTopic log;
 
-    ShareGroups(ClassicGroups classicGroups, ConsumerGroups consumerGroups, OffsetsTopic log) {
+    ShareGroups(ClassicGroups classicGroups, OffsetsTopic log) {
         this.classicGroups = classicGroups;
-        this.consumerGroups = consumerGroups;
         this.log = log;
     }
 
@@ -58,18 +54,6 @@ final class ShareGroups {
         return classicGroups.coordinatorError(groupId);
     }
 
-    /**
-     * Kafka's message for an id no share group has and a classic or consumer group holds (GROUP_ID_NOT_FOUND); null
-     * if the id is free or a share group's.
-     */
-    String notAShareGroup(String groupId) {
-        if (groups.get(groupId) == null
-                && (classicGroups.get(groupId) != null || consumerGroups.get(groupId) != null)) {
-            return "Group " + groupId + " is not a share group.";
-        }
-        return null;
-    }
-
     /** Writes what changed since the group's last write, as one batch; the caller holds its lock. */
     CompletableFuture<Long> write(ShareGroup group) {
         Map<ByteBuffer, byte[]> now = ShareGroupRecords.snapshot(group);
@@ -86,15 +70,10 @@ final class ShareGroups {
      * lock. A write refused at once leaves the group as it is.
      */
     CompletableFuture<Long> tombstone(ShareGroup group) {
-        Map<ByteBuffer, byte[]> tombstones = ConsumerGroupRecords.diff(group.written, Map.of());
-        CompletableFuture<Long> written;
-        try {
-            written = tombstones.isEmpty() ? CompletableFuture.completedFuture(-1L)
-                    : log.writeRecords(group.groupId, tombstones);
-        } catch (LogException e) {
-            return CompletableFuture.failedFuture(e);
+        CompletableFuture<Long> written = log.writeChanges(group.groupId, group.written, Map.of());
+        if (!written.isCompletedExceptionally()) {
+            forget(group);
         }
-        forget(group);
         return written;
     }
 

@@ -96,30 +96,27 @@ final class StreamsGroup {
             }
             for (StreamsTasks tasks : new StreamsTasks[] {member.assignedTasks, member.tasksPendingRevocation}) {
                 tasks.active().forEach((sub, partitions) -> partitions.forEach(
-                        p -> owners.active.put(new TaskKey(sub, p), member.processId)));
+                        p -> owners.active.put(new TaskId(sub, p), member.processId)));
                 tasks.standby().forEach((sub, partitions) -> partitions.forEach(
-                        p -> owners.others.computeIfAbsent(new TaskKey(sub, p), k -> new HashSet<>()).add(member.processId)));
+                        p -> owners.others.computeIfAbsent(new TaskId(sub, p), k -> new HashSet<>()).add(member.processId)));
                 tasks.warmup().forEach((sub, partitions) -> partitions.forEach(
-                        p -> owners.others.computeIfAbsent(new TaskKey(sub, p), k -> new HashSet<>()).add(member.processId)));
+                        p -> owners.others.computeIfAbsent(new TaskId(sub, p), k -> new HashSet<>()).add(member.processId)));
             }
         }
         return owners;
     }
 
-    record TaskKey(String subtopologyId, int partition) {
-    }
-
     /** The processes holding each task: the active copy's, and those of its standby and warm-up copies. */
     static final class Owners {
-        final Map<TaskKey, String> active = new HashMap<>();
-        final Map<TaskKey, Set<String>> others = new HashMap<>();
+        final Map<TaskId, String> active = new HashMap<>();
+        final Map<TaskId, Set<String>> others = new HashMap<>();
 
         String activeProcess(String subtopologyId, int partition) {
-            return active.get(new TaskKey(subtopologyId, partition));
+            return active.get(new TaskId(subtopologyId, partition));
         }
 
         boolean otherCopyOn(String subtopologyId, int partition, String processId) {
-            return others.getOrDefault(new TaskKey(subtopologyId, partition), Set.of()).contains(processId);
+            return others.getOrDefault(new TaskId(subtopologyId, partition), Set.of()).contains(processId);
         }
     }
 
@@ -156,6 +153,14 @@ final class StreamsGroup {
             return Errors.UNKNOWN_MEMBER_ID;
         }
         return memberEpoch == member.memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
+    }
+
+    /**
+     * The topics whose commits the group still needs, Kafka's StreamsGroup.isSubscribedToTopic: its topology's input
+     * topics while it has members, none once it is empty. The caller holds its lock.
+     */
+    Set<String> subscribedTopics() {
+        return members.isEmpty() || topology == null ? Set.of() : topology.inputTopics();
     }
 
     boolean isDead() {

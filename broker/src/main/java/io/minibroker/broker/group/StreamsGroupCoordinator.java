@@ -2,7 +2,6 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.coordinator.CoordinatorWriteErrors;
-import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.AutoCreatedTopic;
 import io.minibroker.broker.topic.InternalTopicCreation;
@@ -23,8 +22,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
+
+import static java.util.concurrent.CompletableFuture.completedFuture;
 
 /**
  * The streams-protocol side of the coordinator (KIP-1071), Kafka's GroupMetadataManager.streamsGroupHeartbeat: Kafka
@@ -41,8 +41,8 @@ import java.util.function.LongSupplier;
  * <p>Every change is written to {@code __consumer_offsets} ({@link StreamsGroupRecords}) and the heartbeat answered
  * once it counts, so that a restart or a move of the coordinator keeps the group and its members carry on.
  *
- * <p>Not yet as Kafka: static members are refused as Kafka 4.3 refuses them, and the
- * group configs ({@code streams.*}) are not read: the broker's keys apply to every group.
+ * <p>A group's heartbeat interval, session timeout and standbys are its group configs ({@code streams.*}), else the
+ * broker's keys ({@link StreamsGroupSettings}). Static members are refused, as Kafka 4.3 refuses them.
  */
 final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
 
@@ -50,27 +50,29 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
 
     private final StreamsGroups groups;
     private final ClassicGroups classicGroups;
-    /** Kafka's message for an id a group of another type holds, or null if the id is free or a streams group's. */
-    private final Function<String, String> otherType;
+    private final GroupTypes types;
     private final CoordinatorThread thread;
     private final TopicRegistry topics;
     private final StreamsGroupTimeouts timeouts;
+    private final EmptyGroupRemoval<StreamsGroup> removal;
     private final int maxSize;
     /** A group's heartbeat interval, session timeout and standbys: its group configs, else the broker's keys. */
     private volatile StreamsGroupSettings settings;
     private volatile InternalTopicCreation internalTopics = decided -> { };
 
     StreamsGroupCoordinator(BrokerConfig config, StreamsGroups groups, ClassicGroups classicGroups,
-                            Function<String, String> otherType, CoordinatorThread thread, TopicRegistry topics,
+                            GroupTypes types, CoordinatorThread thread, TopicRegistry topics,
                             BrokerClock clock) {
         this.groups = groups;
         this.classicGroups = classicGroups;
-        this.otherType = otherType;
+        this.types = types;
         this.thread = thread;
         this.topics = topics;
         this.timeouts = new StreamsGroupTimeouts(clock, this);
         this.maxSize = config.get(BrokerConfig.GROUP_STREAMS_MAX_SIZE);
         this.settings = StreamsGroupSettings.of(config);
+        this.removal = new EmptyGroupRemoval<>(thread, classicGroups, groups::get, StreamsGroup::isDead,
+                group -> !group.members.isEmpty(), groups::forget);
     }
 
     /** Where a group's own configs come from: the broker's group configs, where it keeps them. */
@@ -89,11 +91,11 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
     CompletableFuture<StreamsGroupHeartbeat.Response> heartbeat(StreamsGroupHeartbeat.Request request) {
         StreamsGroupHeartbeat.Response invalid = validate(request);
         if (invalid != null) {
-            return done(invalid);
+            return completedFuture(invalid);
         }
         Errors notHere = classicGroups.coordinatorError(request.groupId());
         if (notHere != Errors.NONE) {
-            return done(StreamsGroupHeartbeat.Response.error(notHere, null));
+            return completedFuture(StreamsGroupHeartbeat.Response.error(notHere, null));
         }
         return thread.compose(() -> heartbeatOnCoordinatorThread(request));
     }
@@ -180,16 +182,16 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         String groupId = request.groupId();
         Errors notHere = classicGroups.coordinatorError(groupId); // it may have moved while queued
         if (notHere != Errors.NONE) {
-            return done(StreamsGroupHeartbeat.Response.error(notHere, null));
+            return completedFuture(StreamsGroupHeartbeat.Response.error(notHere, null));
         }
         StreamsGroup group = groups.get(groupId);
         if (group == null) {
-            String anotherType = otherType.apply(groupId);
+            String anotherType = types.notA(GroupType.STREAMS, groupId);
             if (anotherType != null) {
-                return done(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
+                return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
             }
             if (request.memberEpoch() != 0) {
-                return done(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
+                return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
                         "Streams group " + groupId + " not found."));
             }
             group = groups.getOrCreate(groupId);
@@ -198,12 +200,12 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         CompletableFuture<Long> written = null;
         synchronized (group) {
             if (group.isDead()) { // deleted meanwhile: the client retries
-                return done(StreamsGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
+                return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
             }
             outcome = request.memberEpoch() < 0 ? new Outcome(leave(group, request), List.of())
                     : heartbeat(group, request);
             if (outcome.response().error() == Errors.NONE) {
-                written = groups.write(group);
+                written = groups.write(group, group.members.get(outcome.response().memberId()));
             }
         }
         if (written == null) {
@@ -213,7 +215,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
             internalTopics.createAsDecided(outcome.toCreate());
         }
         if (written == null) {
-            return done(outcome.response());
+            return completedFuture(outcome.response());
         }
         // Answered once its records count, as Kafka's coordinator answers a write; a failed write leaves the change
         // in memory, written with the group's next one.
@@ -304,7 +306,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         StreamsTasks tasksBefore = member.assignedTasks;
         long revocationBefore = member.revocationToken;
         StreamsReconciliation.reconcile(member, group.assignmentEpoch, group.targetOf(member.memberId),
-                group.owners(member.memberId), request.ownedTasks());
+                () -> group.owners(request.memberId()), request.ownedTasks());
         if (member.state == StreamsGroupMember.State.UNREVOKED_TASKS && member.revocationToken != revocationBefore) {
             timeouts.revoking(group, member);
         }
@@ -511,30 +513,8 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
      * else it is forgotten and its commits deleted (tombstones), answered once they count.
      */
     CompletableFuture<Errors> delete(String groupId, OffsetStore offsets) {
-        return thread.compose(() -> {
-            Errors notHere = classicGroups.coordinatorError(groupId);
-            StreamsGroup group = groups.get(groupId);
-            if (notHere != Errors.NONE || group == null) {
-                return done(notHere != Errors.NONE ? notHere : Errors.GROUP_ID_NOT_FOUND);
-            }
-            CompletableFuture<Long> written;
-            synchronized (group) {
-                if (group.isDead()) {
-                    return done(Errors.GROUP_ID_NOT_FOUND);
-                }
-                if (!group.members.isEmpty()) {
-                    return done(Errors.NON_EMPTY_GROUP);
-                }
-                try {
-                    written = offsets.deleteGroup(groupId, ConsumerGroupRecords.diff(group.written, Map.of()).keySet());
-                } catch (LogException e) {
-                    return done(CoordinatorWriteErrors.answerFor(e));
-                }
-                groups.forget(group);
-            }
-            return written.handle((offset, failure) -> failure == null ? Errors.NONE
-                    : CoordinatorWriteErrors.answerFor(failure));
-        });
+        return removal.whenEmpty(groupId, Errors.GROUP_ID_NOT_FOUND, Errors.NON_EMPTY_GROUP,
+                group -> offsets.deleteGroup(groupId, ConsumerGroupRecords.diff(group.written, Map.of()).keySet()));
     }
 
     @Override
@@ -589,10 +569,6 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
             group.members.values().forEach(timeouts::end);
             groups.forget(group);
         }
-    }
-
-    private static <T> CompletableFuture<T> done(T value) {
-        return CompletableFuture.completedFuture(value);
     }
 
     void bindMetersTo(MeterRegistry registry) {

@@ -41,12 +41,12 @@ public final class StreamsGroupDescribeHandler implements ApiHandler {
             }
             StreamsGroup group = coordinator.streamsGroup(groupId);
             if (group == null) {
-                notFound(described, groupId, coordinator.notAStreamsGroup(groupId) != null);
+                notFound(described, coordinator.notFound(GroupType.STREAMS, groupId));
                 continue;
             }
             synchronized (group) {
                 if (group.isDead()) {
-                    notFound(described, groupId, false);
+                    notFound(described, "Group " + groupId + " not found.");
                     continue;
                 }
                 describe(group, described);
@@ -55,9 +55,8 @@ public final class StreamsGroupDescribeHandler implements ApiHandler {
         return CompletableFuture.completedFuture(response.struct());
     }
 
-    private static void notFound(DescribedGroup described, String groupId, boolean otherType) {
-        described.errorCode(Errors.GROUP_ID_NOT_FOUND.code()).errorMessage("Group " + groupId
-                + (otherType ? " is not a streams group." : " not found."));
+    private static void notFound(DescribedGroup described, String message) {
+        described.errorCode(Errors.GROUP_ID_NOT_FOUND.code()).errorMessage(message);
     }
 
     private static void describe(StreamsGroup group, DescribedGroup described) {

@@ -17,13 +17,7 @@ final class StreamsGroupMember {
 
     /** Where the member stands towards its target, Kafka's streams MemberState. */
     enum State {
-        STABLE("STABLE"), UNREVOKED_TASKS("UNREVOKED_TASKS"), UNRELEASED_TASKS("UNRELEASED_TASKS");
-
-        final String displayName;
-
-        State(String displayName) {
-            this.displayName = displayName;
-        }
+        STABLE, UNREVOKED_TASKS, UNRELEASED_TASKS
     }
 
     /** A host and port where the member's process answers interactive queries (its {@code application.server}). */

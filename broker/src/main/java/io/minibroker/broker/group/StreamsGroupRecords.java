@@ -6,6 +6,7 @@ import io.netty.buffer.Unpooled;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -62,11 +63,22 @@ final class StreamsGroupRecords {
         if (group.topology != null) {
             records.put(key(TOPOLOGY, group.groupId, null), topologyValue(group.topology));
         }
-        for (StreamsGroupMember member : group.members.values()) {
+        records.putAll(snapshot(group, group.members.values()));
+        return records;
+    }
+
+    /**
+     * The group's two epoch records and the records of these of its members (three each), as {@link #snapshot}
+     * gives them: what one member's heartbeat can change once the topology is written (it is set once, by the
+     * first member, and never replaced).
+     */
+    static Map<ByteBuffer, byte[]> snapshot(StreamsGroup group, Collection<StreamsGroupMember> members) {
+        Map<ByteBuffer, byte[]> records = new LinkedHashMap<>();
+        for (StreamsGroupMember member : members) {
             records.put(key(MEMBER_METADATA, group.groupId, member.memberId), memberMetadata(member));
         }
         records.put(key(METADATA, group.groupId, null), groupMetadata(group));
-        for (StreamsGroupMember member : group.members.values()) {
+        for (StreamsGroupMember member : members) {
             ByteBuf target = Unpooled.buffer();
             target.writeShort(VALUE_VERSION);
             writeTasks(target, group.targetOf(member.memberId));
@@ -75,10 +87,21 @@ final class StreamsGroupRecords {
         }
         records.put(key(TARGET_ASSIGNMENT_METADATA, group.groupId, null),
                 ConsumerGroupRecords.epochValue(group.assignmentEpoch));
-        for (StreamsGroupMember member : group.members.values()) {
+        for (StreamsGroupMember member : members) {
             records.put(key(CURRENT_MEMBER_ASSIGNMENT, group.groupId, member.memberId), currentValue(member));
         }
         return records;
+    }
+
+    /** How many records {@link #snapshot} gives for the group as it is now. */
+    static int recordCount(StreamsGroup group) {
+        return 3 * group.members.size() + 2 + (group.topology != null ? 1 : 0);
+    }
+
+    /** Whether the key is one of a member's records, not one of the group's. */
+    static boolean isMemberRecord(ByteBuffer key) {
+        short type = key.getShort(0);
+        return type == MEMBER_METADATA || type == TARGET_ASSIGNMENT_MEMBER || type == CURRENT_MEMBER_ASSIGNMENT;
     }
 
     private static byte[] groupMetadata(StreamsGroup group) {

@@ -54,6 +54,29 @@ final class StreamsGroups {
         });
     }
 
+    /**
+     * As {@link #write(StreamsGroup)}, after a heartbeat of {@code member} (null: gone): while the group's epochs,
+     * topology and members are as last written, only that member's records are built and compared, not every
+     * member's. Otherwise, the whole group.
+     */
+    CompletableFuture<Long> write(StreamsGroup group, StreamsGroupMember member) {
+        if (member == null) {
+            return write(group);
+        }
+        Map<ByteBuffer, byte[]> changes = GroupRecordChanges.ofOneMember(group.written,
+                StreamsGroupRecords.recordCount(group), StreamsGroupRecords.snapshot(group, List.of(member)),
+                StreamsGroupRecords::isMemberRecord);
+        if (changes == null) {
+            return write(group);
+        }
+        return log.writeIfAny(group.groupId, changes).thenApply(offset -> {
+            synchronized (group) {
+                group.written.putAll(changes);
+            }
+            return offset;
+        });
+    }
+
     /** Marks the group dead and forgets it; the caller holds its lock. */
     void forget(StreamsGroup group) {
         group.markDead();

@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
+import java.util.function.Supplier;
 
 /**
  * Moves one streams-group member towards its target tasks, Kafka's streams CurrentAssignmentBuilder. A member first
@@ -22,11 +23,12 @@ final class StreamsReconciliation {
     /**
      * Updates {@code member} in place; the caller holds the group's lock.
      *
-     * @param owners   which processes hold each task now ({@link StreamsGroup#owners})
+     * @param owners   which processes hold each task now ({@link StreamsGroup#owners}): asked only when the member
+     *                 moves on, as building it walks every member's tasks
      * @param reported the tasks the member says it holds in this heartbeat, or null if it did not say
      */
     static void reconcile(StreamsGroupMember member, int targetEpoch, StreamsTasks target,
-                          StreamsGroup.Owners owners, StreamsTasks reported) {
+                          Supplier<StreamsGroup.Owners> owners, StreamsTasks reported) {
         switch (member.state) {
             case STABLE -> {
                 if (member.memberEpoch != targetEpoch) {
@@ -49,7 +51,8 @@ final class StreamsReconciliation {
     }
 
     private static void next(StreamsGroupMember member, int targetEpoch, StreamsTasks target,
-                             StreamsGroup.Owners owners, StreamsTasks reported) {
+                             Supplier<StreamsGroup.Owners> ownersNow, StreamsTasks reported) {
+        StreamsGroup.Owners owners = ownersNow.get();
         String process = member.processId;
         StreamsTasks current = member.assignedTasks;
         boolean[] unreleased = new boolean[1];

@@ -25,14 +25,6 @@ final class StreamsTaskAssignor {
     record Member(String memberId, String processId, StreamsTasks previous) {
     }
 
-    private record Task(String subtopologyId, int partition) implements Comparable<Task> {
-        @Override
-        public int compareTo(Task other) {
-            int bySubtopology = subtopologyId.compareTo(other.subtopologyId);
-            return bySubtopology != 0 ? bySubtopology : Integer.compare(partition, other.partition);
-        }
-    }
-
     private StreamsTaskAssignor() {
     }
 
@@ -43,16 +35,16 @@ final class StreamsTaskAssignor {
         if (members.isEmpty()) {
             return result;
         }
-        List<Task> tasks = new ArrayList<>();
+        List<TaskId> tasks = new ArrayList<>();
         taskCounts.forEach((subtopology, count) -> {
             for (int partition = 0; partition < count; partition++) {
-                tasks.add(new Task(subtopology, partition));
+                tasks.add(new TaskId(subtopology, partition));
             }
         });
         Map<String, Member> byId = new LinkedHashMap<>();
         members.forEach(member -> byId.put(member.memberId(), member));
-        Map<String, Set<Task>> active = assignActive(members, byId, tasks);
-        Map<String, Set<Task>> standby = assignStandby(members, byId, tasks, active, numStandbyReplicas);
+        Map<String, Set<TaskId>> active = assignActive(members, byId, tasks);
+        Map<String, Set<TaskId>> standby = assignStandby(members, byId, tasks, active, numStandbyReplicas);
         for (Member member : members) {
             result.put(member.memberId(), new StreamsTasks(toMap(active.get(member.memberId())),
                     toMap(standby.get(member.memberId())), Map.of()));
@@ -60,18 +52,18 @@ final class StreamsTaskAssignor {
         return result;
     }
 
-    private static Map<String, Set<Task>> assignActive(List<Member> members, Map<String, Member> byId,
-                                                       List<Task> tasks) {
-        Map<String, Set<Task>> active = new LinkedHashMap<>();
+    private static Map<String, Set<TaskId>> assignActive(List<Member> members, Map<String, Member> byId,
+                                                       List<TaskId> tasks) {
+        Map<String, Set<TaskId>> active = new LinkedHashMap<>();
         members.forEach(member -> active.put(member.memberId(), new TreeSet<>()));
         int ceiling = (tasks.size() + members.size() - 1) / members.size();
-        Map<Task, String> previousOwners = new HashMap<>();
+        Map<TaskId, String> previousOwners = new HashMap<>();
         for (Member member : members) {
             member.previous().active().forEach((sub, partitions) -> partitions.forEach(
-                    p -> previousOwners.put(new Task(sub, p), member.memberId())));
+                    p -> previousOwners.put(new TaskId(sub, p), member.memberId())));
         }
-        List<Task> unassigned = new ArrayList<>();
-        for (Task task : tasks) {
+        List<TaskId> unassigned = new ArrayList<>();
+        for (TaskId task : tasks) {
             String owner = previousOwners.get(task);
             if (owner != null && active.get(owner).size() < ceiling) {
                 active.get(owner).add(task);
@@ -81,7 +73,7 @@ final class StreamsTaskAssignor {
         }
         Comparator<String> byLoad = Comparator.comparingInt(id -> active.get(id).size());
         List<String> order = new ArrayList<>(byId.keySet());
-        for (Task task : unassigned) {
+        for (TaskId task : unassigned) {
             // A task goes to a member that had it as a standby (its state is there) if one is among the least loaded.
             int least = order.stream().mapToInt(id -> active.get(id).size()).min().orElseThrow();
             String chosen = order.stream().filter(id -> active.get(id).size() == least
@@ -97,25 +89,25 @@ final class StreamsTaskAssignor {
             if (active.get(most).size() - active.get(least).size() <= 1) {
                 break;
             }
-            Task moved = ((TreeSet<Task>) active.get(most)).last();
+            TaskId moved = ((TreeSet<TaskId>) active.get(most)).last();
             active.get(most).remove(moved);
             active.get(least).add(moved);
         }
         return active;
     }
 
-    private static Map<String, Set<Task>> assignStandby(List<Member> members, Map<String, Member> byId,
-                                                        List<Task> tasks, Map<String, Set<Task>> active,
+    private static Map<String, Set<TaskId>> assignStandby(List<Member> members, Map<String, Member> byId,
+                                                        List<TaskId> tasks, Map<String, Set<TaskId>> active,
                                                         int replicas) {
-        Map<String, Set<Task>> standby = new LinkedHashMap<>();
+        Map<String, Set<TaskId>> standby = new LinkedHashMap<>();
         members.forEach(member -> standby.put(member.memberId(), new TreeSet<>()));
         if (replicas <= 0) {
             return standby;
         }
-        Map<Task, String> activeOwner = new HashMap<>();
+        Map<TaskId, String> activeOwner = new HashMap<>();
         active.forEach((member, owned) -> owned.forEach(task -> activeOwner.put(task, member)));
         Comparator<String> byLoad = Comparator.comparingInt(id -> active.get(id).size() + standby.get(id).size());
-        for (Task task : tasks) {
+        for (TaskId task : tasks) {
             Set<String> processes = new HashSet<>();
             processes.add(byId.get(activeOwner.get(task)).processId());
             for (int copy = 0; copy < replicas; copy++) {
@@ -133,11 +125,11 @@ final class StreamsTaskAssignor {
         return standby;
     }
 
-    private static boolean has(Map<String, Set<Integer>> tasks, Task task) {
+    private static boolean has(Map<String, Set<Integer>> tasks, TaskId task) {
         return tasks.getOrDefault(task.subtopologyId(), Set.of()).contains(task.partition());
     }
 
-    private static Map<String, Set<Integer>> toMap(Set<Task> tasks) {
+    private static Map<String, Set<Integer>> toMap(Set<TaskId> tasks) {
         Map<String, Set<Integer>> map = new HashMap<>();
         tasks.forEach(task -> map.computeIfAbsent(task.subtopologyId(), s -> new HashSet<>()).add(task.partition()));
         return map;

@@ -41,11 +41,6 @@ record StreamsTasks(Map<String, Set<Integer>> active, Map<String, Set<Integer>> 
                 TopicAssignment.union(standby, other.standby), TopicAssignment.union(warmup, other.warmup));
     }
 
-    /** How many tasks, of all kinds. */
-    int size() {
-        return count(active) + count(standby) + count(warmup);
-    }
-
     static int count(Map<String, Set<Integer>> tasks) {
         return tasks.values().stream().mapToInt(Set::size).sum();
     }

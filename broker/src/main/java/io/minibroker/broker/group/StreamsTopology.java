@@ -39,6 +39,16 @@ record StreamsTopology(int epoch, SortedMap<String, Subtopology> subtopologies) 
         }
     }
 
+    /**
+     * Every topic the subtopologies read (Kafka's source topic map): while a streams group has members, OffsetDelete
+     * refuses these topics' commits and they do not expire.
+     */
+    Set<String> inputTopics() {
+        Set<String> inputs = new TreeSet<>();
+        subtopologies.values().forEach(subtopology -> inputs.addAll(subtopology.inputTopics()));
+        return inputs;
+    }
+
     /** Every topic the topology names, sorted: what a change of partitions of bumps the group epoch. */
     Set<String> topics() {
         Set<String> topics = new TreeSet<>();

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -182,6 +183,39 @@ class OffsetExpiryTest {
         assertThat(left.error()).isEqualTo(Errors.NONE);
         assertThat(expire(expiredAt)).isEqualTo(1);
         assertThat(coordinator.offsets().all("kip848")).isEmpty();
+    }
+
+    /**
+     * As Kafka's StreamsGroup: while it has members, its topology's input topics' commits neither expire nor may be
+     * deleted (GROUP_SUBSCRIBED_TO_TOPIC); other topics' do and may; once it is empty, all expire.
+     */
+    @Test
+    void aStreamsGroupKeepsItsInputTopicsOffsetsOnlyWhileItHasMembers() throws Exception {
+        StreamsTopology topology = new StreamsTopology(0, new TreeMap<>(Map.of("0", new StreamsTopology.Subtopology(
+                "0", List.of("orders"), List.of(), List.of(), List.of(), List.of()))));
+        StreamsGroupHeartbeat.Response joined = coordinator.streamsGroupHeartbeat(new StreamsGroupHeartbeat.Request(
+                "app", "m1", 0, 0, null, null, 30_000, topology, false, Map.of(), Map.of(), Map.of(), "p1", null,
+                Map.of(), false, "c", "h", topic -> true)).get();
+        assertThat(joined.error()).isEqualTo(Errors.NONE);
+        commit("app", joined.memberEpoch(), "m1", ORDERS_0, PAYMENTS_0);
+
+        OffsetDeletion deleted = coordinator.deleteOffsets("app", List.of(ORDERS_0, PAYMENTS_0)).get();
+        assertThat(deleted.error()).isEqualTo(Errors.NONE);
+        assertThat(deleted.partitions()).containsEntry(ORDERS_0, Errors.GROUP_SUBSCRIBED_TO_TOPIC)
+                .containsEntry(PAYMENTS_0, Errors.NONE);
+        assertThat(coordinator.offsets().all("app")).containsOnlyKeys(ORDERS_0);
+
+        commit("app", joined.memberEpoch(), "m1", PAYMENTS_0);
+        long expiredAt = System.currentTimeMillis() + RETENTION_MS + 1;
+        assertThat(expire(expiredAt)).isEqualTo(1);
+        assertThat(coordinator.offsets().all("app")).containsOnlyKeys(ORDERS_0);
+
+        StreamsGroupHeartbeat.Response left = coordinator.streamsGroupHeartbeat(new StreamsGroupHeartbeat.Request(
+                "app", "m1", -1, 0, null, null, -1, null, false, null, null, null, null, null, null, false, "c", "h",
+                topic -> true)).get();
+        assertThat(left.error()).isEqualTo(Errors.NONE);
+        assertThat(expire(expiredAt)).isEqualTo(1);
+        assertThat(coordinator.offsets().all("app")).isEmpty();
     }
 
     private int expire(long now) throws Exception {

@@ -4,8 +4,12 @@ import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.AlterShareGroupOffsetsRequestView;
+import io.minibroker.protocol.message.view.AlterShareGroupOffsetsResponseView;
 import io.minibroker.protocol.message.view.ApiVersionsRequestView;
 import io.minibroker.protocol.message.view.ApiVersionsResponseView;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import io.minibroker.protocol.message.view.DeleteGroupsRequestView;
 import io.minibroker.protocol.message.view.DeleteGroupsResponseView;
@@ -17,6 +21,8 @@ import io.minibroker.protocol.message.view.OffsetCommitRequestView;
 import io.minibroker.protocol.message.view.OffsetCommitResponseView;
 import io.minibroker.protocol.message.view.OffsetFetchRequestView;
 import io.minibroker.protocol.message.view.OffsetFetchResponseView;
+import io.minibroker.protocol.message.view.ShareGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.ShareGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.StreamsGroupDescribeRequestView;
 import io.minibroker.protocol.message.view.StreamsGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.StreamsGroupHeartbeatRequestView;
@@ -362,6 +368,22 @@ class StreamsGroupHeartbeatTest {
                 ApiKey.DESCRIBE_GROUPS, 6, new DescribeGroupsRequestView().groups(List.of("app")).struct()))
                 .groups().get(0);
         assertThat(classic.errorMessage()).isEqualTo("Group app is not a classic group.");
+        ConsumerGroupDescribeResponseView.DescribedGroup asConsumer = new ConsumerGroupDescribeResponseView(
+                client.call(ApiKey.CONSUMER_GROUP_DESCRIBE, 0, new ConsumerGroupDescribeRequestView()
+                        .groupIds(List.of("app")).struct())).groups().get(0);
+        assertThat(asConsumer.errorMessage()).isEqualTo("Group app is not a consumer group.");
+        ShareGroupDescribeResponseView.DescribedGroup asShare = new ShareGroupDescribeResponseView(client.call(
+                ApiKey.SHARE_GROUP_DESCRIBE, 1, new ShareGroupDescribeRequestView().groupIds(List.of("app"))
+                        .struct())).groups().get(0);
+        assertThat(asShare.errorMessage()).isEqualTo("Group app is not a share group.");
+        AlterShareGroupOffsetsRequestView alterAsShare = new AlterShareGroupOffsetsRequestView().groupId("app");
+        alterAsShare.addTopic().topicName("input").addPartition().partitionIndex(0).startOffset(0);
+        AlterShareGroupOffsetsResponseView alteredAsShare = new AlterShareGroupOffsetsResponseView(client.call(
+                ApiKey.ALTER_SHARE_GROUP_OFFSETS, 0, alterAsShare.struct()));
+        assertThat(alteredAsShare.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(alteredAsShare.errorMessage()).isEqualTo("Group app is not a share group.");
+        assertThat(new ListGroupsResponseView(client.call(ApiKey.LIST_GROUPS, 5, new ListGroupsRequestView()
+                .typesFilter(List.of()).struct())).groups()).as("one group of that id").hasSize(1);
 
         OffsetCommitRequestView commit = new OffsetCommitRequestView().groupId("app").memberId("m1")
                 .generationIdOrMemberEpoch(epoch - 1);

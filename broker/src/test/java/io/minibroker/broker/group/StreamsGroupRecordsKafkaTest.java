@@ -16,6 +16,7 @@ import org.apache.kafka.coordinator.group.generated.StreamsGroupTopologyValue;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -191,6 +192,37 @@ class StreamsGroupRecordsKafkaTest {
 
         ConsumerGroupRecords.diff(withoutMember, Map.of()).forEach((key, value) -> apply(replay, key, value));
         assertThat(replay.groups()).isEmpty();
+    }
+
+    /** A heartbeat that changes only its member's records writes only those, and the group ends as written whole. */
+    @Test
+    void oneMembersChangeIsWrittenAloneUnlessTheGroupsRecordsChange() {
+        StreamsGroup group = group();
+        StreamsGroupMember other = new StreamsGroupMember("m2");
+        other.processId = "p2";
+        group.members.put("m2", other);
+        Map<ByteBuffer, byte[]> written = StreamsGroupRecords.snapshot(group);
+        StreamsGroupMember member = group.members.get("m1");
+
+        member.state = StreamsGroupMember.State.STABLE;
+        member.tasksPendingRevocation = StreamsTasks.EMPTY;
+        Map<ByteBuffer, byte[]> changes = GroupRecordChanges.ofOneMember(written,
+                StreamsGroupRecords.recordCount(group), StreamsGroupRecords.snapshot(group, List.of(member)),
+                StreamsGroupRecords::isMemberRecord);
+        assertThat(changes).as("m1's current assignment only").hasSize(1)
+                .containsOnlyKeys(ConsumerGroupRecords.key(StreamsGroupRecords.CURRENT_MEMBER_ASSIGNMENT, "app", "m1"));
+        Map<ByteBuffer, byte[]> afterwards = new LinkedHashMap<>(written);
+        afterwards.putAll(changes);
+        assertThat(ConsumerGroupRecords.diff(afterwards, StreamsGroupRecords.snapshot(group))).isEmpty();
+
+        group.groupEpoch++;
+        assertThat(GroupRecordChanges.ofOneMember(afterwards, StreamsGroupRecords.recordCount(group),
+                StreamsGroupRecords.snapshot(group, List.of(member)), StreamsGroupRecords::isMemberRecord))
+                .as("a new group epoch: the whole group is compared").isNull();
+        group.members.put("m3", new StreamsGroupMember("m3"));
+        assertThat(GroupRecordChanges.ofOneMember(afterwards, StreamsGroupRecords.recordCount(group),
+                StreamsGroupRecords.snapshot(group, List.of(member)), StreamsGroupRecords::isMemberRecord))
+                .as("another member came").isNull();
     }
 
     private static void apply(StreamsGroupRecords.Replay replay, ByteBuffer key, byte[] value) {
