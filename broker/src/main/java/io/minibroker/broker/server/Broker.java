@@ -18,6 +18,7 @@ import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.authz.TopicFacts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.config.Endpoint;
@@ -133,6 +134,8 @@ public final class Broker implements AutoCloseable {
     private BrokerConfigOverrides dynamicConfigs;
     /** The finalized features: a single node's own, kept in its log dir; a cluster broker's mirror of the image. */
     private FinalizedFeatures features;
+    /** The client quotas: a single node's own, kept in its log dir; a cluster broker's mirror of the image. */
+    private ClientQuotas clientQuotas;
     private LogMaintenance maintenance;
     /** A single node's {@code replication-offset-checkpoint} writer; a cluster's replica manager has its own. */
     private HighWatermarkCheckpointer highWatermarks;
@@ -201,6 +204,7 @@ public final class Broker implements AutoCloseable {
             broker.dynamicConfigs = config.inCluster() ? BrokerConfigOverrides.mirror(broker::applyDynamicConfigs)
                     : BrokerConfigOverrides.open(config.logDirs().get(0), broker::applyDynamicConfigs);
             broker.applyDynamicConfigs();
+            broker.clientQuotas = config.inCluster() ? ClientQuotas.mirror() : ClientQuotas.open(config.logDirs().get(0));
             short transactionVersion = config.get(BrokerConfig.TRANSACTION_VERSION).shortValue();
             broker.features = config.inCluster() ? FinalizedFeatures.mirror(transactionVersion)
                     : FinalizedFeatures.open(config.logDirs().get(0), transactionVersion, () -> { });
@@ -273,7 +277,7 @@ public final class Broker implements AutoCloseable {
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (cluster != null) {
             cluster.openReplicas(topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory, security,
-                    groupConfigs, dynamicConfigs, features, clock, topicMetrics);
+                    groupConfigs, dynamicConfigs, clientQuotas, features, clock, topicMetrics);
             leadership = cluster.replicas();
         }
         shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, producePurgatory,
@@ -292,8 +296,8 @@ public final class Broker implements AutoCloseable {
         RuntimeLoggers loggers = RuntimeLoggers.find();
         TopicCreation autoCreation = cluster != null
                 ? cluster.register(apis, node, security, groupConfigs, dynamicConfigs, loggers, onDisk)
-                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, dynamicConfigs, features, loggers,
-                        security, onDisk, topicCreation, clock);
+                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, dynamicConfigs, clientQuotas,
+                        features, loggers, security, onDisk, topicCreation, clock);
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,
                 groupConfigs, transactions);
@@ -341,7 +345,7 @@ public final class Broker implements AutoCloseable {
 
     /**
      * The APIs both modes serve alike: ApiVersions, the data's (Produce, Fetch and the rest, on the partitions this
-     * broker leads), SASL's and DescribeClientQuotas.
+     * broker leads), SASL's and DescribeClientQuotas (from this node's quotas, or its mirror of the image's).
      */
     private void registerDataApis(SupportedApis apis, PartitionLeadership leadership,
                                   Function<ApiHandler, ApiHandler> onDisk) {
@@ -364,7 +368,7 @@ public final class Broker implements AutoCloseable {
                 // v0 too, as Kafka: librdkafka takes a broker without it for one without SASL, though it sends v1.
                 .add(ApiKey.SASL_HANDSHAKE, new SaslHandshakeHandler())
                 .add(ApiKey.SASL_AUTHENTICATE, new SaslAuthenticateHandler())
-                .add(ApiKey.DESCRIBE_CLIENT_QUOTAS, new DescribeClientQuotasHandler());
+                .add(ApiKey.DESCRIBE_CLIENT_QUOTAS, new DescribeClientQuotasHandler(clientQuotas::all));
     }
 
     /** Binds every listener: the controller's serve its own table (null but on its node), the others the clients'. */
