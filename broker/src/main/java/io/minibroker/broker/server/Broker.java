@@ -18,6 +18,7 @@ import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.authz.TopicFacts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.quota.ClientQuotaEnforcement;
 import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.config.SecurityKeys;
@@ -376,6 +377,8 @@ public final class Broker implements AutoCloseable {
             throws InterruptedException {
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         ConnectionLimits connectionLimits = ConnectionBudgets.of(config, clock, registry);
+        ClientQuotaEnforcement clientQuotaEnforcement = new ClientQuotaEnforcement(clientQuotas, clock,
+                config.get(BrokerConfig.QUOTA_WINDOW_NUM), config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS));
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             boolean clientListener = !controllerListeners.contains(listener.listenerName());
             SupportedApis served = controllerApis != null && !clientListener ? controllerApis : apis;
@@ -392,7 +395,7 @@ public final class Broker implements AutoCloseable {
                             saslSessions.get(listener.listenerName()),
                             listenerTls.get(listener.listenerName()),
                             config.get(SecurityKeys.TLS_HANDSHAKE_TIMEOUT_MS), connectionLimits,
-                            clientListener ? controls : null));
+                            clientListener ? controls : null, clientListener ? clientQuotaEnforcement : null));
             InetSocketAddress address = listener.host().isEmpty()
                     ? new InetSocketAddress(listener.port())
                     : new InetSocketAddress(listener.host(), listener.port());
