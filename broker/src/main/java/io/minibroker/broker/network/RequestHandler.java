@@ -361,10 +361,12 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                 closeAfterFailedAuthentication(ctx, place, response);
                 return;
             }
-            responses.complete(place, response, ctx.channel());
             if (throttleMs > 0) {
+                // Before the answer goes out, as Kafka starts the throttle before sending: the client, told the
+                // throttle time, must find the connection muted from then on.
                 throttle(ctx, throttleMs);
             }
+            responses.complete(place, response, ctx.channel());
             serveWaiting(ctx);
             updateAutoRead(ctx);
         } catch (RuntimeException | Error e) { // the slot stays unfilled: only closing frees the later responses
