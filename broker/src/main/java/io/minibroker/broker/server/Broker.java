@@ -376,7 +376,7 @@ public final class Broker implements AutoCloseable {
     private void bindListeners(LocalNode node, SupportedApis apis, SupportedApis controllerApis)
             throws InterruptedException {
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
-        ConnectionLimits connectionLimits = ConnectionBudgets.of(config, clock, registry);
+        ConnectionLimits connectionLimits = ConnectionBudgets.of(config, clock, registry, clientQuotas);
         ClientQuotaEnforcement clientQuotaEnforcement = new ClientQuotaEnforcement(clientQuotas, clock,
                 config.get(BrokerConfig.QUOTA_WINDOW_NUM), config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS));
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {

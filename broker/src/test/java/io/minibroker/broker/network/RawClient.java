@@ -95,7 +95,7 @@ public final class RawClient implements AutoCloseable {
     }
 
     /** True if the broker closed the connection (end of stream or reset) within the socket timeout. */
-    boolean closedByBroker() throws IOException {
+    public boolean closedByBroker() throws IOException {
         try {
             return in.read() == -1;
         } catch (EOFException | SocketException e) {
