@@ -352,8 +352,16 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             if (intercepted != null) {
                 intercepted.answered(body);
             }
-            int throttleMs = quotas == null ? 0 : quotas.throttleTimeMs(request, context.principal().name(),
-                    frameBytes - Frames.SIZE_PREFIX_BYTES, body);
+            int throttleMs = 0;
+            if (quotas != null) {
+                ClientQuotaEnforcement.Throttle throttle = quotas.throttle(request, context.principal().name(),
+                        frameBytes - Frames.SIZE_PREFIX_BYTES, body);
+                throttleMs = throttle.throttleMs();
+                if (throttle.answer() != body) { // a fetch answered empty: its records are not sent
+                    releasePayloads(body);
+                    body = throttle.answer();
+                }
+            }
             OutboundFrame response = body == null ? null : MessageCodec.encodeResponse(ctx.alloc(), request.api(),
                     request.version(), request.header().correlationId(), body);
             metrics.responseWritten(request.api(), receivedNanos, response == null ? 0 : response.sizeInBytes());

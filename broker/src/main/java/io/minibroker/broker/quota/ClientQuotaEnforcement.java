@@ -1,6 +1,7 @@
 package io.minibroker.broker.quota;
 
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.FetchRequestView;
@@ -42,20 +43,26 @@ public final class ClientQuotaEnforcement {
         clock.scheduleOnce(eventLoop, "the end of a client quota throttle", throttleMs, unmute);
     }
 
+    /** A served request's outcome: how long to mute the connection (0: not at all), and the answer to send. */
+    public record Throttle(int throttleMs, Struct answer) {
+    }
+
     /**
-     * Records the served request against its client's quota and returns how long to mute the connection, 0 for
-     * none; a throttle time is set in {@code response} (null for a Produce with acks=0, which is recorded too).
+     * Records the served request against its client's quota: the throttle time, set in the answer. A throttled
+     * consumer Fetch is answered empty instead and its bytes taken back from the rate, as Kafka answers it (the
+     * records of {@code response} are then the caller's to release).
      *
      * @param requestBytes the request's size without its size prefix, as Kafka's request.sizeInBytes
+     * @param response     the handler's answer: null for a Produce with acks=0, which is recorded too
      */
-    public int throttleTimeMs(Request request, String user, int requestBytes, Struct response) {
-        String clientId = request.header().clientId() == null ? "" : request.header().clientId();
+    public Throttle throttle(Request request, String user, int requestBytes, Struct response) {
+        String clientId = clientId(request);
         if (request.api() == ApiKey.PRODUCE) {
             int throttleMs = produce.recordAndGetThrottleTimeMs(user, clientId, requestBytes);
             if (throttleMs > 0 && response != null) {
                 new ProduceResponseView(response).throttleTimeMs(throttleMs);
             }
-            return throttleMs;
+            return new Throttle(throttleMs, response);
         }
         if (request.api() == ApiKey.FETCH && response != null && fetch.enabled() && !fromFollower(request)) {
             // Sized only under a quota: Kafka counts the whole response, size prefix and header included.
@@ -64,11 +71,24 @@ public final class ClientQuotaEnforcement {
                     + ApiKey.FETCH.response().sizeOf(response, request.version());
             int throttleMs = fetch.recordAndGetThrottleTimeMs(user, clientId, responseBytes);
             if (throttleMs > 0) {
-                new FetchResponseView(response).throttleTimeMs(throttleMs);
+                fetch.unrecord(user, clientId, responseBytes);
+                // Kafka's getThrottledResponse of a full fetch context: no partitions, no session.
+                return new Throttle(throttleMs, new FetchResponseView().throttleTimeMs(throttleMs)
+                        .errorCode(Errors.NONE.code()).struct());
             }
-            return throttleMs;
+            return new Throttle(0, response);
         }
-        return 0;
+        return new Throttle(0, response);
+    }
+
+    /** The most bytes a consumer's Fetch may answer with under its client's quota; no bound for a follower's. */
+    public int fetchMaxBytes(String user, Request fetchRequest) {
+        return fromFollower(fetchRequest) ? Integer.MAX_VALUE
+                : fetch.maxValueInQuotaWindow(user, clientId(fetchRequest));
+    }
+
+    private static String clientId(Request request) {
+        return request.header().clientId() == null ? "" : request.header().clientId();
     }
 
     private static boolean fromFollower(Request request) {

@@ -74,6 +74,27 @@ public final class ClientQuotaManager {
         }
     }
 
+    /** Takes back bytes recorded for the client (a throttled answer that was not sent), as Kafka's unrecord. */
+    public void unrecord(String user, String clientId, long bytes) {
+        Applied applied = applied(user, clientId);
+        SampledRate rate = applied == null ? null : rates.get(applied.tags());
+        if (rate != null) {
+            synchronized (rate) {
+                rate.record(-bytes, clockMs.getAsLong());
+            }
+        }
+    }
+
+    /**
+     * The most bytes the client's quota lets through in the windows a rate is measured over at least (all but one),
+     * as Kafka's getMaxValueInQuotaWindow; Integer.MAX_VALUE without a quota.
+     */
+    public int maxValueInQuotaWindow(String user, String clientId) {
+        Applied applied = applied(user, clientId);
+        return applied == null ? Integer.MAX_VALUE
+                : (int) Math.min(Integer.MAX_VALUE, applied.bound() * (samples - 1) * (windowMs / 1000));
+    }
+
     /** Whether a quota of this kind is set for anyone (else nothing is recorded). */
     public boolean enabled() {
         return enabled(quotas.all());

@@ -137,6 +137,8 @@ public final class Broker implements AutoCloseable {
     private FinalizedFeatures features;
     /** The client quotas: a single node's own, kept in its log dir; a cluster broker's mirror of the image. */
     private ClientQuotas clientQuotas;
+    /** Their byte rates, recorded by the client listeners' connections and bounding consumers' fetches. */
+    private ClientQuotaEnforcement clientQuotaEnforcement;
     private LogMaintenance maintenance;
     /** A single node's {@code replication-offset-checkpoint} writer; a cluster's replica manager has its own. */
     private HighWatermarkCheckpointer highWatermarks;
@@ -205,7 +207,10 @@ public final class Broker implements AutoCloseable {
             broker.dynamicConfigs = config.inCluster() ? BrokerConfigOverrides.mirror(broker::applyDynamicConfigs)
                     : BrokerConfigOverrides.open(config.logDirs().get(0), broker::applyDynamicConfigs);
             broker.applyDynamicConfigs();
-            broker.clientQuotas = config.inCluster() ? ClientQuotas.mirror() : ClientQuotas.open(config.logDirs().get(0));
+            broker.clientQuotas = config.inCluster() ? ClientQuotas.mirror()
+                    : ClientQuotas.open(config.logDirs().get(0));
+            broker.clientQuotaEnforcement = new ClientQuotaEnforcement(broker.clientQuotas, clock,
+                    config.get(BrokerConfig.QUOTA_WINDOW_NUM), config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS));
             short transactionVersion = config.get(BrokerConfig.TRANSACTION_VERSION).shortValue();
             broker.features = config.inCluster() ? FinalizedFeatures.mirror(transactionVersion)
                     : FinalizedFeatures.open(config.logDirs().get(0), transactionVersion, () -> { });
@@ -361,7 +366,7 @@ public final class Broker implements AutoCloseable {
                         new ProduceHandler(topics, config, producePurgatory, fetchPurgatory,
                                 disk, dataWakesShareFetches, topicMetrics, transactions.produceCheck()))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, dataWakesShareFetches, topicMetrics,
-                        config.get(BrokerConfig.FETCH_MAX_BYTES)))
+                        config.get(BrokerConfig.FETCH_MAX_BYTES), clientQuotaEnforcement::fetchMaxBytes))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
                 .add(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(config.logDirs(), topics.logs()))
@@ -377,8 +382,6 @@ public final class Broker implements AutoCloseable {
             throws InterruptedException {
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
         ConnectionLimits connectionLimits = ConnectionBudgets.of(config, clock, registry, clientQuotas);
-        ClientQuotaEnforcement clientQuotaEnforcement = new ClientQuotaEnforcement(clientQuotas, clock,
-                config.get(BrokerConfig.QUOTA_WINDOW_NUM), config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS));
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             boolean clientListener = !controllerListeners.contains(listener.listenerName());
             SupportedApis served = controllerApis != null && !clientListener ? controllerApis : apis;

@@ -54,7 +54,8 @@ public final class FetchAllocations {
                 TestLogs.appendBatchOf(log, 5);
             }
             FetchHandler handler = new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
-                    new BrokerTopicMetrics(new SimpleMeterRegistry()), BrokerConfig.FETCH_MAX_BYTES.defaultValue());
+                    new BrokerTopicMetrics(new SimpleMeterRegistry()), BrokerConfig.FETCH_MAX_BYTES.defaultValue(),
+                            (user, request) -> Integer.MAX_VALUE);
             long readBytes = 0;
             long fetchBytes = 0;
             for (int round = 0; round < ROUNDS; round++) {

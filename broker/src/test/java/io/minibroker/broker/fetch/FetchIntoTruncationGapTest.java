@@ -58,7 +58,8 @@ class FetchIntoTruncationGapTest {
         topics.create("t", 1, 1, Map.of(), false);
         log = topics.partitionLog(topics.get("t").orElseThrow(), 0).orElseThrow();
         handler = new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
-                new BrokerTopicMetrics(new SimpleMeterRegistry()), BrokerConfig.FETCH_MAX_BYTES.defaultValue());
+                new BrokerTopicMetrics(new SimpleMeterRegistry()), BrokerConfig.FETCH_MAX_BYTES.defaultValue(),
+                        (user, request) -> Integer.MAX_VALUE);
     }
 
     @AfterEach

@@ -55,7 +55,8 @@ class FetchMaxBytesTest {
         topics.create("t", 1, 1, Map.of(), false);
         log = topics.partitionLog(topics.get("t").orElseThrow(), 0).orElseThrow();
         handler = new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
-                new BrokerTopicMetrics(new SimpleMeterRegistry()), config.get(BrokerConfig.FETCH_MAX_BYTES));
+                new BrokerTopicMetrics(new SimpleMeterRegistry()), config.get(BrokerConfig.FETCH_MAX_BYTES),
+                        (user, request) -> Integer.MAX_VALUE);
         for (int i = 0; i < 4; i++) {
             TestLogs.appendBatchOf(log, 40);
         }

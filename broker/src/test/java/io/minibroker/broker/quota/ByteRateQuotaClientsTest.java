@@ -34,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * kafka-clients' producer and consumer under small byte-rate quotas: both see the broker's throttle (their
  * produce-throttle-time-avg and fetch-throttle-time-avg metrics, from the responses' ThrottleTimeMs), and every
  * record is still acknowledged and read. 250 KB against 20 KB/s: a rate measured over at least 10 s passes the
- * bound once more than 200 KB went, whatever the machine's speed, and the throttles stay near 2.5 s in all.
+ * bound once more than 200 KB went, whatever the machine's speed; the consumer's fetches hold at most the 200 KB a
+ * window lets through, and its last one is answered once the windows let it (about 10 s in all).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ByteRateQuotaClientsTest {
@@ -55,7 +56,8 @@ class ByteRateQuotaClientsTest {
             String bootstrap = "localhost:" + broker.boundPort("PLAINTEXT");
 
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.CLIENT_ID_CONFIG, "slow-producer",
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                    ProducerConfig.CLIENT_ID_CONFIG, "slow-producer",
                     ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(), new ByteArraySerializer())) {
                 List<Future<RecordMetadata>> sent = new ArrayList<>();
                 for (int i = 0; i < RECORDS; i++) {
@@ -68,7 +70,8 @@ class ByteRateQuotaClientsTest {
             }
 
             try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.CLIENT_ID_CONFIG, "slow-consumer",
+                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                    ConsumerConfig.CLIENT_ID_CONFIG, "slow-consumer",
                     ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.GROUP_ID_CONFIG, "metered"),
                     new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
                 consumer.subscribe(List.of("metered"));
