@@ -3,7 +3,6 @@ package io.minibroker.broker.quota;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
@@ -26,7 +25,7 @@ public final class ClientQuotaManager {
     private final int samples;
     private final long windowMs;
     /** Each rate by its metric tags (user, client id): made at a client's first request under a quota. */
-    private final Map<Tags, SampledRate> rates = new ConcurrentHashMap<>();
+    private final RateTable<Tags> rates;
 
     /** Which rate a client records into, and the quota that bounds it. */
     private record Tags(String user, String clientId) {
@@ -51,6 +50,7 @@ public final class ClientQuotaManager {
         this.clockMs = clockMs;
         this.samples = samples;
         this.windowMs = windowSeconds * 1000L;
+        this.rates = new RateTable<>(samples, windowMs);
     }
 
     /**
@@ -63,25 +63,15 @@ public final class ClientQuotaManager {
             return 0;
         }
         long now = clockMs.getAsLong();
-        SampledRate rate = rates.computeIfAbsent(applied.tags(), t -> new SampledRate(samples, windowMs));
-        synchronized (rate) {
-            rate.record(bytes, now);
-            double measured = rate.measure(now);
-            if (measured <= applied.bound()) {
-                return 0;
-            }
-            return (int) Math.round((measured - applied.bound()) / applied.bound() * rate.windowSize(now));
-        }
+        return rates.get(applied.tags(), now).recordAndGetThrottleTimeMs(bytes, applied.bound(), now);
     }
 
     /** Takes back bytes recorded for the client (a throttled answer that was not sent), as Kafka's unrecord. */
     public void unrecord(String user, String clientId, long bytes) {
         Applied applied = applied(user, clientId);
-        SampledRate rate = applied == null ? null : rates.get(applied.tags());
-        if (rate != null) {
-            synchronized (rate) {
-                rate.record(-bytes, clockMs.getAsLong());
-            }
+        RateTable.Entry entry = applied == null ? null : rates.find(applied.tags());
+        if (entry != null) {
+            entry.record(-bytes, clockMs.getAsLong());
         }
     }
 

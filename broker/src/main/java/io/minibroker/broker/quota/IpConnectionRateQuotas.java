@@ -21,9 +21,7 @@ public final class IpConnectionRateQuotas {
 
     private final ClientQuotas quotas;
     private final LongSupplier clockMs;
-    private final int samples;
-    private final long windowMs;
-    private final Map<InetAddress, SampledRate> rates = new HashMap<>();
+    private final RateTable<InetAddress> rates;
     /** The quotas by address, resolved once per change of the quotas (the map, by identity). */
     private Map<QuotaEntity, Map<String, Double>> resolvedFrom;
     private Map<InetAddress, Double> byAddress = Map.of();
@@ -32,8 +30,7 @@ public final class IpConnectionRateQuotas {
     public IpConnectionRateQuotas(ClientQuotas quotas, LongSupplier clockMs, int samples, int windowSeconds) {
         this.quotas = quotas;
         this.clockMs = clockMs;
-        this.samples = samples;
-        this.windowMs = windowSeconds * 1000L;
+        this.rates = new RateTable<>(samples, windowSeconds * 1000L);
     }
 
     /** Records a new connection from {@code address}; returns how long it is throttled for, 0 if within quota. */
@@ -45,10 +42,7 @@ public final class IpConnectionRateQuotas {
             return 0;
         }
         long now = clockMs.getAsLong();
-        SampledRate rate = rates.computeIfAbsent(address, a -> new SampledRate(samples, windowMs));
-        rate.record(1, now);
-        double measured = rate.measure(now);
-        return measured <= bound ? 0 : (int) Math.round((measured - bound) / bound * rate.windowSize(now));
+        return rates.get(address, now).recordAndGetThrottleTimeMs(1, bound, now);
     }
 
     private void resolve() {
