@@ -7,22 +7,14 @@ import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.MessageCodec;
 import io.minibroker.protocol.message.view.FetchRequestView;
-import io.minibroker.protocol.record.CompressionType;
-import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.quota.ClientQuotaAlteration;
-import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -38,7 +30,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FetchThrottleTest {
 
     private static final short FETCH_V12 = 12;
-    private static final short PRODUCE_V9 = 9;
 
     @TempDir
     Path logDir;
@@ -46,12 +37,8 @@ class FetchThrottleTest {
     @Test
     void aFetchIsBoundedByTheQuotaWindowAndAnsweredEmptyWhenThrottled() throws Exception {
         ManualClock clock = new ManualClock();
-        try (Broker broker = TestBrokers.start(logDir, Map.of(), clock);
-             Admin admin = TestBrokers.admin(broker)) {
-            admin.createTopics(List.of(new NewTopic("metered", 1, (short) 1))).all().get();
-            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
-                    new ClientQuotaEntity(Map.of("client-id", "metered-consumer")),
-                    List.of(new ClientQuotaAlteration.Op("consumer_byte_rate", 1000.0))))).all().get();
+        try (Broker broker = TestBrokers.start(logDir, Map.of(), clock)) {
+            MeteredTopic.create(broker, "metered-consumer", QuotaConfig.CONSUMER_BYTE_RATE, 1000.0);
             try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
                 produce(client, 2);
                 Struct first = fetch(client, 0);
@@ -79,8 +66,8 @@ class FetchThrottleTest {
 
     private static void produce(RawClient client, int batches) throws Exception {
         for (int i = 0; i < batches; i++) {
-            client.send(produce(new byte[4000]));
-            client.receive(ApiKey.PRODUCE, PRODUCE_V9);
+            client.send(MeteredTopic.produceRequest("writer", new byte[4000]));
+            client.receive(ApiKey.PRODUCE, MeteredTopic.PRODUCE_V9);
         }
     }
 
@@ -92,24 +79,10 @@ class FetchThrottleTest {
     private static Struct fetch(RawClient client, long offset) throws Exception {
         FetchRequestView body = new FetchRequestView().replicaId(-1).maxWaitMs(0).minBytes(1).maxBytes(1 << 20)
                 .sessionEpoch(-1);
-        body.addTopic().topic("metered").addPartition().partition(0).fetchOffset(offset).partitionMaxBytes(1 << 20)
-                .currentLeaderEpoch(-1).logStartOffset(-1).lastFetchedEpoch(-1);
+        body.addTopic().topic(MeteredTopic.NAME).addPartition().partition(0).fetchOffset(offset)
+                .partitionMaxBytes(1 << 20).currentLeaderEpoch(-1).logStartOffset(-1).lastFetchedEpoch(-1);
         client.send(MessageCodec.encodeRequestToArray(
                 new RequestHeader(ApiKey.FETCH.id(), FETCH_V12, 7, "metered-consumer"), body.struct()));
         return client.receive(ApiKey.FETCH, FETCH_V12).body();
-    }
-
-    private static byte[] produce(byte[] value) {
-        ByteBuf records = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, 0)
-                .append(0, null, value, List.of()).build();
-        Struct body = ApiKey.PRODUCE.request().newMessage().set("Acks", (short) 1).set("TimeoutMs", 5000);
-        body.addElement("TopicData").set("Name", "metered").addElement("PartitionData").set("Index", 0)
-                .set("Records", records);
-        try {
-            return MessageCodec.encodeRequestToArray(new RequestHeader(ApiKey.PRODUCE.id(), PRODUCE_V9, 1, "writer"),
-                    body);
-        } finally {
-            records.release();
-        }
     }
 }
