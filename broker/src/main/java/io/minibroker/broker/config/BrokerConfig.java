@@ -44,6 +44,8 @@ public final class BrokerConfig {
 
     // Identity and network
     public static final ConfigKey<Integer> NODE_ID = intKey("node.id", 1, 0); // Kafka requires it in KRaft; 1 here
+    /** Kafka's synonym of {@code node.id}, read only to fill it in. */
+    private static final String BROKER_ID = "broker.id";
     /**
      * Not a Kafka broker key: Kafka reads its cluster id from meta.properties, written by kafka-storage format.
      * A single node without that step takes it from the configuration instead.
@@ -418,6 +420,7 @@ public final class BrokerConfig {
 
     /** Parses and checks every entry; throws {@link ConfigException} on the first invalid value. */
     public static BrokerConfig of(Map<String, String> properties) {
+        properties = withNodeIdFromBrokerId(properties);
         Map<ConfigKey<?>, Object> values = new HashMap<>();
         Set<String> unknown = new TreeSet<>();
         Map<String, String> plainJaasConfigs = new HashMap<>();
@@ -450,6 +453,24 @@ public final class BrokerConfig {
                 Map.copyOf(sslEntries), Map.copyOf(listenerMaxConnections));
         config.checkConsistency();
         return config;
+    }
+
+    /**
+     * {@code broker.id} is Kafka's older name of {@code node.id} (AbstractKafkaConfig.populateSynonyms): alone it
+     * names the node (a docker-compose {@code KAFKA_BROKER_ID}), beside a different {@code node.id} it is refused.
+     */
+    private static Map<String, String> withNodeIdFromBrokerId(Map<String, String> properties) {
+        String brokerId = properties.get(BROKER_ID);
+        if (brokerId == null) {
+            return properties;
+        }
+        Map<String, String> withNodeId = new HashMap<>(properties);
+        withNodeId.remove(BROKER_ID);
+        String nodeId = withNodeId.putIfAbsent(NODE_ID.name(), brokerId);
+        if (nodeId != null && !NODE_ID.parse(nodeId).equals(NODE_ID.parse(brokerId))) {
+            throw new ConfigException("You must set `" + NODE_ID.name() + "` to the same value as `" + BROKER_ID + "`.");
+        }
+        return withNodeId;
     }
 
     /** Reads a properties file, then applies {@code overrides} (from {@code --override key=value}). */

@@ -37,6 +37,24 @@ class BrokerConfigTest {
     }
 
     @Test
+    void brokerIdAloneNamesTheNodeAsKafkasSynonym() {
+        BrokerConfig config = BrokerConfig.of(Map.of("broker.id", "5"));
+
+        assertThat(config.get(BrokerConfig.NODE_ID)).isEqualTo(5);
+        assertThat(config.unknownKeys()).doesNotContain("broker.id");
+        assertThat(BrokerConfig.of(Map.of("broker.id", "5", "node.id", "5")).get(BrokerConfig.NODE_ID)).isEqualTo(5);
+    }
+
+    @Test
+    void brokerIdBesideADifferentNodeIdIsRefusedWithKafkasMessage() {
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("broker.id", "5", "node.id", "1")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("You must set `node.id` to the same value as `broker.id`.");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("broker.id", "-1")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("node.id");
+    }
+
+    @Test
     void applyingDynamicConfigsSaysWhetherAValueInForceChanged() {
         BrokerConfig config = BrokerConfig.of(Map.of());
 
