@@ -768,7 +768,7 @@ public final class BrokerConfig {
 
     /** {@code host:count,...}. */
     private static Map<String, Integer> parseIpOverrides(String text) {
-        Map<String, Integer> overrides = new HashMap<>();
+        Map<String, Integer> overrides = new LinkedHashMap<>(); // in the order given: DescribeConfigs shows them so
         for (String entry : text.split(",")) {
             if (entry.isBlank()) {
                 continue;
@@ -779,7 +779,7 @@ public final class BrokerConfig {
             }
             overrides.put(entry.substring(0, colon).trim(), Integer.valueOf(entry.substring(colon + 1).trim()));
         }
-        return Map.copyOf(overrides);
+        return Collections.unmodifiableMap(overrides);
     }
 
     private static List<String> parseListenerNames(String text) {
