@@ -231,13 +231,16 @@ public final class BrokerConfig {
      * Which group protocols the coordinator serves, Kafka's {@code group.coordinator.rebalance.protocols}: classic
      * (always), consumer (KIP-848: ConsumerGroupHeartbeat, ConsumerGroupDescribe) and streams (KIP-1071:
      * StreamsGroupHeartbeat, StreamsGroupDescribe, and the {@code streams.version} feature finalized at 1); all three
-     * by default, as Kafka 4.3's.
+     * by default, as Kafka 4.3's. {@code share} is accepted and changes nothing, as in Kafka 4.3, where the
+     * {@code share.version} feature governs share groups (the key was how Kafka 4.0 enabled them early).
      */
     public static final ConfigKey<List<String>> GROUP_COORDINATOR_REBALANCE_PROTOCOLS = new ConfigKey<>(
             "group.coordinator.rebalance.protocols", ConfigKey::parseNames,
             List.of("classic", "consumer", "streams"),
-            names -> names.contains("classic") && List.of("classic", "consumer", "streams").containsAll(names),
-            "a list of classic, consumer, streams, with classic");
+            names -> names.contains("classic")
+                    && List.of("classic", "consumer", "share", "streams").containsAll(names),
+            "a list of consumer, classic, share, streams, with classic (disabling the 'classic' protocol is not"
+                    + " supported)");
     /** KIP-1071 streams groups: how often members heartbeat, when a silent one is fenced, how many, standbys. */
     public static final ConfigKey<Integer> GROUP_STREAMS_HEARTBEAT_INTERVAL_MS =
             intKey("group.streams.heartbeat.interval.ms", 5000, 1);

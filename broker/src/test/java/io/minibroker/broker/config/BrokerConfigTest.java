@@ -37,6 +37,18 @@ class BrokerConfigTest {
     }
 
     @Test
+    void theRebalanceProtocolsTakeShareAsKafka43DoesAndStillRequireClassic() {
+        BrokerConfig withShare = BrokerConfig.of(Map.of("group.coordinator.rebalance.protocols", "classic,consumer,share"));
+
+        assertThat(withShare.get(BrokerConfig.GROUP_COORDINATOR_REBALANCE_PROTOCOLS))
+                .containsExactly("classic", "consumer", "share");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("group.coordinator.rebalance.protocols", "consumer,share")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("classic");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("group.coordinator.rebalance.protocols", "classic,unknown")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("group.coordinator.rebalance.protocols");
+    }
+
+    @Test
     void brokerIdAloneNamesTheNodeAsKafkasSynonym() {
         BrokerConfig config = BrokerConfig.of(Map.of("broker.id", "5"));
 
