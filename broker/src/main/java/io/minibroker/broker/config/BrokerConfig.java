@@ -44,6 +44,8 @@ public final class BrokerConfig {
 
     // Identity and network
     public static final ConfigKey<Integer> NODE_ID = intKey("node.id", 1, 0); // Kafka requires it in KRaft; 1 here
+    /** Kafka's synonym of {@code node.id}, read only to fill it in. */
+    private static final String BROKER_ID = "broker.id";
     /**
      * Not a Kafka broker key: Kafka reads its cluster id from meta.properties, written by kafka-storage format.
      * A single node without that step takes it from the configuration instead.
@@ -229,13 +231,16 @@ public final class BrokerConfig {
      * Which group protocols the coordinator serves, Kafka's {@code group.coordinator.rebalance.protocols}: classic
      * (always), consumer (KIP-848: ConsumerGroupHeartbeat, ConsumerGroupDescribe) and streams (KIP-1071:
      * StreamsGroupHeartbeat, StreamsGroupDescribe, and the {@code streams.version} feature finalized at 1); all three
-     * by default, as Kafka 4.3's.
+     * by default, as Kafka 4.3's. {@code share} is accepted and changes nothing, as in Kafka 4.3, where the
+     * {@code share.version} feature governs share groups (the key was how Kafka 4.0 enabled them early).
      */
     public static final ConfigKey<List<String>> GROUP_COORDINATOR_REBALANCE_PROTOCOLS = new ConfigKey<>(
             "group.coordinator.rebalance.protocols", ConfigKey::parseNames,
             List.of("classic", "consumer", "streams"),
-            names -> names.contains("classic") && List.of("classic", "consumer", "streams").containsAll(names),
-            "a list of classic, consumer, streams, with classic");
+            names -> names.contains("classic")
+                    && List.of("classic", "consumer", "share", "streams").containsAll(names),
+            "a list of consumer, classic, share, streams, with classic (disabling the 'classic' protocol is not"
+                    + " supported)");
     /** KIP-1071 streams groups: how often members heartbeat, when a silent one is fenced, how many, standbys. */
     public static final ConfigKey<Integer> GROUP_STREAMS_HEARTBEAT_INTERVAL_MS =
             intKey("group.streams.heartbeat.interval.ms", 5000, 1);
@@ -418,6 +423,7 @@ public final class BrokerConfig {
 
     /** Parses and checks every entry; throws {@link ConfigException} on the first invalid value. */
     public static BrokerConfig of(Map<String, String> properties) {
+        properties = withNodeIdFromBrokerId(properties);
         Map<ConfigKey<?>, Object> values = new HashMap<>();
         Set<String> unknown = new TreeSet<>();
         Map<String, String> plainJaasConfigs = new HashMap<>();
@@ -450,6 +456,24 @@ public final class BrokerConfig {
                 Map.copyOf(sslEntries), Map.copyOf(listenerMaxConnections));
         config.checkConsistency();
         return config;
+    }
+
+    /**
+     * {@code broker.id} is Kafka's older name of {@code node.id} (AbstractKafkaConfig.populateSynonyms): alone it
+     * names the node (a docker-compose {@code KAFKA_BROKER_ID}), beside a different {@code node.id} it is refused.
+     */
+    private static Map<String, String> withNodeIdFromBrokerId(Map<String, String> properties) {
+        String brokerId = properties.get(BROKER_ID);
+        if (brokerId == null) {
+            return properties;
+        }
+        Map<String, String> withNodeId = new HashMap<>(properties);
+        withNodeId.remove(BROKER_ID);
+        String nodeId = withNodeId.putIfAbsent(NODE_ID.name(), brokerId);
+        if (nodeId != null && !NODE_ID.parse(nodeId).equals(NODE_ID.parse(brokerId))) {
+            throw new ConfigException("You must set `" + NODE_ID.name() + "` to the same value as `" + BROKER_ID + "`.");
+        }
+        return withNodeId;
     }
 
     /** Reads a properties file, then applies {@code overrides} (from {@code --override key=value}). */
@@ -747,7 +771,7 @@ public final class BrokerConfig {
 
     /** {@code host:count,...}. */
     private static Map<String, Integer> parseIpOverrides(String text) {
-        Map<String, Integer> overrides = new HashMap<>();
+        Map<String, Integer> overrides = new LinkedHashMap<>(); // in the order given: DescribeConfigs shows them so
         for (String entry : text.split(",")) {
             if (entry.isBlank()) {
                 continue;
@@ -758,7 +782,7 @@ public final class BrokerConfig {
             }
             overrides.put(entry.substring(0, colon).trim(), Integer.valueOf(entry.substring(colon + 1).trim()));
         }
-        return Map.copyOf(overrides);
+        return Collections.unmodifiableMap(overrides);
     }
 
     private static List<String> parseListenerNames(String text) {
