@@ -43,7 +43,9 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler {
         AlterPartitionReassignmentsRequestView alter = new AlterPartitionReassignmentsRequestView(request.body());
         boolean allowReplicationFactorChange = request.version() < ALLOW_REPLICATION_FACTOR_CHANGE_FROM_VERSION
                 || alter.allowReplicationFactorChange();
-        AlterPartitionReassignmentsResponseView response = new AlterPartitionReassignmentsResponseView();
+        // A null top-level message, as Kafka's controller sets it (the field's default is the empty string).
+        AlterPartitionReassignmentsResponseView response = new AlterPartitionReassignmentsResponseView()
+                .errorMessage(null);
         boolean timedOut = alter.timeoutMs() <= 0;
         if (timedOut) {
             // Kafka's error answer: the flag left at its default (true) whatever the request said.

@@ -33,7 +33,9 @@ public final class ListPartitionReassignmentsHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         ListPartitionReassignmentsRequestView list = new ListPartitionReassignmentsRequestView(request.body());
-        ListPartitionReassignmentsResponseView response = new ListPartitionReassignmentsResponseView();
+        // A null top-level message, as Kafka's controller sets it (the field's default is the empty string).
+        ListPartitionReassignmentsResponseView response = new ListPartitionReassignmentsResponseView()
+                .errorMessage(null);
         if (list.topics() == null) {
             topics.ongoingAll().forEach((topic, moving) -> addTopic(response, topic, moving));
         } else {

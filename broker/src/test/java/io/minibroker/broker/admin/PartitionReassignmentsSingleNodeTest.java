@@ -116,6 +116,19 @@ class PartitionReassignmentsSingleNodeTest {
     }
 
     @Test
+    void listingAnswersNullMessageAndNothingMoving() throws Exception {
+        Struct request = ApiKey.LIST_PARTITION_REASSIGNMENTS.request().newMessage().set("TimeoutMs", 0);
+        request.addElement("Topics").set("Name", "t").set("PartitionIndexes", List.of(0, 9));
+        try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+            client.send(RawClient.request(ApiKey.LIST_PARTITION_REASSIGNMENTS, (short) 0, 7, request));
+            Struct response = client.receive(ApiKey.LIST_PARTITION_REASSIGNMENTS, (short) 0).body();
+            assertThat(response.getInt16("ErrorCode")).as("no deadline: TimeoutMs 0 is not looked at").isZero();
+            assertThat(response.getString("ErrorMessage")).isNull();
+            assertThat(response.getStructs("Topics")).isEmpty();
+        }
+    }
+
+    @Test
     void anEmptyReplicaListIsAnInvalidAssignment() throws Exception {
         // Not through Admin, which refuses an empty list itself.
         try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
@@ -139,6 +152,8 @@ class PartitionReassignmentsSingleNodeTest {
             Struct done = client.receive(ApiKey.ALTER_PARTITION_REASSIGNMENTS, (short) 1).body();
 
             assertThat(timedOut.getInt16("ErrorCode")).isEqualTo(Errors.REQUEST_TIMED_OUT.code());
+            assertThat(timedOut.getString("ErrorMessage")).isNull();
+            assertThat(done.getString("ErrorMessage")).as("null, as Kafka's controller sets it").isNull();
             assertThat(timedOut.getBool("AllowReplicationFactorChange")).as("Kafka's error answer: the default").isTrue();
             assertThat(onlyPartition(timedOut).getInt16("ErrorCode")).isEqualTo(Errors.REQUEST_TIMED_OUT.code());
             assertThat(onlyPartition(timedOut).getString("ErrorMessage")).isNull();
