@@ -4,16 +4,12 @@ import io.minibroker.broker.embedded.MiniCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.tools.reassign.ReassignPartitionsCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,9 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -94,7 +88,12 @@ class ReassignPartitionsCommandTest {
                 }
                 assertThat(admin.listPartitionReassignments().reassignments().get()).isEmpty();
             }
-            assertThat(readAll(bootstrap, acknowledged.size())).containsExactlyInAnyOrderElementsOf(acknowledged);
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                partitions.add(new TopicPartition(TOPIC, p));
+            }
+            assertThat(Clients.readValues(bootstrap, partitions, acknowledged.size()))
+                    .containsExactlyInAnyOrderElementsOf(acknowledged);
         }
     }
 
@@ -120,28 +119,5 @@ class ReassignPartitionsCommandTest {
             }
         }
         return acknowledged;
-    }
-
-    private static List<String> readAll(String bootstrap, int count) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                partitions.add(new TopicPartition(TOPIC, p));
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            List<String> values = new ArrayList<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (values.size() < count && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    values.add(record.value());
-                }
-            }
-            return values;
-        }
     }
 }
