@@ -134,6 +134,10 @@ final class ClusterLink {
                         ControllerUnreachable::createPartitions))
                 .add(ApiKey.ELECT_LEADERS, controller.handlerFor(ApiKey.ELECT_LEADERS,
                         ControllerUnreachable::electLeaders))
+                .add(ApiKey.ALTER_PARTITION_REASSIGNMENTS, controller.handlerFor(
+                        ApiKey.ALTER_PARTITION_REASSIGNMENTS, ControllerUnreachable::alterPartitionReassignments))
+                .add(ApiKey.LIST_PARTITION_REASSIGNMENTS, controller.handlerFor(
+                        ApiKey.LIST_PARTITION_REASSIGNMENTS, ControllerUnreachable::listPartitionReassignments))
                 .add(ApiKey.UPDATE_FEATURES, controller.handlerFor(ApiKey.UPDATE_FEATURES,
                         ControllerUnreachable::updateFeatures))
                 .add(ApiKey.DESCRIBE_QUORUM, controller.handlerFor(ApiKey.DESCRIBE_QUORUM,
