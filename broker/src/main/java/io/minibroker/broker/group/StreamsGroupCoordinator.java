@@ -43,6 +43,11 @@ import static java.util.concurrent.CompletableFuture.completedFuture;
  *
  * <p>A group's heartbeat interval, session timeout and standbys are its group configs ({@code streams.*}), else the
  * broker's keys ({@link StreamsGroupSettings}). Static members are refused, as Kafka 4.3 refuses them.
+ *
+ * <p>A group id names one group. As Kafka 4.3.1's, a first heartbeat takes the id of an empty classic group (an app
+ * moved from {@code group.protocol=classic}; the classic group's metadata is tombstoned with the streams group's first
+ * write, its commits stay), and a classic JoinGroup takes the id of an empty streams group ({@link #yieldToClassic});
+ * a group of another type with members, or a consumer or share group, refuses the member.
  */
 final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
 
@@ -50,6 +55,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
 
     private final StreamsGroups groups;
     private final ClassicGroups classicGroups;
+    private final ClassicGroupCoordinator classicMembership;
     private final GroupTypes types;
     private final CoordinatorThread thread;
     private final TopicRegistry topics;
@@ -61,10 +67,11 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
     private volatile InternalTopicCreation internalTopics = decided -> { };
 
     StreamsGroupCoordinator(BrokerConfig config, StreamsGroups groups, ClassicGroups classicGroups,
-                            GroupTypes types, CoordinatorThread thread, TopicRegistry topics,
-                            BrokerClock clock) {
+                            ClassicGroupCoordinator classicMembership, GroupTypes types, CoordinatorThread thread,
+                            TopicRegistry topics, BrokerClock clock) {
         this.groups = groups;
         this.classicGroups = classicGroups;
+        this.classicMembership = classicMembership;
         this.types = types;
         this.thread = thread;
         this.topics = topics;
@@ -187,14 +194,25 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         StreamsGroup group = groups.get(groupId);
         if (group == null) {
             String anotherType = types.notA(GroupType.STREAMS, groupId);
-            if (anotherType != null) {
+            boolean joining = request.memberEpoch() == 0;
+            // Kafka's getOrCreateStreamsGroup: an empty classic group (an app moved from group.protocol=classic,
+            // its commits kept) gives way to the streams group; any other group of the id refuses the member.
+            boolean replacesClassic = anotherType != null && joining && types.holds(GroupType.CLASSIC, groupId)
+                    && classicMembership.releaseIfEmpty(groupId);
+            if (anotherType != null && !replacesClassic) {
                 return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
             }
-            if (request.memberEpoch() != 0) {
+            if (!joining) {
                 return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
                         "Streams group " + groupId + " not found."));
             }
             group = groups.getOrCreate(groupId);
+            if (replacesClassic) {
+                synchronized (group) {
+                    groups.replacesClassicGroup(group);
+                }
+                LOG.info("Group {}: the empty classic group became a streams group", groupId);
+            }
         }
         Outcome outcome;
         CompletableFuture<Long> written = null;
@@ -506,6 +524,16 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
             group.shutdownRequestMemberId = null;
         }
         group.groupEpoch++;
+    }
+
+    /**
+     * A classic JoinGroup naming a streams group, on the coordinator's thread: an empty one gives way, its records
+     * tombstoned and its commits kept with the id, as Kafka 4.3's classicGroupJoin converts an empty streams group
+     * (the answer NONE: the classic membership takes the join); one with members answers
+     * INCONSISTENT_GROUP_PROTOCOL, as Kafka answers it.
+     */
+    CompletableFuture<Errors> yieldToClassic(String groupId) {
+        return removal.whenEmpty(groupId, Errors.NONE, Errors.INCONSISTENT_GROUP_PROTOCOL, groups::writeTombstones);
     }
 
     /**
