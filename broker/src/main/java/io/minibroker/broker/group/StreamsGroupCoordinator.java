@@ -36,7 +36,7 @@ import static java.util.concurrent.CompletableFuture.completedFuture;
  * at that epoch ({@link StreamsTaskAssignor}, {@code streams.num.standby.replicas} standbys), and each member
  * reconciles towards its target on its own heartbeats ({@link StreamsReconciliation}). Members silent for
  * {@code streams.session.timeout.ms}, or too slow to revoke within their rebalance timeout, are fenced
- * ({@link StreamsGroupTimeouts}).
+ * ({@link MemberTimeouts}).
  *
  * <p>Every change is written to {@code __consumer_offsets} ({@link StreamsGroupRecords}) and the heartbeat answered
  * once it counts, so that a restart or a move of the coordinator keeps the group and its members carry on.
@@ -49,7 +49,7 @@ import static java.util.concurrent.CompletableFuture.completedFuture;
  * write, its commits stay), and a classic JoinGroup takes the id of an empty streams group ({@link #yieldToClassic});
  * a group of another type with members, or a consumer or share group, refuses the member.
  */
-final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
+final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGroup, StreamsGroupMember> {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamsGroupCoordinator.class);
 
@@ -59,7 +59,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
     private final GroupTypes types;
     private final CoordinatorThread thread;
     private final TopicRegistry topics;
-    private final StreamsGroupTimeouts timeouts;
+    private final MemberTimeouts<StreamsGroup, StreamsGroupMember> timeouts;
     private final EmptyGroupRemoval<StreamsGroup> removal;
     private final int maxSize;
     /** A group's heartbeat interval, session timeout and standbys: its group configs, else the broker's keys. */
@@ -75,7 +75,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         this.types = types;
         this.thread = thread;
         this.topics = topics;
-        this.timeouts = new StreamsGroupTimeouts(clock, this);
+        this.timeouts = new MemberTimeouts<>("StreamsGroupHeartbeat", clock, this);
         this.maxSize = config.get(BrokerConfig.GROUP_STREAMS_MAX_SIZE);
         this.settings = StreamsGroupSettings.of(config);
         this.removal = new EmptyGroupRemoval<>(thread, classicGroups, groups::get, StreamsGroup::isDead,
