@@ -107,14 +107,8 @@ class StreamsGroupProtocolTest {
                         .all().get();
                 app.start();
                 awaitActiveTasks(List.of(app), 6);
-                try (KafkaProducer<String, String> producer = StreamsApps.producer(bootstrap)) {
-                    producer.send(new ProducerRecord<>(INPUT, "l1", "a b a")).get();
-                    producer.send(new ProducerRecord<>(INPUT, "l2", "b c")).get();
-                }
-                assertThat(StreamsApps.awaitCounts(bootstrap, OUTPUT, Map.of("a", 2L, "b", 2L, "c", 1L)))
-                        .containsEntry("a", 2L).containsEntry("b", 2L).containsEntry("c", 1L);
                 // Everything read is committed before the restart: what is counted after it is counted once.
-                awaitCommittedToTheEnd(admin);
+                countTwoLinesAndCommit(bootstrap, admin);
                 before = streamsGroup(admin);
             }
 
@@ -151,13 +145,7 @@ class StreamsGroupProtocolTest {
             Properties classicConfig = StreamsApps.config(APPLICATION, bootstrap, firstStateDir);
             try (KafkaStreams classic = new KafkaStreams(StreamsApps.wordCount(INPUT, OUTPUT), classicConfig)) {
                 classic.start();
-                try (KafkaProducer<String, String> producer = StreamsApps.producer(bootstrap)) {
-                    producer.send(new ProducerRecord<>(INPUT, "l1", "a b a")).get();
-                    producer.send(new ProducerRecord<>(INPUT, "l2", "b c")).get();
-                }
-                assertThat(StreamsApps.awaitCounts(bootstrap, OUTPUT, Map.of("a", 2L, "b", 2L, "c", 1L)))
-                        .containsEntry("a", 2L).containsEntry("b", 2L).containsEntry("c", 1L);
-                awaitCommittedToTheEnd(admin);
+                countTwoLinesAndCommit(bootstrap, admin);
                 classic.close(CloseOptions.groupMembershipOperation(
                         CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
             }
@@ -185,6 +173,17 @@ class StreamsGroupProtocolTest {
                 streams.close();
             }
         }
+    }
+
+    /** Sends the first two lines, waits for their counts (five records out) and for the app to commit them. */
+    private static void countTwoLinesAndCommit(String bootstrap, Admin admin) throws Exception {
+        try (KafkaProducer<String, String> producer = StreamsApps.producer(bootstrap)) {
+            producer.send(new ProducerRecord<>(INPUT, "l1", "a b a")).get();
+            producer.send(new ProducerRecord<>(INPUT, "l2", "b c")).get();
+        }
+        assertThat(StreamsApps.awaitCounts(bootstrap, OUTPUT, Map.of("a", 2L, "b", 2L, "c", 1L)))
+                .containsEntry("a", 2L).containsEntry("b", 2L).containsEntry("c", 1L);
+        awaitCommittedToTheEnd(admin);
     }
 
     /** Waits until the classic group the app left is Empty: its member gone, its commits kept. */
