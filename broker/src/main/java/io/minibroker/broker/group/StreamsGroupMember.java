@@ -38,6 +38,11 @@ final class StreamsGroupMember extends TimedMember {
     State state = State.STABLE;
     StreamsTasks assignedTasks = StreamsTasks.EMPTY;
     StreamsTasks tasksPendingRevocation = StreamsTasks.EMPTY;
+    /**
+     * The epoch at which each active task it holds or revokes was assigned to it (Kafka's TasksTupleWithEpochs): an
+     * OffsetCommit at an older member epoch is accepted for the tasks it held by then.
+     */
+    Map<TaskId, Integer> activeTaskEpochs = Map.of();
 
     StreamsGroupMember(String memberId) {
         this.memberId = memberId;

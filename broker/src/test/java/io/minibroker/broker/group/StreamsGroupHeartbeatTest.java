@@ -260,6 +260,56 @@ class StreamsGroupHeartbeatTest {
         assertThat(describe().groupState()).isEqualTo("Stable");
     }
 
+    /** OffsetCommit v9 of one partition, by a member at an epoch: its error. */
+    private Errors commitAt(String memberId, int epoch, String topic, int partition) throws IOException {
+        OffsetCommitRequestView commit = new OffsetCommitRequestView().groupId("app").memberId(memberId)
+                .generationIdOrMemberEpoch(epoch);
+        commit.addTopic().name(topic).addPartition().partitionIndex(partition).committedOffset(1);
+        return Errors.forCode(new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 9, commit.struct()))
+                .topics().get(0).partitions().get(0).errorCode());
+    }
+
+    /** The topic a task's offsets are committed for: subtopology 0 reads "input", 1 the repartition topic. */
+    private static String inputOf(String subtopologyId) {
+        return subtopologyId.equals("0") ? "input" : "app-repartition";
+    }
+
+    /**
+     * As Kafka 4.3.1's assignment epochs: a commit at an older member epoch counts for the tasks the member held
+     * since then, and not for one it revoked, nor for one assigned to it later; a newer epoch never counts.
+     */
+    @Test
+    void aCommitAtAnOlderEpochCountsOnlyForTasksHeldSinceThen() throws Exception {
+        start(Map.of());
+        StreamsGroupHeartbeatResponseView m1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch());
+        int epoch1 = m1.memberEpoch();
+        StreamsGroupHeartbeatResponseView m2 = heartbeat(join("m2", "p2"));
+        StreamsGroupHeartbeatResponseView revoke = heartbeat(holding("m1", epoch1, m1.activeTasks()));
+        StreamsGroupHeartbeatResponseView revoked = heartbeat(holding("m1", epoch1, revoke.activeTasks()));
+        assertThat(revoked.memberEpoch()).isEqualTo(epoch1 + 1);
+        StreamsGroupHeartbeatResponseView taken = heartbeat(beat("m2", m2.memberEpoch()));
+        assertThat(tasks(taken.activeTasks())).hasSize(3);
+
+        StreamsGroupHeartbeatResponseView.TaskIds kept = revoke.activeTasks().get(0);
+        String keptTopic = inputOf(kept.subtopologyId());
+        int keptPartition = kept.partitions().get(0);
+        assertThat(commitAt("m1", epoch1, keptTopic, keptPartition)).as("held since epoch1").isEqualTo(Errors.NONE);
+        assertThat(commitAt("m1", epoch1 + 2, keptTopic, keptPartition)).as("newer than the member's")
+                .isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        StreamsGroupHeartbeatResponseView.TaskIds given = taken.activeTasks().get(0);
+        assertThat(commitAt("m1", epoch1, inputOf(given.subtopologyId()), given.partitions().get(0)))
+                .as("revoked by m1").isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(commitAt("m2", epoch1, inputOf(given.subtopologyId()), given.partitions().get(0)))
+                .as("assigned to m2 after epoch1").isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(commitAt("m2", epoch1 + 1, inputOf(given.subtopologyId()), given.partitions().get(0)))
+                .isEqualTo(Errors.NONE);
+
+        restart(); // the epochs are kept in the current assignment records
+        assertThat(commitAt("m1", epoch1, keptTopic, keptPartition)).isEqualTo(Errors.NONE);
+        assertThat(commitAt("m2", epoch1, inputOf(given.subtopologyId()), given.partitions().get(0)))
+                .isEqualTo(Errors.STALE_MEMBER_EPOCH);
+    }
+
     @Test
     void aRestartKeepsTheGroupAndItsMembersCarryOnAtTheirEpochs() throws Exception {
         start(Map.of());
