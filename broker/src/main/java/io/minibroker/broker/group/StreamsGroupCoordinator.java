@@ -192,7 +192,8 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
             return completedFuture(StreamsGroupHeartbeat.Response.error(notHere, null));
         }
         StreamsGroup group = groups.get(groupId);
-        if (group == null) {
+        boolean created = group == null;
+        if (created) {
             String anotherType = types.notA(GroupType.STREAMS, groupId);
             boolean joining = request.memberEpoch() == 0;
             // Kafka's getOrCreateStreamsGroup: an empty classic group (an app moved from group.protocol=classic,
@@ -221,7 +222,7 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
                 return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
             }
             outcome = request.memberEpoch() < 0 ? new Outcome(leave(group, request), List.of())
-                    : heartbeat(group, request);
+                    : heartbeat(group, request, created);
             if (outcome.response().error() == Errors.NONE) {
                 written = groups.write(group, group.members.get(outcome.response().memberId()));
             }
@@ -248,8 +249,11 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
         }
     }
 
-    /** A member joining (epoch 0) or heartbeating (its epoch); the caller holds the group's lock. */
-    private Outcome heartbeat(StreamsGroup group, StreamsGroupHeartbeat.Request request) {
+    /**
+     * A member joining (epoch 0) or heartbeating (its epoch), to a group this heartbeat {@code created} or not; the
+     * caller holds the group's lock.
+     */
+    private Outcome heartbeat(StreamsGroup group, StreamsGroupHeartbeat.Request request, boolean created) {
         if (request.instanceId() != null) {
             // Kafka 4.3's streams groups have no static members yet: its coordinator fails such a heartbeat.
             return Outcome.error(Errors.UNKNOWN_SERVER_ERROR, "Static members are not supported yet.");
@@ -354,9 +358,11 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
                     String.format("Streams group member %s encountered a fatal error and requested a shutdown for "
                             + "the entire application.", group.shutdownRequestMemberId)));
         }
+        // Kafka 4.3.1 names the endpoint information epoch only to members of a group it had before this heartbeat
+        // (one in its groups map): the first member of a new group is told 0, and is sent the endpoints again.
         return new Outcome(new StreamsGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
                 settings.heartbeatIntervalMs(group.groupId), statuses, tasksChanged ? member.assignedTasks : null,
-                group.endpointInformationEpoch, endpoints), toCreate);
+                created ? 0 : group.endpointInformationEpoch, endpoints), toCreate);
     }
 
     /**

@@ -310,6 +310,32 @@ class StreamsGroupHeartbeatTest {
                 .isEqualTo(Errors.STALE_MEMBER_EPOCH);
     }
 
+    /**
+     * As Kafka 4.3.1: the epoch moves on when a member with an endpoint gets other tasks, and a member whose epoch
+     * differs is sent every endpoint's partitions; the first member of a new group is told epoch 0.
+     */
+    @Test
+    void theEndpointInformationEpochMovesWithTheTasksOfMembersWithEndpoints() throws Exception {
+        start(Map.of());
+        StreamsGroupHeartbeatRequestView first = join("m1", "p1")
+                .userEndpoint(new StreamsGroupHeartbeatRequestView.Endpoint().host("h1").port(8080));
+        StreamsGroupHeartbeatResponseView joined = heartbeat(first);
+        assertThat(joined.endpointInformationEpoch()).as("a group this heartbeat created").isZero();
+        assertThat(joined.partitionsByUserEndpoint()).singleElement().satisfies(endpoint ->
+                assertThat(endpoint.userEndpoint().host()).isEqualTo("h1"));
+
+        StreamsGroupHeartbeatResponseView ready = untilReady("m1", joined.memberEpoch());
+        StreamsGroupHeartbeatResponseView tasks = heartbeat(beat("m1", ready.memberEpoch())
+                .endpointInformationEpoch(0));
+        assertThat(tasks.endpointInformationEpoch()).isPositive();
+        assertThat(tasks.partitionsByUserEndpoint()).singleElement().satisfies(endpoint ->
+                assertThat(endpoint.activePartitions()).isNotEmpty());
+        StreamsGroupHeartbeatResponseView same = heartbeat(beat("m1", tasks.memberEpoch())
+                .endpointInformationEpoch(tasks.endpointInformationEpoch()));
+        assertThat(same.endpointInformationEpoch()).isEqualTo(tasks.endpointInformationEpoch());
+        assertThat(same.partitionsByUserEndpoint()).as("known already").isNull();
+    }
+
     @Test
     void aRestartKeepsTheGroupAndItsMembersCarryOnAtTheirEpochs() throws Exception {
         start(Map.of());
