@@ -136,6 +136,12 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> REPLICA_FETCH_BACKOFF_MS = intKey("replica.fetch.backoff.ms", 1_000, 0);
     /** Kafka's bound on the bytes of one Fetch answer (55 MiB, at least 1024), whatever the request's MaxBytes. */
     public static final ConfigKey<Integer> FETCH_MAX_BYTES = intKey("fetch.max.bytes", 57_671_680, 1024);
+    /**
+     * Kafka's bound on the incremental fetch sessions (KIP-227) a broker keeps, divided among the cache's 8 shards;
+     * 0 gives none, every fetch then answered in full.
+     */
+    public static final ConfigKey<Integer> MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS =
+            intKey("max.incremental.fetch.session.cache.slots", 1000, 0);
     public static final ConfigKey<Long> REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS =
             longKey("replica.high.watermark.checkpoint.interval.ms", 5_000L, 1);
 
