@@ -27,7 +27,8 @@ import java.util.UUID;
  * replaces it) and where to read. Built once; both the immediate answer and a parked fetch read from it.
  */
 record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, int maxBytes, byte isolationLevel,
-                 List<TopicPlan> topics, PartitionLeadership leadership, boolean fetchOnlyLeader, FetchContext context) {
+                 List<TopicPlan> topics, PartitionLeadership leadership, boolean fetchOnlyLeader, FetchContext context,
+                 CachedPartition[] cached) {
 
     /** IsolationLevel READ_COMMITTED (1): read up to the last stable offset, told of the aborted transactions. */
     private static final byte READ_COMMITTED = 1;
@@ -56,13 +57,11 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
     }
 
     /**
-     * A partition's part; {@code logStartOffset} is a follower's (-1 from a consumer); the two epochs as the fetcher
-     * named them; {@code divergingEpoch} where the fetcher's log diverges from ours, null when it does not (or it named
-     * no LastFetchedEpoch); {@code cached} the session's partition when the fetch is incremental, else null.
+     * A partition's part; {@code logStartOffset} is a follower's (-1 from a consumer); {@code divergingEpoch} where
+     * the fetcher's log diverges from ours, null when it does not (or it named no LastFetchedEpoch).
      */
-    record PartitionPlan(int index, long fetchOffset, long logStartOffset, int maxBytes, int currentLeaderEpoch,
-                         int lastFetchedEpoch, PartitionLog log, Errors error, LeaderEpochCache.EpochEnd divergingEpoch,
-                         CachedPartition cached) {
+    record PartitionPlan(int index, long fetchOffset, long logStartOffset, int maxBytes, PartitionLog log,
+                         Errors error, LeaderEpochCache.EpochEnd divergingEpoch) {
     }
 
     /**
@@ -88,12 +87,21 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
         long replicaEpoch = replicaState == null ? -1 : replicaState.replicaEpoch();
         boolean fetchOnlyLeader = replicaId >= 0 || version < FOLLOWER_READS_FROM_VERSION;
         Resolver resolver = new Resolver(version, registry, leadership, fetchOnlyLeader);
-        List<TopicPlan> topics = context instanceof FetchContext.Incremental incremental
-                ? resolver.session(incremental.session()) : resolver.request(body);
+        List<TopicPlan> topics;
+        CachedPartition[] cached = null;
+        if (context instanceof FetchContext.Incremental incremental) {
+            FetchSession session = incremental.session();
+            synchronized (session) {
+                cached = session.partitions().toArray(new CachedPartition[0]);
+            }
+            topics = resolver.session(cached);
+        } else {
+            topics = resolver.request(body);
+        }
         int maxBytes = Math.min(version >= 3 ? body.maxBytes() : Integer.MAX_VALUE, fetchMaxBytes);
         byte isolationLevel = version >= ISOLATION_LEVEL_FROM_VERSION ? body.isolationLevel() : 0;
         return new FetchPlan(version, replicaId, replicaEpoch, Math.min(body.minBytes(), maxBytes), maxBytes,
-                isolationLevel, topics, leadership, fetchOnlyLeader, context);
+                isolationLevel, topics, leadership, fetchOnlyLeader, context, cached);
     }
 
     /** The follower's id that sent the fetch, or -1 from a consumer. */
@@ -117,7 +125,7 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
                 for (FetchPartition partition : topic.partitions()) {
                     partitions.add(partition(metadata, name, id, partition.partition(), partition.fetchOffset(),
                             partition.logStartOffset(), partition.partitionMaxBytes(), partition.currentLeaderEpoch(),
-                            partition.lastFetchedEpoch(), null));
+                            partition.lastFetchedEpoch()));
                 }
                 topics.add(new TopicPlan(name, id, partitions));
             }
@@ -128,33 +136,31 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
          * The session's partitions in its order, a topic's run of them one TopicPlan (a topic may come back later in
          * the order, as in Kafka's answer), each with what the fetcher last asked for it.
          */
-        List<TopicPlan> session(FetchSession session) {
+        List<TopicPlan> session(CachedPartition[] cached) {
             boolean byId = version >= TOPIC_IDS_FROM_VERSION;
             List<TopicPlan> topics = new ArrayList<>();
             List<PartitionPlan> partitions = null;
             Optional<TopicMetadata> metadata = Optional.empty();
             SessionPartition previous = null;
-            synchronized (session) {
-                for (CachedPartition cached : session.partitions()) {
-                    SessionPartition key = cached.key();
-                    if (previous == null || !Objects.equals(previous.topic(), key.topic())
-                            || !Objects.equals(previous.topicId(), key.topicId())) {
-                        metadata = registry.resolve(byId, key.topic(), key.topicId());
-                        partitions = new ArrayList<>();
-                        topics.add(new TopicPlan(key.topic(), key.topicId(), partitions));
-                    }
-                    previous = key;
-                    partitions.add(partition(metadata, key.topic(), key.topicId(), key.partition(),
-                            cached.fetchOffset(), cached.fetcherLogStartOffset(), cached.maxBytes(),
-                            cached.currentLeaderEpoch(), cached.lastFetchedEpoch(), cached));
+            for (CachedPartition partition : cached) {
+                SessionPartition key = partition.key();
+                if (previous == null || !Objects.equals(previous.topic(), key.topic())
+                        || !Objects.equals(previous.topicId(), key.topicId())) {
+                    metadata = registry.resolve(byId, key.topic(), key.topicId());
+                    partitions = new ArrayList<>();
+                    topics.add(new TopicPlan(key.topic(), key.topicId(), partitions));
                 }
+                previous = key;
+                partitions.add(partition(metadata, key.topic(), key.topicId(), key.partition(),
+                        partition.fetchOffset(), partition.fetcherLogStartOffset(), partition.maxBytes(),
+                        partition.currentLeaderEpoch(), partition.lastFetchedEpoch()));
             }
             return topics;
         }
 
         private PartitionPlan partition(Optional<TopicMetadata> metadata, String name, UUID id, int index,
                                         long fetchOffset, long logStartOffset, int maxBytes, int currentLeaderEpoch,
-                                        int lastFetchedEpoch, CachedPartition cached) {
+                                        int lastFetchedEpoch) {
             boolean byId = version >= TOPIC_IDS_FROM_VERSION;
             Optional<PartitionLog> log = metadata.flatMap(t -> registry.partitionLog(t, index));
             int checkedLeaderEpoch = version >= CURRENT_LEADER_EPOCH_FROM_VERSION ? currentLeaderEpoch : NO_EPOCH;
@@ -177,8 +183,8 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
                 log = Optional.empty();
             }
             return new PartitionPlan(index, fetchOffset,
-                    version >= LOG_START_OFFSET_FROM_VERSION ? logStartOffset : -1, maxBytes, currentLeaderEpoch,
-                    lastFetchedEpoch, log.orElse(null), error, diverging, cached);
+                    version >= LOG_START_OFFSET_FROM_VERSION ? logStartOffset : -1, maxBytes, log.orElse(null), error,
+                    diverging);
         }
     }
 
@@ -217,6 +223,15 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
             }
         }
         return false;
+    }
+
+    /**
+     * The session's partitions of an incremental fetch, in the order of the plan's partitions (the session's order
+     * when the fetch was made), or null: apart from the partitions' parts, so that a fetch without a session carries
+     * nothing more per partition than it did before sessions.
+     */
+    CachedPartition cachedAt(int ordinal) {
+        return cached == null ? null : cached[ordinal];
     }
 
     /** How many partitions the fetch reads, with a log or not. */

@@ -12,6 +12,7 @@ import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.FetchResponseView.FetchableTopicResponse;
 import io.minibroker.protocol.message.view.FetchResponseView.PartitionData;
@@ -23,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Reads what a fetch asks for and builds its response: per partition up to its {@code PartitionMaxBytes}, in
@@ -65,7 +67,8 @@ final class FetchReader {
             }
             readInto(response, plan, metrics);
             if (plan.context() instanceof FetchContext.Full full) {
-                FetchSession session = full.open(plan.partitionCount(), () -> cachedPartitions(plan, response));
+                int size = plan.partitionCount();
+                FetchSession session = full.open(size, () -> cachedPartitions(full, size, response));
                 if (session != null) {
                     response.sessionId(session.id());
                 }
@@ -78,18 +81,24 @@ final class FetchReader {
         }
     }
 
-    /** A new session's partitions: each as the full fetch asked for it, with what it was answered. */
-    private static Map<SessionPartition, CachedPartition> cachedPartitions(FetchPlan plan, FetchResponseView response) {
-        Map<SessionPartition, CachedPartition> cached = FetchManager.newPartitionMap(plan.partitionCount());
+    /**
+     * A new session's partitions: each as the full fetch asked for it (the request's partitions, in the order the
+     * answer has them), with what it was answered.
+     */
+    private static Map<SessionPartition, CachedPartition> cachedPartitions(FetchContext.Full full, int size,
+                                                                           FetchResponseView response) {
+        Map<SessionPartition, CachedPartition> cached = FetchManager.newPartitionMap(size);
         Iterator<FetchableTopicResponse> answered = response.responses().iterator();
-        for (FetchPlan.TopicPlan topic : plan.topics()) {
-            Iterator<PartitionData> partitions = answered.next().partitions().iterator();
-            for (FetchPlan.PartitionPlan partition : topic.partitions()) {
-                PartitionData data = partitions.next();
-                SessionPartition key = new SessionPartition(topic.name(), topic.id(), partition.index());
+        for (FetchRequestView.FetchTopic topic : full.request().topics()) {
+            String name = full.usesTopicIds() ? null : topic.topic();
+            UUID id = full.usesTopicIds() ? topic.topicId() : null;
+            Iterator<PartitionData> answers = answered.next().partitions().iterator();
+            for (FetchRequestView.FetchPartition partition : topic.partitions()) {
+                PartitionData answer = answers.next();
+                SessionPartition key = new SessionPartition(name, id, partition.partition());
                 cached.put(key, CachedPartition.answered(key, partition.fetchOffset(), partition.logStartOffset(),
-                        partition.maxBytes(), partition.currentLeaderEpoch(), partition.lastFetchedEpoch(),
-                        data.highWatermark(), data.logStartOffset()));
+                        partition.partitionMaxBytes(), partition.currentLeaderEpoch(), partition.lastFetchedEpoch(),
+                        answer.highWatermark(), answer.logStartOffset()));
             }
         }
         return cached;
@@ -113,11 +122,13 @@ final class FetchReader {
     private static void readInto(FetchResponseView response, FetchPlan plan, BrokerTopicMetrics metrics) {
         int remaining = plan.maxBytes();
         int total = 0;
+        int ordinal = 0;
         for (FetchPlan.TopicPlan topic : plan.topics()) {
             FetchableTopicResponse topicResponse = null;
             int topicBytes = 0; // metered once per topic: one look-up of its meter however many partitions it has
             String topicName = null; // the request names it by id from v13; its logs know the name
             for (FetchPlan.PartitionPlan partition : topic.partitions()) {
+                CachedPartition cached = plan.cachedAt(ordinal++);
                 Errors error = partition.error();
                 PartitionLog log = partition.log();
                 long highWatermark = -1;
@@ -161,7 +172,7 @@ final class FetchReader {
                     }
                 }
                 boolean hasRecords = read != null && !read.isEmpty();
-                if (partition.cached() != null && !partition.cached().mustRespond(hasRecords, error != Errors.NONE,
+                if (cached != null && !cached.mustRespond(hasRecords, error != Errors.NONE,
                         partition.divergingEpoch() != null, false, highWatermark, logStartOffset)) {
                     continue; // nothing new for the fetcher: an empty read holds no file
                 }
@@ -196,8 +207,8 @@ final class FetchReader {
                     topicBytes += read.length();
                     topicName = log.topicPartition().topic();
                     result.records(read.toFileRegion()); // zero-copy: sent from the file
-                    if (partition.cached() != null) {
-                        ((FetchContext.Incremental) plan.context()).session().readLast(partition.cached());
+                    if (cached != null) {
+                        ((FetchContext.Incremental) plan.context()).session().readLast(cached);
                     }
                 }
                 result.errorCode(storageErrorFor(plan.version(), error).code());

@@ -56,7 +56,7 @@ public final class FetchAllocations {
             }
             FetchHandler handler = new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
                     new BrokerTopicMetrics(new SimpleMeterRegistry()), TestFetchSessions.manager(clock),
-                BrokerConfig.FETCH_MAX_BYTES.defaultValue());
+                    BrokerConfig.FETCH_MAX_BYTES.defaultValue());
             long readBytes = 0;
             long fetchBytes = 0;
             for (int round = 0; round < ROUNDS; round++) {

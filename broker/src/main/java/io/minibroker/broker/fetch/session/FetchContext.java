@@ -1,6 +1,7 @@
 package io.minibroker.broker.fetch.session;
 
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.view.FetchRequestView;
 
 import java.util.Map;
 import java.util.function.Supplier;
@@ -22,8 +23,12 @@ public sealed interface FetchContext {
     record Sessionless() implements FetchContext {
     }
 
-    /** Answered in full; once answered, a session of its partitions is opened if the cache takes it. */
-    record Full(FetchManager manager, boolean privileged, boolean usesTopicIds) implements FetchContext {
+    /**
+     * Answered in full; once answered, a session of the request's partitions is opened if the cache takes it, each
+     * cached as the request asked for it.
+     */
+    record Full(FetchManager manager, boolean privileged, boolean usesTopicIds, FetchRequestView request)
+            implements FetchContext {
 
         /** The session opened for the answer, or null when the cache has no slot for it. */
         public FetchSession open(int size, Supplier<Map<SessionPartition, CachedPartition>> partitions) {

@@ -47,7 +47,7 @@ public final class FetchManager {
                 cache.remove(sessionId); // a full fetch naming a session closes it
             }
             return epoch == FetchSession.FINAL_EPOCH ? FetchContext.SESSIONLESS
-                    : new FetchContext.Full(this, fromFollower, usesTopicIds);
+                    : new FetchContext.Full(this, fromFollower, usesTopicIds, request);
         }
         FetchSessionCacheShard shard = cache.shardOf(sessionId);
         if (shard == null) {
