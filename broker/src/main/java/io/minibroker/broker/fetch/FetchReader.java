@@ -172,6 +172,7 @@ final class FetchReader {
                     }
                 }
                 boolean hasRecords = read != null && !read.isEmpty();
+                // No preferred read replica is ever answered here (no replica.selector.class): never that reason.
                 if (cached != null && !cached.mustRespond(hasRecords, error != Errors.NONE,
                         partition.divergingEpoch() != null, false, highWatermark, logStartOffset)) {
                     continue; // nothing new for the fetcher: an empty read holds no file

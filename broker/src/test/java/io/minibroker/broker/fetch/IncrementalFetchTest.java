@@ -288,6 +288,21 @@ class IncrementalFetchTest {
     }
 
     @Test
+    void aMovedLogStartOffsetIsNamedWithoutRecords() {
+        int session = openSession(V12);
+        TestLogs.appendBatchOf(log(0), 4);
+        new Fetch(V12, session, 1).answer(); // partition 0's records, high watermark 4: told
+        new Fetch(V12, session, 2).partition(0, 4).answer();
+
+        log(0).deleteRecordsBefore(2);
+
+        FetchResponseView answer = new Fetch(V12, session, 3).answer();
+        assertThat(partitions(answer)).containsExactly(Map.entry(0, "NONE, hw 4, no records"));
+        assertThat(answer.responses().get(0).partitions().get(0).logStartOffset()).isEqualTo(2);
+        assertThat(partitions(new Fetch(V12, session, 4).answer())).isEmpty();
+    }
+
+    @Test
     void aParkedIncrementalFetchIsAnsweredWithThePartitionThatChangedOnly() {
         int session = openSession(V12);
 
