@@ -54,6 +54,7 @@ class IncrementalFetchTest {
     private final Purgatory<DelayedFetch> purgatory = FetchHandler.newPurgatory(1000, clock);
     private TopicRegistry topics;
     private UUID topicId;
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private FetchHandler handler;
 
     @BeforeEach
@@ -62,9 +63,13 @@ class IncrementalFetchTest {
         topics = TopicRegistry.open(config, Clock.systemUTC());
         topics.create("t", PARTITIONS, 1, Map.of(), false);
         topicId = topics.get("t").orElseThrow().id();
-        handler = new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
-                new BrokerTopicMetrics(new SimpleMeterRegistry()), TestFetchSessions.manager(clock),
-                config.get(BrokerConfig.FETCH_MAX_BYTES));
+        handler = handlerWithSlots(BrokerConfig.MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS.defaultValue());
+    }
+
+    private FetchHandler handlerWithSlots(int slots) {
+        return new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
+                new BrokerTopicMetrics(new SimpleMeterRegistry()), TestFetchSessions.manager(clock, slots, registry),
+                BrokerConfig.FETCH_MAX_BYTES.defaultValue());
     }
 
     @AfterEach
@@ -329,6 +334,36 @@ class IncrementalFetchTest {
 
         assertThat(parked).isDone();
         assertThat(partitions(new FetchResponseView(parked.join()))).isEmpty();
+    }
+
+    /**
+     * Eight slots, one a shard (sessions go to the shards in turn): eight sessions fill the cache, a ninth full fetch
+     * (shard 0's turn) gets none, its fetcher going on with full fetches, and once the broker's clock has left shard
+     * 1's session unused for longer than 120 s, the next full fetch (shard 1's turn) evicts it.
+     */
+    @Test
+    void aFullCacheDeclinesNewSessionsUntilOneIsStaleOnTheBrokersClock() {
+        handler = handlerWithSlots(8);
+        List<Integer> sessions = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            sessions.add(openSession(V12));
+        }
+
+        assertThat(new Fetch(V12, 0, 0).all(0).answer().sessionId()).as("no slot, none young enough to evict")
+                .isZero();
+        clock.advance(60_000);
+        for (int i = 0; i < 8; i++) {
+            if (i != 1) { // all but shard 1's used since
+                assertThat(new Fetch(V12, sessions.get(i), 1).answer().errorCode()).isEqualTo(Errors.NONE.code());
+            }
+        }
+        clock.advance(60_001);
+
+        assertThat(new Fetch(V12, 0, 0).all(0).answer().sessionId()).isNotZero();
+        assertThat(new Fetch(V12, sessions.get(1), 1).answer().errorCode())
+                .as("the one unused for 120,001 ms was evicted").isEqualTo(Errors.FETCH_SESSION_ID_NOT_FOUND.code());
+        assertThat(registry.get("kafka.server.fetchsessioncache.incrementalfetchsessionevictions").counter().count())
+                .isEqualTo(1);
     }
 
     @Test

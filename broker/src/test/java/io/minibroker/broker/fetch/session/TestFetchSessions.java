@@ -1,5 +1,6 @@
 package io.minibroker.broker.fetch.session;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.time.BrokerClock;
@@ -13,8 +14,12 @@ public final class TestFetchSessions {
 
     /** A manager with Kafka's default cache, on {@code clock}. */
     public static FetchManager manager(ManualClock clock) {
-        return new FetchManager(new FetchSessionCache(
-                BrokerConfig.MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS.defaultValue(), new SimpleMeterRegistry()),
-                BrokerClock.manual(clock));
+        return manager(clock, BrokerConfig.MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS.defaultValue(),
+                new SimpleMeterRegistry());
+    }
+
+    /** A manager with a cache of {@code slots} metered in {@code registry}, on {@code clock}. */
+    public static FetchManager manager(ManualClock clock, int slots, MeterRegistry registry) {
+        return new FetchManager(new FetchSessionCache(slots, registry), BrokerClock.manual(clock));
     }
 }
