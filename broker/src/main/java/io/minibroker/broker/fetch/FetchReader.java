@@ -124,7 +124,11 @@ final class FetchReader {
         int total = 0;
         int ordinal = 0;
         for (FetchPlan.TopicPlan topic : plan.topics()) {
-            FetchableTopicResponse topicResponse = null;
+            // Every topic a full fetch names is answered, with no partitions if it named none, as before sessions (a
+            // new session's partitions are read off the answer in the request's order); an incremental answer names
+            // a topic only for a partition it names.
+            FetchableTopicResponse topicResponse = plan.context() instanceof FetchContext.Incremental
+                    ? null : addTopic(response, topic);
             int topicBytes = 0; // metered once per topic: one look-up of its meter however many partitions it has
             String topicName = null; // the request names it by id from v13; its logs know the name
             for (FetchPlan.PartitionPlan partition : topic.partitions()) {
@@ -178,12 +182,7 @@ final class FetchReader {
                     continue; // nothing new for the fetcher: an empty read holds no file
                 }
                 if (topicResponse == null) {
-                    topicResponse = response.addResponse();
-                    if (topic.id() != null) {
-                        topicResponse.topicId(topic.id());
-                    } else {
-                        topicResponse.topic(topic.name());
-                    }
+                    topicResponse = addTopic(response, topic);
                 }
                 PartitionData result = topicResponse.addPartition()
                         .partitionIndex(partition.index())
@@ -222,6 +221,11 @@ final class FetchReader {
                 }
             }
         }
+    }
+
+    private static FetchableTopicResponse addTopic(FetchResponseView response, FetchPlan.TopicPlan topic) {
+        FetchableTopicResponse topicResponse = response.addResponse();
+        return topic.id() != null ? topicResponse.topicId(topic.id()) : topicResponse.topic(topic.name());
     }
 
     /**

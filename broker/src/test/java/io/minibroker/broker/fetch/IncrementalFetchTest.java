@@ -366,6 +366,27 @@ class IncrementalFetchTest {
                 .isEqualTo(1);
     }
 
+    /** A topic named without partitions is answered empty, as before sessions, and the session holds the others. */
+    @Test
+    void aFullFetchNamingATopicWithoutPartitionsOpensASessionOfTheOthers() {
+        FetchRequestView body = new FetchRequestView().replicaId(-1).maxWaitMs(0).minBytes(1).maxBytes(1 << 20)
+                .sessionId(0).sessionEpoch(0);
+        body.addTopic().topic("t");
+        body.addTopic().topic("t").addPartition().partition(0).fetchOffset(0).partitionMaxBytes(1 << 20);
+        Request request = new Request(new RequestHeader(ApiKey.FETCH.id(), V12, 1, "test"), ApiKey.FETCH,
+                body.struct());
+
+        FetchResponseView answer = new FetchResponseView(handler.handle(TestContexts.on("PLAINTEXT"), request)
+                .toCompletableFuture().join());
+
+        assertThat(answer.responses()).hasSize(2);
+        assertThat(answer.responses().get(0).partitions()).isEmpty();
+        assertThat(answer.sessionId()).isNotZero();
+        TestLogs.appendBatchOf(log(0), 1);
+        assertThat(partitions(new Fetch(V12, answer.sessionId(), 1).answer()))
+                .containsExactly(Map.entry(0, "NONE, hw 1, records"));
+    }
+
     @Test
     void fetchesBeforeV7HaveNoSessions() {
         for (int i = 0; i < 2; i++) {
