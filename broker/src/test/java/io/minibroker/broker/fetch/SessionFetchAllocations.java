@@ -30,9 +30,9 @@ import java.util.stream.Stream;
 /**
  * Heap bytes allocated per Fetch of a caught-up consumer on 50 partitions (every fetch offset at the log end, no
  * wait), answered at once by the handler on one thread: a sessionless full fetch (epoch -1, what every fetch was before
- * fetch sessions) against an incremental fetch of a session holding the 50 partitions, naming none. Not a test: a
- * measurement, run as FetchAllocations is (docs/performance.md); prints {@code full_bytes=… incremental_bytes=…}, the
- * last of several rounds.
+ * fetch sessions) against an incremental fetch of a session holding the 50 partitions, naming none; with the thread's
+ * CPU time per request beside. Not a test: a measurement, run as FetchAllocations is (docs/performance.md); prints
+ * {@code full_bytes=… full_cpu_ns=… incremental_bytes=… incremental_cpu_ns=…}, the last of several rounds.
  */
 public final class SessionFetchAllocations {
     private static final int PARTITIONS = 50;
@@ -56,10 +56,10 @@ public final class SessionFetchAllocations {
             FetchHandler handler = new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
                     new BrokerTopicMetrics(new SimpleMeterRegistry()), TestFetchSessions.manager(clock),
                     BrokerConfig.FETCH_MAX_BYTES.defaultValue());
-            long full = bytesPer(handler, epoch -> fetch(0, -1, true));
+            String full = costPer(handler, epoch -> fetch(0, -1, true));
             int session = new FetchResponseView(answer(handler, fetch(0, 0, true))).sessionId();
-            long incremental = bytesPer(handler, epoch -> fetch(session, epoch, false));
-            System.out.println("full_bytes=" + full + " incremental_bytes=" + incremental);
+            String incremental = costPer(handler, epoch -> fetch(session, epoch, false));
+            System.out.println("full_" + full + " incremental_" + incremental);
         } finally {
             purgatory.close();
             topics.close();
@@ -69,23 +69,28 @@ public final class SessionFetchAllocations {
         }
     }
 
-    /** The last round's bytes per request, the requests made before the count starts (epochs 1, 2, ... in turn). */
-    private static long bytesPer(FetchHandler handler, IntFunction<Request> requests) {
+    /**
+     * The last round's bytes and CPU nanoseconds per request, as {@code bytes=… cpu_ns=…}, the requests made before
+     * the count starts (epochs 1, 2, ... in turn).
+     */
+    private static String costPer(FetchHandler handler, IntFunction<Request> requests) {
         ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long thread = Thread.currentThread().getId();
         Request[] made = new Request[ROUNDS * PER_ROUND];
         for (int i = 0; i < made.length; i++) {
             made[i] = requests.apply(i + 1);
         }
-        long bytes = 0;
+        String cost = "";
         for (int round = 0; round < ROUNDS; round++) {
             long before = threads.getThreadAllocatedBytes(thread);
+            long cpuBefore = threads.getCurrentThreadCpuTime();
             for (int i = 0; i < PER_ROUND; i++) {
                 answer(handler, made[round * PER_ROUND + i]);
             }
-            bytes = (threads.getThreadAllocatedBytes(thread) - before) / PER_ROUND;
+            cost = "bytes=" + (threads.getThreadAllocatedBytes(thread) - before) / PER_ROUND
+                    + " cpu_ns=" + (threads.getCurrentThreadCpuTime() - cpuBefore) / PER_ROUND;
         }
-        return bytes;
+        return cost;
     }
 
     private static Struct answer(FetchHandler handler, Request request) {
