@@ -138,6 +138,12 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> REPLICA_FETCH_BACKOFF_MS = intKey("replica.fetch.backoff.ms", 1_000, 0);
     /** Kafka's bound on the bytes of one Fetch answer (55 MiB, at least 1024), whatever the request's MaxBytes. */
     public static final ConfigKey<Integer> FETCH_MAX_BYTES = intKey("fetch.max.bytes", 57_671_680, 1024);
+    /**
+     * Kafka's bound on the incremental fetch sessions (KIP-227) a broker keeps, divided among the cache's 8 shards;
+     * 0 gives none, every fetch then answered in full.
+     */
+    public static final ConfigKey<Integer> MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS =
+            intKey("max.incremental.fetch.session.cache.slots", 1000, 0);
     public static final ConfigKey<Long> REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS =
             longKey("replica.high.watermark.checkpoint.interval.ms", 5_000L, 1);
 
@@ -359,7 +365,7 @@ public final class BrokerConfig {
             BROKER_SESSION_TIMEOUT_MS, CONTROLLER_SOCKET_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
             REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES, REPLICA_FETCH_BACKOFF_MS,
-            FETCH_MAX_BYTES,
+            FETCH_MAX_BYTES, MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS,
             REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, LOG_DIR, LOG_DIRS,
             LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
             LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,
