@@ -4,9 +4,11 @@
 //	franzsmoke <bootstrap servers>
 //	franzsmoke regex <bootstrap servers>
 //	franzsmoke transact <bootstrap servers>
+//	franzsmoke sessions <bootstrap servers> <topic> <partitions> <records there>
 //
 // The second form is franz-go's own TestConsumeRegex on a fresh broker (see regex.go); the third a
-// consume-transform-produce loop with GroupTransactSession (see transact.go). The first creates a topic with kadm, produces 300 zstd-compressed records idempotently, consumes them with two
+// consume-transform-produce loop with GroupTransactSession (see transact.go); the fourth reads a topic's partitions
+// in an incremental fetch session (see sessions.go). The first creates a topic with kadm, produces 300 zstd-compressed records idempotently, consumes them with two
 // members of one group under the cooperative-sticky balancer (the second joining while the first consumes),
 // commits, then reads the group's lag, end offsets, topic configs and log dirs back, deletes the group and the
 // topic, and prints one line of what it saw. Any error ends it with a non-zero exit and the error on stderr.
@@ -42,6 +44,12 @@ func main() {
 	}
 	if len(os.Args) == 3 && os.Args[1] == "migrate" {
 		migrate(os.Args[2])
+		return
+	}
+	if len(os.Args) == 6 && os.Args[1] == "sessions" {
+		partitions, _ := strconv.Atoi(os.Args[4])
+		first, _ := strconv.Atoi(os.Args[5])
+		consumeInSession(os.Args[2], os.Args[3], partitions, first)
 		return
 	}
 	if len(os.Args) == 3 && os.Args[1] == "regex" {

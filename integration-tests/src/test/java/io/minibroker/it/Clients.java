@@ -41,14 +41,23 @@ public final class Clients {
 
     /** The same, with these settings too (a SASL client's, say). */
     public static List<String> readValues(String bootstrapServers, Map<String, ?> settings, String topic, int count) {
+        return readValues(bootstrapServers, settings, List.of(new TopicPartition(topic, 0)), count);
+    }
+
+    /** Reads these partitions from the beginning until {@code count} records have arrived, in all. */
+    public static List<String> readValues(String bootstrapServers, List<TopicPartition> partitions, int count) {
+        return readValues(bootstrapServers, Map.of(), partitions, count);
+    }
+
+    private static List<String> readValues(String bootstrapServers, Map<String, ?> settings,
+                                           List<TopicPartition> partitions, int count) {
         Map<String, Object> config = new HashMap<>(settings);
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-            TopicPartition partition = new TopicPartition(topic, 0);
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
             List<String> values = new ArrayList<>();
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (values.size() < count && System.nanoTime() < deadline) {

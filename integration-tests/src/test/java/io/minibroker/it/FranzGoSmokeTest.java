@@ -92,6 +92,28 @@ class FranzGoSmokeTest {
         }
     }
 
+    /**
+     * sessions.go: franz-go reads 50 partitions without a group in an incremental fetch session (KIP-227), then five
+     * records produced meanwhile: every record read, none of its fetches refused for its session, and its later
+     * fetches name no partition (the session holds them).
+     */
+    @Test
+    void franzGoFetchesFiftyPartitionsInAnIncrementalSession() throws Exception {
+        Path program = build();
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of())) {
+            FetchSessionsClientsTest.fill(kafka);
+            kafka.controls().requestLog().start();
+            int there = FetchSessionsClientsTest.PARTITIONS * FetchSessionsClientsTest.PER_PARTITION;
+            String output = Commands.run("", program.toString(), "sessions", kafka.bootstrapServers(),
+                    FetchSessionsClientsTest.TOPIC, String.valueOf(FetchSessionsClientsTest.PARTITIONS),
+                    String.valueOf(there));
+
+            assertThat(output.strip()).isEqualTo("read=" + (there + 5));
+            assertThat(FetchSessionsClientsTest.fetchesOf(kafka.controls().requestLog(), "franz-sessions"))
+                    .anySatisfy(fetch -> assertThat(FetchSessionsClientsTest.partitionsNamed(fetch)).isZero());
+        }
+    }
+
     private static Path build() throws Exception {
         Assumptions.assumeTrue(Commands.onPath("go"), "Go is not installed (see .ci/run); skipping");
         Path program = Path.of("target", "franzsmoke").toAbsolutePath();

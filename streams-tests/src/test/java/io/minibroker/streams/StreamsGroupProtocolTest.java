@@ -107,14 +107,8 @@ class StreamsGroupProtocolTest {
                         .all().get();
                 app.start();
                 awaitActiveTasks(List.of(app), 6);
-                try (KafkaProducer<String, String> producer = StreamsApps.producer(bootstrap)) {
-                    producer.send(new ProducerRecord<>(INPUT, "l1", "a b a")).get();
-                    producer.send(new ProducerRecord<>(INPUT, "l2", "b c")).get();
-                }
-                assertThat(StreamsApps.awaitCounts(bootstrap, OUTPUT, Map.of("a", 2L, "b", 2L, "c", 1L)))
-                        .containsEntry("a", 2L).containsEntry("b", 2L).containsEntry("c", 1L);
                 // Everything read is committed before the restart: what is counted after it is counted once.
-                awaitCommittedToTheEnd(admin);
+                countTwoLinesAndCommit(bootstrap, admin);
                 before = streamsGroup(admin);
             }
 
@@ -138,6 +132,67 @@ class StreamsGroupProtocolTest {
         } finally {
             app.close();
             kafka.close();
+        }
+    }
+
+    @Test
+    void anAppMovedFromTheClassicProtocolToStreamsCarriesOnFromItsCommittedOffsets() throws Exception {
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.streams.heartbeat.interval.ms", "500"));
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            String bootstrap = kafka.bootstrapServers();
+            admin.createTopics(List.of(new NewTopic(INPUT, 3, (short) 1), new NewTopic(OUTPUT, 1, (short) 1)))
+                    .all().get();
+            Properties classicConfig = StreamsApps.config(APPLICATION, bootstrap, firstStateDir);
+            try (KafkaStreams classic = new KafkaStreams(StreamsApps.wordCount(INPUT, OUTPUT), classicConfig)) {
+                classic.start();
+                countTwoLinesAndCommit(bootstrap, admin);
+                classic.close(CloseOptions.groupMembershipOperation(
+                        CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+            }
+            awaitEmptyClassicGroup(admin);
+
+            // The same application.id on group.protocol=streams, on a fresh state directory: it reads on from the
+            // classic group's commits (its counts restored from the changelog), never the input again.
+            KafkaStreams streams = wordCount(bootstrap, secondStateDir);
+            try {
+                streams.start();
+                awaitActiveTasks(List.of(streams), 6);
+                try (KafkaProducer<String, String> producer = StreamsApps.producer(bootstrap)) {
+                    producer.send(new ProducerRecord<>(INPUT, "l3", "a c d")).get();
+                }
+                assertThat(StreamsApps.awaitCounts(bootstrap, OUTPUT, Map.of("a", 3L, "c", 2L, "d", 1L)))
+                        .containsEntry("a", 3L).containsEntry("b", 2L).containsEntry("c", 2L).containsEntry("d", 1L);
+                awaitCommittedToTheEnd(admin);
+                // Five counts from the classic run, three from this one: nothing read twice.
+                TopicPartition output = new TopicPartition(OUTPUT, 0);
+                assertThat(admin.listOffsets(Map.of(output, OffsetSpec.latest())).all().get().get(output).offset())
+                        .isEqualTo(8);
+                assertThat(admin.listGroups(ListGroupsOptions.forStreamsGroups()).all().get()).singleElement()
+                        .satisfies(group -> assertThat(group.groupId()).isEqualTo(APPLICATION));
+            } finally {
+                streams.close();
+            }
+        }
+    }
+
+    /** Sends the first two lines, waits for their counts (five records out) and for the app to commit them. */
+    private static void countTwoLinesAndCommit(String bootstrap, Admin admin) throws Exception {
+        try (KafkaProducer<String, String> producer = StreamsApps.producer(bootstrap)) {
+            producer.send(new ProducerRecord<>(INPUT, "l1", "a b a")).get();
+            producer.send(new ProducerRecord<>(INPUT, "l2", "b c")).get();
+        }
+        assertThat(StreamsApps.awaitCounts(bootstrap, OUTPUT, Map.of("a", 2L, "b", 2L, "c", 1L)))
+                .containsEntry("a", 2L).containsEntry("b", 2L).containsEntry("c", 1L);
+        awaitCommittedToTheEnd(admin);
+    }
+
+    /** Waits until the classic group the app left is Empty: its member gone, its commits kept. */
+    private static void awaitEmptyClassicGroup(Admin admin) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (admin.describeConsumerGroups(List.of(APPLICATION)).all().get().get(APPLICATION).groupState()
+                != org.apache.kafka.common.GroupState.EMPTY) {
+            assertThat(System.nanoTime()).as("the classic group Empty").isLessThan(deadline);
+            Thread.onSpinWait();
         }
     }
 

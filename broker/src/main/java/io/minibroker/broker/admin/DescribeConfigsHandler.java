@@ -213,7 +213,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
                 }
             });
         }
-        entries.values().stream().filter(entry -> keys == null || keys.contains(entry.name()))
+        entries.values().stream().filter(entry -> asked(keys, entry.name()))
                 .forEach(entry -> addConfig(result, entry, includeSynonyms));
         result.errorCode(Errors.NONE.code());
     }
@@ -224,7 +224,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
      */
     private void describeClusterDefault(List<String> keys, DescribeConfigsResult result, boolean includeSynonyms) {
         new TreeMap<>(dynamic.of("")).forEach((name, value) -> {
-            if (keys != null && !keys.contains(name)) {
+            if (!asked(keys, name)) {
                 return;
             }
             boolean sensitive = !BrokerConfig.knownKeys().containsKey(name);
@@ -259,7 +259,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
             return;
         }
         new TreeMap<>(loggers.loggers()).forEach((logger, level) -> {
-            if (keys == null || keys.contains(logger)) {
+            if (asked(keys, logger)) {
                 result.addConfig().name(logger).value(level)
                         .configSource(ConfigResources.DYNAMIC_BROKER_LOGGER_CONFIG).readOnly(false).isSensitive(false);
             }
@@ -313,10 +313,14 @@ public final class DescribeConfigsHandler implements ApiHandler {
         return found.subList(first, found.size());
     }
 
-    /** A value as Kafka prints it: lists comma-separated, null as null. */
+    /** A value as Kafka prints it: lists comma-separated, maps as {@code key:value,...}, null as null. */
     private static String text(Object value) {
         if (value instanceof List<?> list) {
             return list.stream().map(Object::toString).collect(Collectors.joining(","));
+        }
+        if (value instanceof Map<?, ?> map) {
+            return map.entrySet().stream().map(entry -> entry.getKey() + ":" + entry.getValue())
+                    .collect(Collectors.joining(","));
         }
         return value == null ? null : value.toString();
     }

@@ -6,6 +6,8 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.AlterConfigsRequestView;
 import io.minibroker.protocol.message.view.AlterConfigsResponseView;
+import io.minibroker.protocol.message.view.AlterPartitionReassignmentsRequestView;
+import io.minibroker.protocol.message.view.AlterPartitionReassignmentsResponseView;
 import io.minibroker.protocol.message.view.AlterUserScramCredentialsRequestView;
 import io.minibroker.protocol.message.view.AlterUserScramCredentialsResponseView;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
@@ -24,6 +26,8 @@ import io.minibroker.protocol.message.view.ElectLeadersRequestView;
 import io.minibroker.protocol.message.view.ElectLeadersResponseView;
 import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
 import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
+import io.minibroker.protocol.message.view.ListPartitionReassignmentsRequestView;
+import io.minibroker.protocol.message.view.ListPartitionReassignmentsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.LinkedHashSet;
@@ -40,7 +44,7 @@ import java.util.stream.Stream;
  * CreatePartitions ALTER on the topic; the config APIs DESCRIBE_CONFIGS or ALTER_CONFIGS on the topic, the group, or
  * the cluster for a broker, broker logger or client metrics resource; DescribeLogDirs DESCRIBE and ElectLeaders ALTER
  * on the cluster; DescribeClientQuotas DESCRIBE_CONFIGS on the cluster; the SCRAM credential APIs DESCRIBE and ALTER on
- * the cluster; the brokers' own requests to the controller CLUSTER_ACTION.
+ * the cluster; AlterPartitionReassignments ALTER and ListPartitionReassignments DESCRIBE on the cluster; the brokers' own requests to the controller CLUSTER_ACTION.
  */
 final class AdminApiChecks {
 
@@ -203,6 +207,49 @@ final class AdminApiChecks {
                         .topic(topic.topic());
                 topic.partitions().forEach(p -> result.addPartitionResult().partitionId(p).errorCode(error.code())
                         .errorMessage(Access.message(error)));
+            });
+        }
+        return Access.answer(response.struct());
+    }
+
+    /**
+     * ALTER on the cluster, else the whole request refused in Kafka's {@code getErrorResponse} shape:
+     * CLUSTER_AUTHORIZATION_FAILED and its message at the top and on every partition named.
+     */
+    CompletionStage<Struct> alterPartitionReassignments(Access access) {
+        if (access.allowedOnCluster(AclOperation.ALTER)) {
+            return access.serve();
+        }
+        Errors error = Errors.CLUSTER_AUTHORIZATION_FAILED;
+        AlterPartitionReassignmentsRequestView body = new AlterPartitionReassignmentsRequestView(access.request().body());
+        AlterPartitionReassignmentsResponseView response = new AlterPartitionReassignmentsResponseView()
+                .errorCode(error.code()).errorMessage(Access.message(error));
+        body.topics().forEach(topic -> {
+            AlterPartitionReassignmentsResponseView.ReassignableTopicResponse answer = response.addResponse()
+                    .name(topic.name());
+            topic.partitions().forEach(p -> answer.addPartition().partitionIndex(p.partitionIndex())
+                    .errorCode(error.code()).errorMessage(Access.message(error)));
+        });
+        return Access.answer(response.struct());
+    }
+
+    /**
+     * DESCRIBE on the cluster, else the whole request refused in Kafka's {@code getErrorResponse} shape:
+     * CLUSTER_AUTHORIZATION_FAILED and its message at the top, every partition named listed with empty replica sets.
+     */
+    CompletionStage<Struct> listPartitionReassignments(Access access) {
+        if (access.allowedOnCluster(AclOperation.DESCRIBE)) {
+            return access.serve();
+        }
+        Errors error = Errors.CLUSTER_AUTHORIZATION_FAILED;
+        ListPartitionReassignmentsRequestView body = new ListPartitionReassignmentsRequestView(access.request().body());
+        ListPartitionReassignmentsResponseView response = new ListPartitionReassignmentsResponseView()
+                .errorCode(error.code()).errorMessage(Access.message(error));
+        if (body.topics() != null) {
+            body.topics().forEach(topic -> {
+                ListPartitionReassignmentsResponseView.OngoingTopicReassignment answer = response.addTopic()
+                        .name(topic.name());
+                topic.partitionIndexes().forEach(p -> answer.addPartition().partitionIndex(p));
             });
         }
         return Access.answer(response.struct());

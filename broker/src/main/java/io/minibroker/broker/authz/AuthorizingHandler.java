@@ -122,6 +122,8 @@ public final class AuthorizingHandler implements ApiHandler {
             case INCREMENTAL_ALTER_CONFIGS -> admin::incrementalAlterConfigs;
             case DESCRIBE_LOG_DIRS -> admin::describeLogDirs;
             case ELECT_LEADERS -> admin::electLeaders;
+            case ALTER_PARTITION_REASSIGNMENTS -> admin::alterPartitionReassignments;
+            case LIST_PARTITION_REASSIGNMENTS -> admin::listPartitionReassignments;
             case ALTER_USER_SCRAM_CREDENTIALS -> admin::alterUserScramCredentials;
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> AdminApiChecks::describeUserScramCredentials;
             case DESCRIBE_CLUSTER -> admin::describeCluster;

@@ -64,8 +64,26 @@ public record ClusterMetadata(List<BrokerNode> brokers, Map<String, TopicImage> 
         }
     }
 
+    /**
+     * A partition: its leader and epoch, every replica, the ISR and the replicas not live; while it is being
+     * reassigned, as Kafka's PartitionRecord, {@code replicas} holds the target and the replicas leaving,
+     * {@code addingReplicas} the target's newcomers and {@code removingReplicas} those leaving (only the controller
+     * keeps these two: a broker's image, read from a Metadata answer, has them empty, as it needs only the replicas).
+     */
     public record PartitionImage(int index, int leader, int leaderEpoch, List<Integer> replicas, List<Integer> isr,
-                                 List<Integer> offlineReplicas) {
+                                 List<Integer> offlineReplicas, List<Integer> addingReplicas,
+                                 List<Integer> removingReplicas) {
+
+        /** A partition that is not being reassigned. */
+        public PartitionImage(int index, int leader, int leaderEpoch, List<Integer> replicas, List<Integer> isr,
+                              List<Integer> offlineReplicas) {
+            this(index, leader, leaderEpoch, replicas, isr, offlineReplicas, List.of(), List.of());
+        }
+
+        /** Whether a reassignment is in progress: Kafka's isReassignmentInProgress. */
+        public boolean reassigning() {
+            return !addingReplicas.isEmpty() || !removingReplicas.isEmpty();
+        }
     }
 
     /** What a broker knows before its first fetch from the controller: no brokers, no topics. */

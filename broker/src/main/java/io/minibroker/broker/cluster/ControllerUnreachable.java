@@ -11,6 +11,8 @@ import io.minibroker.protocol.message.view.CreateAclsResponseView;
 import io.minibroker.protocol.message.view.DeleteAclsRequestView;
 import io.minibroker.protocol.message.view.DeleteAclsResponseView;
 import io.minibroker.protocol.message.view.AlterConfigsResponseView;
+import io.minibroker.protocol.message.view.AlterPartitionReassignmentsRequestView;
+import io.minibroker.protocol.message.view.AlterPartitionReassignmentsResponseView;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
 import io.minibroker.protocol.message.view.CreatePartitionsResponseView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
@@ -21,6 +23,7 @@ import io.minibroker.protocol.message.view.ElectLeadersRequestView;
 import io.minibroker.protocol.message.view.ElectLeadersResponseView;
 import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
 import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
+import io.minibroker.protocol.message.view.ListPartitionReassignmentsResponseView;
 import io.minibroker.protocol.message.view.DescribeQuorumResponseView;
 import io.minibroker.protocol.message.view.UpdateFeaturesResponseView;
 import io.minibroker.protocol.schema.Struct;
@@ -122,6 +125,24 @@ public final class ControllerUnreachable {
             }
         }
         return response.struct();
+    }
+
+    /** Every partition named REQUEST_TIMED_OUT, and the whole request too. */
+    public static Struct alterPartitionReassignments(Request request) {
+        AlterPartitionReassignmentsResponseView response = new AlterPartitionReassignmentsResponseView()
+                .errorCode(TIMED_OUT).errorMessage(MESSAGE);
+        for (AlterPartitionReassignmentsRequestView.ReassignableTopic topic
+                : new AlterPartitionReassignmentsRequestView(request.body()).topics()) {
+            AlterPartitionReassignmentsResponseView.ReassignableTopicResponse answer = response.addResponse()
+                    .name(topic.name());
+            topic.partitions().forEach(partition -> answer.addPartition().partitionIndex(partition.partitionIndex())
+                    .errorCode(TIMED_OUT).errorMessage(MESSAGE));
+        }
+        return response.struct();
+    }
+
+    public static Struct listPartitionReassignments(Request request) {
+        return new ListPartitionReassignmentsResponseView().errorCode(TIMED_OUT).errorMessage(MESSAGE).struct();
     }
 
     public static Struct createAcls(Request request) {

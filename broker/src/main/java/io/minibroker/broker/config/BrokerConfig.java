@@ -44,6 +44,8 @@ public final class BrokerConfig {
 
     // Identity and network
     public static final ConfigKey<Integer> NODE_ID = intKey("node.id", 1, 0); // Kafka requires it in KRaft; 1 here
+    /** Kafka's synonym of {@code node.id}, read only to fill it in. */
+    private static final String BROKER_ID = "broker.id";
     /**
      * Not a Kafka broker key: Kafka reads its cluster id from meta.properties, written by kafka-storage format.
      * A single node without that step takes it from the configuration instead.
@@ -136,6 +138,12 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> REPLICA_FETCH_BACKOFF_MS = intKey("replica.fetch.backoff.ms", 1_000, 0);
     /** Kafka's bound on the bytes of one Fetch answer (55 MiB, at least 1024), whatever the request's MaxBytes. */
     public static final ConfigKey<Integer> FETCH_MAX_BYTES = intKey("fetch.max.bytes", 57_671_680, 1024);
+    /**
+     * Kafka's bound on the incremental fetch sessions (KIP-227) a broker keeps, divided among the cache's 8 shards;
+     * 0 gives none, every fetch then answered in full.
+     */
+    public static final ConfigKey<Integer> MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS =
+            intKey("max.incremental.fetch.session.cache.slots", 1000, 0);
     public static final ConfigKey<Long> REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS =
             longKey("replica.high.watermark.checkpoint.interval.ms", 5_000L, 1);
 
@@ -229,13 +237,16 @@ public final class BrokerConfig {
      * Which group protocols the coordinator serves, Kafka's {@code group.coordinator.rebalance.protocols}: classic
      * (always), consumer (KIP-848: ConsumerGroupHeartbeat, ConsumerGroupDescribe) and streams (KIP-1071:
      * StreamsGroupHeartbeat, StreamsGroupDescribe, and the {@code streams.version} feature finalized at 1); all three
-     * by default, as Kafka 4.3's.
+     * by default, as Kafka 4.3's. {@code share} is accepted and changes nothing, as in Kafka 4.3, where the
+     * {@code share.version} feature governs share groups (the key was how Kafka 4.0 enabled them early).
      */
     public static final ConfigKey<List<String>> GROUP_COORDINATOR_REBALANCE_PROTOCOLS = new ConfigKey<>(
             "group.coordinator.rebalance.protocols", ConfigKey::parseNames,
             List.of("classic", "consumer", "streams"),
-            names -> names.contains("classic") && List.of("classic", "consumer", "streams").containsAll(names),
-            "a list of classic, consumer, streams, with classic");
+            names -> names.contains("classic")
+                    && List.of("classic", "consumer", "share", "streams").containsAll(names),
+            "a list of consumer, classic, share, streams, with classic (disabling the 'classic' protocol is not"
+                    + " supported)");
     /** KIP-1071 streams groups: how often members heartbeat, when a silent one is fenced, how many, standbys. */
     public static final ConfigKey<Integer> GROUP_STREAMS_HEARTBEAT_INTERVAL_MS =
             intKey("group.streams.heartbeat.interval.ms", 5000, 1);
@@ -357,7 +368,7 @@ public final class BrokerConfig {
             BROKER_SESSION_TIMEOUT_MS, CONTROLLER_SOCKET_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
             REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES, REPLICA_FETCH_BACKOFF_MS,
-            FETCH_MAX_BYTES,
+            FETCH_MAX_BYTES, MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS,
             REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, LOG_DIR, LOG_DIRS,
             LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
             LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,
@@ -422,6 +433,7 @@ public final class BrokerConfig {
 
     /** Parses and checks every entry; throws {@link ConfigException} on the first invalid value. */
     public static BrokerConfig of(Map<String, String> properties) {
+        properties = withNodeIdFromBrokerId(properties);
         Map<ConfigKey<?>, Object> values = new HashMap<>();
         Set<String> unknown = new TreeSet<>();
         Map<String, String> plainJaasConfigs = new HashMap<>();
@@ -454,6 +466,24 @@ public final class BrokerConfig {
                 Map.copyOf(sslEntries), Map.copyOf(listenerMaxConnections));
         config.checkConsistency();
         return config;
+    }
+
+    /**
+     * {@code broker.id} is Kafka's older name of {@code node.id} (AbstractKafkaConfig.populateSynonyms): alone it
+     * names the node (a docker-compose {@code KAFKA_BROKER_ID}), beside a different {@code node.id} it is refused.
+     */
+    private static Map<String, String> withNodeIdFromBrokerId(Map<String, String> properties) {
+        String brokerId = properties.get(BROKER_ID);
+        if (brokerId == null) {
+            return properties;
+        }
+        Map<String, String> withNodeId = new HashMap<>(properties);
+        withNodeId.remove(BROKER_ID);
+        String nodeId = withNodeId.putIfAbsent(NODE_ID.name(), brokerId);
+        if (nodeId != null && !NODE_ID.parse(nodeId).equals(NODE_ID.parse(brokerId))) {
+            throw new ConfigException("You must set `" + NODE_ID.name() + "` to the same value as `" + BROKER_ID + "`.");
+        }
+        return withNodeId;
     }
 
     /** Reads a properties file, then applies {@code overrides} (from {@code --override key=value}). */
@@ -751,7 +781,7 @@ public final class BrokerConfig {
 
     /** {@code host:count,...}. */
     private static Map<String, Integer> parseIpOverrides(String text) {
-        Map<String, Integer> overrides = new HashMap<>();
+        Map<String, Integer> overrides = new LinkedHashMap<>(); // in the order given: DescribeConfigs shows them so
         for (String entry : text.split(",")) {
             if (entry.isBlank()) {
                 continue;
@@ -762,7 +792,7 @@ public final class BrokerConfig {
             }
             overrides.put(entry.substring(0, colon).trim(), Integer.valueOf(entry.substring(colon + 1).trim()));
         }
-        return Map.copyOf(overrides);
+        return Collections.unmodifiableMap(overrides);
     }
 
     private static List<String> parseListenerNames(String text) {

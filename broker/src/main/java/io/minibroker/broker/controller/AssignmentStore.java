@@ -21,7 +21,8 @@ import java.util.stream.Stream;
 /**
  * The controller's topics on disk, so that they outlive its restarts: one properties file per topic under
  * {@value #DIR} in the controller node's first log directory, with the topic id and each partition's replicas,
- * ISR, leader, leader epoch and partition epoch, and its config overrides ({@code config.<key>}).
+ * ISR, leader, leader epoch and partition epoch, the replicas being added and removed while it is reassigned, and
+ * its config overrides ({@code config.<key>}).
  */
 public final class AssignmentStore {
 
@@ -63,6 +64,11 @@ public final class AssignmentStore {
                     Integer.toString(partition.leaderEpoch()));
             properties.setProperty("partition." + partition.index() + ".epoch",
                     Integer.toString(partitionEpochs[partition.index()]));
+            if (partition.reassigning()) {
+                properties.setProperty("partition." + partition.index() + ".adding", join(partition.addingReplicas()));
+                properties.setProperty("partition." + partition.index() + ".removing",
+                        join(partition.removingReplicas()));
+            }
         }
         topic.configs().forEach((key, value) -> properties.setProperty(CONFIG_PREFIX + key, value));
         TopicStore.writeAtomically(dir.resolve(topic.name() + SUFFIX), properties);
@@ -94,7 +100,9 @@ public final class AssignmentStore {
             List<Integer> isr = ids(properties.getProperty(prefix + "isr", join(replicas)));
             int leader = Integer.parseInt(properties.getProperty(prefix + "leader", replicas.get(0).toString()));
             int leaderEpoch = Integer.parseInt(properties.getProperty(prefix + "leader.epoch", "0"));
-            images.add(new PartitionImage(partition, leader, leaderEpoch, replicas, isr, List.of()));
+            images.add(new PartitionImage(partition, leader, leaderEpoch, replicas, isr, List.of(),
+                    ids(properties.getProperty(prefix + "adding", "")),
+                    ids(properties.getProperty(prefix + "removing", ""))));
             epochs[partition] = Integer.parseInt(properties.getProperty(prefix + "epoch", "0"));
         }
         Map<String, String> configs = new HashMap<>();

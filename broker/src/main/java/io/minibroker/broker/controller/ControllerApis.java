@@ -1,6 +1,8 @@
 package io.minibroker.broker.controller;
 
+import io.minibroker.broker.admin.AlterPartitionReassignmentsHandler;
 import io.minibroker.broker.admin.AlterTopicConfigsHandler;
+import io.minibroker.broker.admin.ListPartitionReassignmentsHandler;
 import io.minibroker.broker.admin.BrokerConfigChanges;
 import io.minibroker.broker.admin.DeleteTopicsHandler;
 import io.minibroker.broker.admin.DescribeConfigsHandler;
@@ -38,7 +40,8 @@ import java.util.function.Function;
  * What the controller's listener ({@code controller.listener.names}) serves: only the requests brokers send their
  * controller, as Kafka's controller listener does (the SASL steps when it is SASL_PLAINTEXT, registration,
  * heartbeats, the image and the parked Fetch that follows its version, ISR changes, and the admin requests brokers
- * forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterConfigs and IncrementalAlterConfigs (of
+ * forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterPartitionReassignments,
+ * ListPartitionReassignments, AlterConfigs and IncrementalAlterConfigs (of
  * topics and of groups), CreateAcls, DeleteAcls, AlterUserScramCredentials, UpdateFeatures and DescribeQuorum, plus
  * DescribeConfigs, which brokers send for the topics' config overrides); clients are never told of this listener.
  */
@@ -91,6 +94,10 @@ public final class ControllerApis {
                         config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new ControllerCreatePartitionsHandler(assignments)))
                 .add(ApiKey.ELECT_LEADERS, onDisk.apply(new ElectLeadersHandler(assignments)))
+                .add(ApiKey.ALTER_PARTITION_REASSIGNMENTS, onDisk.apply(new AlterPartitionReassignmentsHandler(
+                        assignments)))
+                .add(ApiKey.LIST_PARTITION_REASSIGNMENTS, onDisk.apply(new ListPartitionReassignmentsHandler(
+                        assignments)))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
                         ApiKey.ALTER_CONFIGS, groupConfigs, brokerChanges)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,

@@ -11,6 +11,7 @@ import io.minibroker.broker.topic.DeletableTopics;
 import io.minibroker.broker.topic.ElectableTopics;
 import io.minibroker.broker.topic.ElectableTopics.ElectionResult;
 import io.minibroker.broker.topic.PartitionRules;
+import io.minibroker.broker.topic.ReassignableTopics;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -42,7 +43,8 @@ import java.util.function.Function;
  * controller, and a deleted one stays deleted. Thread-safe: every method holds
  * this object's lock, so images are taken between changes, never during one.
  */
-public final class TopicAssignments implements DeletableTopics, ConfigurableTopics, ElectableTopics, LeaderMoves {
+public final class TopicAssignments implements DeletableTopics, ConfigurableTopics, ElectableTopics, LeaderMoves,
+        ReassignableTopics {
 
     /** What creating a topic answers: an error and its message, or the new topic. */
     public record Outcome(Errors error, String message, TopicImage topic) {
@@ -410,19 +412,163 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         if (new HashSet<>(newIsr).equals(new HashSet<>(current.isr()))) {
             return new IsrChange(Errors.NONE, current, epochs[index]);
         }
-        PartitionImage changed = new PartitionImage(index, current.leader(), current.leaderEpoch(),
-                current.replicas(), List.copyOf(newIsr), List.of());
-        List<PartitionImage> partitions = new ArrayList<>(topic.partitions());
-        partitions.set(index, changed);
-        TopicImage updated = topic.withPartitions(partitions);
-        int[] newEpochs = epochs.clone();
-        newEpochs[index]++;
+        // A new ISR may complete a reassignment, as Kafka's PartitionChangeBuilder completes one.
+        PartitionImage changed = changeReplicas(current, current.replicas(), newIsr, current.addingReplicas(),
+                current.removingReplicas());
         try {
-            install(updated, newEpochs);
+            saveChange(topic, changed);
         } catch (IOException e) {
             return IsrChange.failed(Errors.KAFKA_STORAGE_ERROR);
         }
-        return new IsrChange(Errors.NONE, changed, newEpochs[index]);
+        if (current.reassigning() && !changed.reassigning()) {
+            LOG.info("{}-{}: reassignment completed on replicas {}, ISR {}, leader {} at epoch {}", topic.name(),
+                    index, changed.replicas(), changed.isr(), changed.leader(), changed.leaderEpoch());
+        }
+        if (changed.leader() != brokerId) {
+            // The leader left with the replicas removed: Kafka answers so, and the sender waits for the image.
+            return IsrChange.failed(Errors.NEW_LEADER_ELECTED);
+        }
+        return new IsrChange(Errors.NONE, changed, partitionEpochs.get(topic.name())[index]);
+    }
+
+    /** Saves one partition's change with its partition epoch bumped, then puts it in the image. */
+    private void saveChange(TopicImage topic, PartitionImage changed) throws IOException {
+        List<PartitionImage> partitions = new ArrayList<>(topic.partitions());
+        partitions.set(changed.index(), changed);
+        int[] newEpochs = partitionEpochs.get(topic.name()).clone();
+        newEpochs[changed.index()]++;
+        install(topic.withPartitions(partitions), newEpochs);
+    }
+
+    /**
+     * A partition with these replicas, ISR and replicas being added and removed, as Kafka's PartitionChangeBuilder
+     * makes it: a reassignment completes once the ISR less the replicas leaving is not empty and holds every replica
+     * being added (the replicas leaving go from the replicas and the ISR, nothing is being added or removed any
+     * more); a leader that is no longer a live member of the ISR and the replicas gives way to the first replica, in
+     * order, that is (none: no leader, as this controller makes no unclean election); a new leader, or a replica
+     * gone from the replicas, bumps the leader epoch.
+     */
+    private PartitionImage changeReplicas(PartitionImage current, List<Integer> replicas, List<Integer> isr,
+                                          List<Integer> adding, List<Integer> removing) {
+        if (!adding.isEmpty() || !removing.isEmpty()) {
+            List<Integer> leaving = removing;
+            List<Integer> keptIsr = isr.stream().filter(id -> !leaving.contains(id)).toList();
+            if (!keptIsr.isEmpty() && keptIsr.containsAll(adding)) {
+                replicas = replicas.stream().filter(id -> !leaving.contains(id)).toList();
+                isr = keptIsr;
+                adding = List.of();
+                removing = List.of();
+            }
+        }
+        int leader = current.leader();
+        if (leader == NO_LEADER || !isr.contains(leader) || !replicas.contains(leader) || !membership.isLive(leader)) {
+            List<Integer> newIsr = isr;
+            leader = replicas.stream().filter(id -> newIsr.contains(id) && membership.isLive(id)).findFirst()
+                    .orElse(NO_LEADER);
+        }
+        boolean bump = leader != current.leader() || !replicas.containsAll(current.replicas());
+        return new PartitionImage(current.index(), leader, bump ? current.leaderEpoch() + 1 : current.leaderEpoch(),
+                List.copyOf(replicas), List.copyOf(isr), List.of(), List.copyOf(adding), List.copyOf(removing));
+    }
+
+    /**
+     * AlterPartitionReassignments of one partition, as Kafka's ReplicationControlManager does it. A target: checked
+     * ({@link ReassignableTopics#refusal}, against the registered brokers and the replication factor the partition
+     * is going to), then the replicas become the target followed by the current ones it leaves out (being removed),
+     * and the target's newcomers are being added; if the ISR already allows it the move completes at once (a new
+     * order of the same replicas, or fewer replicas), otherwise once the newcomers join the ISR ({@link #alterIsr}).
+     * A null target cancels a move in progress: the replicas being added go, from the ISR too, which refuses the
+     * cancel (INVALID_REPLICA_ASSIGNMENT, as Kafka without unclean elections) if nothing would be left in it. What
+     * changes nothing is not saved.
+     */
+    @Override
+    public synchronized ReassignableTopics.Outcome reassign(String topic, int partition, List<Integer> target,
+                                         boolean allowReplicationFactorChange) {
+        TopicImage image = topics.get(topic);
+        if (image == null) {
+            return ReassignableTopics.Outcome.noSuchTopic(topic);
+        }
+        if (partition < 0 || partition >= image.partitions().size()) {
+            return ReassignableTopics.Outcome.noSuchPartition(topic, partition);
+        }
+        PartitionImage current = image.partitions().get(partition);
+        PartitionImage changed;
+        if (target == null) {
+            if (!current.reassigning()) {
+                return ReassignableTopics.Outcome.NOTHING_TO_CANCEL;
+            }
+            List<Integer> adding = current.addingReplicas();
+            List<Integer> isr = current.isr().stream().filter(id -> !adding.contains(id)).toList();
+            if (isr.isEmpty()) {
+                return new ReassignableTopics.Outcome(Errors.INVALID_REPLICA_ASSIGNMENT, "Unable to revert partition assignment for "
+                        + topic + ":" + partition + " because it would require an unclean leader election.");
+            }
+            changed = changeReplicas(current, current.replicas().stream().filter(id -> !adding.contains(id)).toList(),
+                    isr, List.of(), List.of());
+        } else {
+            int replicationFactor = current.replicas().size() - current.removingReplicas().size();
+            ReassignableTopics.Outcome refused = ReassignableTopics.refusal(target, Set.copyOf(membership.ids().registered()),
+                    replicationFactor, allowReplicationFactorChange);
+            if (refused != null) {
+                return refused;
+            }
+            List<Integer> removing = current.replicas().stream().filter(id -> !target.contains(id)).toList();
+            // A newcomer of a move in progress that the new target keeps is still being added: Kafka keeps the
+            // whole of the old adding set when the new target adds nothing, even replicas the target drops, which
+            // would then never let the move complete; here only those the target keeps stay.
+            List<Integer> adding = target.stream()
+                    .filter(id -> !current.replicas().contains(id) || current.addingReplicas().contains(id)).toList();
+            List<Integer> replicas = new ArrayList<>(target);
+            replicas.addAll(removing);
+            changed = changeReplicas(current, replicas, current.isr(), adding, removing);
+        }
+        if (changed.equals(current)) {
+            return ReassignableTopics.Outcome.DONE;
+        }
+        try {
+            saveChange(image, changed);
+        } catch (IOException e) {
+            LOG.warn("Could not save the reassignment of {}-{}: {}", topic, partition, e.toString());
+            return new ReassignableTopics.Outcome(Errors.KAFKA_STORAGE_ERROR, "the controller could not save the reassignment");
+        }
+        LOG.info("{}-{}: {} replicas {}, adding {}, removing {}, ISR {}, leader {} at epoch {}", topic, partition,
+                target == null ? "reassignment cancelled:" : "reassigning to " + target + ":", changed.replicas(),
+                changed.addingReplicas(), changed.removingReplicas(), changed.isr(), changed.leader(),
+                changed.leaderEpoch());
+        return ReassignableTopics.Outcome.DONE;
+    }
+
+    @Override
+    public synchronized Map<Integer, Ongoing> ongoing(String topic, List<Integer> partitions) {
+        TopicImage image = topics.get(topic);
+        Map<Integer, Ongoing> moving = new LinkedHashMap<>();
+        if (image == null) {
+            return moving;
+        }
+        for (int index : partitions) {
+            if (index >= 0 && index < image.partitions().size() && image.partitions().get(index).reassigning()) {
+                moving.put(index, ongoingOf(image.partitions().get(index)));
+            }
+        }
+        return moving;
+    }
+
+    @Override
+    public synchronized Map<String, Map<Integer, Ongoing>> ongoingAll() {
+        Map<String, Map<Integer, Ongoing>> moving = new LinkedHashMap<>();
+        for (TopicImage topic : topics.values()) {
+            Map<Integer, Ongoing> partitions = new LinkedHashMap<>();
+            topic.partitions().stream().filter(PartitionImage::reassigning)
+                    .forEach(p -> partitions.put(p.index(), ongoingOf(p)));
+            if (!partitions.isEmpty()) {
+                moving.put(topic.name(), partitions);
+            }
+        }
+        return moving;
+    }
+
+    private static Ongoing ongoingOf(PartitionImage partition) {
+        return new Ongoing(partition.replicas(), partition.addingReplicas(), partition.removingReplicas());
     }
 
     /** Kafka's leader id for a partition without one: no replica of its ISR is live. */
@@ -505,7 +651,8 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
             return null;
         }
         int leaderEpoch = leader == partition.leader() ? partition.leaderEpoch() : partition.leaderEpoch() + 1;
-        return new PartitionImage(partition.index(), leader, leaderEpoch, partition.replicas(), isr, List.of());
+        return new PartitionImage(partition.index(), leader, leaderEpoch, partition.replicas(), isr, List.of(),
+                partition.addingReplicas(), partition.removingReplicas());
     }
 
     /** At most this many leaders one automatic rebalance moves, as Kafka's controller (MAX_ELECTIONS_PER_IMBALANCE). */
@@ -719,7 +866,7 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     /** The partition under a new leader: the next leader epoch, the same replicas and ISR. */
     private static PartitionImage ledBy(PartitionImage partition, int leader) {
         return new PartitionImage(partition.index(), leader, partition.leaderEpoch() + 1, partition.replicas(),
-                partition.isr(), List.of());
+                partition.isr(), List.of(), partition.addingReplicas(), partition.removingReplicas());
     }
 
     /**
@@ -746,7 +893,8 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         for (TopicImage topic : topics.values()) {
             List<PartitionImage> partitions = topic.partitions().stream()
                     .map(p -> new PartitionImage(p.index(), p.leader(), p.leaderEpoch(), p.replicas(), p.isr(),
-                            p.replicas().stream().filter(id -> !live.contains(id)).toList()))
+                            p.replicas().stream().filter(id -> !live.contains(id)).toList(), p.addingReplicas(),
+                            p.removingReplicas()))
                     .toList();
             image.put(topic.name(), topic.withPartitions(partitions));
         }

@@ -4,6 +4,9 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.LeaderHints;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.fetch.session.FetchContext;
+import io.minibroker.broker.fetch.session.FetchManager;
+import io.minibroker.broker.fetch.session.FetchSession;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
@@ -28,42 +31,35 @@ import java.util.function.ToIntBiFunction;
  * no wait allowed; otherwise parks the fetch in the fetch purgatory, keyed by its partitions, until an append brings
  * enough data or {@code MaxWaitMs} passes.
  *
- * <p>Fetch sessions (KIP-227) are declined the way Kafka declines them: every response carries session id 0,
- * so clients send full fetches. As in Kafka's FetchManager, a request is full when its session epoch is 0 (open a
- * session) or -1 (sessionless), whatever session id it names (Kafka closes that session; none is ever open here),
- * and is served; an incremental one (any other epoch) names a session we never gave and gets
- * FETCH_SESSION_ID_NOT_FOUND.
+ * <p>Fetch sessions (KIP-227), from v7, as Kafka's: the {@link FetchManager} sorts the request by its session id and
+ * epoch; a session error is answered at the top level without partitions; an incremental fetch reads its session's
+ * partitions and is answered with those that changed, at once or when its wait ends, as any other.
  */
 public final class FetchHandler implements ApiHandler {
 
-    private static final int SESSIONS_FROM_VERSION = 7;
     /** KIP-951: CurrentLeader and NodeEndpoints from v16 (topics named by id). */
     private static final int CURRENT_LEADER_FROM_VERSION = 16;
-    private static final int INITIAL_EPOCH = 0;
-    private static final int FINAL_EPOCH = -1;
 
     private final TopicRegistry topics;
     private final Purgatory<DelayedFetch> purgatory;
     private final PartitionLeadership leadership;
     private final BrokerTopicMetrics metrics;
+    private final FetchManager sessions;
     /** {@code fetch.max.bytes}: the most bytes an answer holds, whatever the request asks. */
     private final int fetchMaxBytes;
     /** The most bytes the fetching client's {@code consumer_byte_rate} lets through in a quota window. */
     private final ToIntBiFunction<String, Request> quotaWindowBytes;
 
     public FetchHandler(TopicRegistry topics, Purgatory<DelayedFetch> purgatory, PartitionLeadership leadership,
-                        BrokerTopicMetrics metrics, int fetchMaxBytes,
+                        BrokerTopicMetrics metrics, FetchManager sessions, int fetchMaxBytes,
                         ToIntBiFunction<String, Request> quotaWindowBytes) {
         this.topics = topics;
+        this.sessions = sessions;
         this.purgatory = purgatory;
         this.leadership = leadership;
         this.metrics = metrics;
         this.fetchMaxBytes = fetchMaxBytes;
         this.quotaWindowBytes = quotaWindowBytes;
-    }
-
-    private static boolean isFull(int sessionEpoch) {
-        return sessionEpoch == INITIAL_EPOCH || sessionEpoch == FINAL_EPOCH;
     }
 
     /** A purgatory for parked fetches, as the broker names it. */
@@ -74,13 +70,14 @@ public final class FetchHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         FetchRequestView body = new FetchRequestView(request.body());
-        if (request.version() >= SESSIONS_FROM_VERSION && !isFull(body.sessionEpoch())) {
+        FetchContext session = sessions.newContext(request.version(), body, FetchPlan.replicaIdOf(request, body) >= 0);
+        if (session instanceof FetchContext.SessionError refused) {
             return CompletableFuture.completedFuture(new FetchResponseView()
-                    .errorCode(Errors.FETCH_SESSION_ID_NOT_FOUND.code()).struct());
+                    .errorCode(refused.error().code()).sessionId(FetchSession.INVALID_SESSION_ID).struct());
         }
         // As Kafka's KafkaApis: never more than the client's quota lets through in a window, so that an answer
         // throttled and emptied for its size (network/RequestHandler) is not the same answer again at every retry.
-        FetchPlan plan = FetchPlan.of(request, topics, leadership,
+        FetchPlan plan = FetchPlan.of(request, session, topics, leadership,
                 Math.min(fetchMaxBytes, quotaWindowBytes.applyAsInt(context.principal().name(), request)));
         for (FetchPlan.TopicPlan topic : plan.topics()) {
             int partitionsRead = 0;

@@ -1,6 +1,10 @@
 package io.minibroker.broker.fetch;
 
 import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.fetch.session.CachedPartition;
+import io.minibroker.broker.fetch.session.FetchContext;
+import io.minibroker.broker.fetch.session.FetchSession;
+import io.minibroker.broker.fetch.session.SessionPartition;
 import io.minibroker.broker.log.LeaderEpochCache;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.topic.TopicMetadata;
@@ -14,6 +18,7 @@ import io.minibroker.protocol.message.view.FetchRequestView.ReplicaState;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -22,7 +27,8 @@ import java.util.UUID;
  * replaces it) and where to read. Built once; both the immediate answer and a parked fetch read from it.
  */
 record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, int maxBytes, byte isolationLevel,
-                 List<TopicPlan> topics, PartitionLeadership leadership, boolean fetchOnlyLeader) {
+                 List<TopicPlan> topics, PartitionLeadership leadership, boolean fetchOnlyLeader, FetchContext context,
+                 CachedPartition[] cached) {
 
     /** IsolationLevel READ_COMMITTED (1): read up to the last stable offset, told of the aborted transactions. */
     private static final byte READ_COMMITTED = 1;
@@ -70,55 +76,116 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
      * DivergingEpoch, read in place of records, when it is an older epoch or ends before the fetch offset.
      * As Kafka's KafkaApis, the request's MaxBytes is bounded by the broker's {@code fetchMaxBytes}
      * ({@code fetch.max.bytes}), and its MinBytes by that bound: a fetch never waits for more than it could be answered.
+     * An incremental fetch (KIP-227) reads its session's partitions, each as the fetcher last asked for it.
      */
-    static FetchPlan of(Request request, TopicRegistry registry, PartitionLeadership leadership, int fetchMaxBytes) {
+    static FetchPlan of(Request request, FetchContext context, TopicRegistry registry, PartitionLeadership leadership,
+                        int fetchMaxBytes) {
         FetchRequestView body = new FetchRequestView(request.body());
-        // ReplicaState is a non-nullable struct that starts as its defaults (-1, -1) when a request leaves it out.
-        ReplicaState replicaState = request.version() >= REPLICA_STATE_FROM_VERSION ? body.replicaState() : null;
-        int replicaId = replicaState == null ? body.replicaId() : replicaState.replicaId();
+        short version = request.version();
+        ReplicaState replicaState = version >= REPLICA_STATE_FROM_VERSION ? body.replicaState() : null;
+        int replicaId = replicaIdOf(request, body);
         long replicaEpoch = replicaState == null ? -1 : replicaState.replicaEpoch();
-        boolean fetchOnlyLeader = replicaId >= 0 || request.version() < FOLLOWER_READS_FROM_VERSION;
-        boolean byId = request.version() >= TOPIC_IDS_FROM_VERSION;
-        List<TopicPlan> topics = new ArrayList<>();
-        for (FetchTopic topic : body.topics()) {
-            String name = byId ? null : topic.topic();
-            UUID id = byId ? topic.topicId() : null;
-            Optional<TopicMetadata> metadata = registry.resolve(byId, name, id);
-            List<PartitionPlan> partitions = new ArrayList<>();
-            for (FetchPartition partition : topic.partitions()) {
-                int index = partition.partition();
-                Optional<PartitionLog> log = metadata.flatMap(t -> registry.partitionLog(t, index));
-                int currentLeaderEpoch = request.version() >= CURRENT_LEADER_EPOCH_FROM_VERSION
-                        ? partition.currentLeaderEpoch() : NO_EPOCH;
-                Errors error = log.isPresent()
-                        ? leadership.checkLeaderEpoch(log.get().topicPartition(), currentLeaderEpoch, fetchOnlyLeader)
-                        : registry.partitionNotHere(byId, name, id, index); // elsewhere, or nowhere
-                int lastFetchedEpoch = request.version() >= LAST_FETCHED_EPOCH_FROM_VERSION
-                        ? partition.lastFetchedEpoch() : NO_EPOCH;
-                LeaderEpochCache.EpochEnd diverging = null;
-                if (error == Errors.NONE && log.isPresent() && lastFetchedEpoch != NO_EPOCH) {
-                    LeaderEpochCache.EpochEnd end = log.get().endOffsetForEpoch(lastFetchedEpoch);
-                    if (end.epoch() == LeaderEpochCache.UNDEFINED_EPOCH
-                            || end.endOffset() == LeaderEpochCache.UNDEFINED_OFFSET
-                            || partition.fetchOffset() < log.get().logStartOffset()) {
-                        error = Errors.OFFSET_OUT_OF_RANGE;
-                    } else if (end.epoch() < lastFetchedEpoch || end.endOffset() < partition.fetchOffset()) {
-                        diverging = end;
-                    }
-                }
-                if (error != Errors.NONE) {
-                    log = Optional.empty();
-                }
-                partitions.add(new PartitionPlan(index, partition.fetchOffset(),
-                        request.version() >= LOG_START_OFFSET_FROM_VERSION ? partition.logStartOffset() : -1,
-                        partition.partitionMaxBytes(), log.orElse(null), error, diverging));
+        boolean fetchOnlyLeader = replicaId >= 0 || version < FOLLOWER_READS_FROM_VERSION;
+        Resolver resolver = new Resolver(version, registry, leadership, fetchOnlyLeader);
+        List<TopicPlan> topics;
+        CachedPartition[] cached = null;
+        if (context instanceof FetchContext.Incremental incremental) {
+            FetchSession session = incremental.session();
+            synchronized (session) {
+                cached = session.partitions().toArray(new CachedPartition[0]);
             }
-            topics.add(new TopicPlan(name, id, partitions));
+            topics = resolver.session(cached);
+        } else {
+            topics = resolver.request(body);
         }
-        int maxBytes = Math.min(request.version() >= 3 ? body.maxBytes() : Integer.MAX_VALUE, fetchMaxBytes);
-        byte isolationLevel = request.version() >= ISOLATION_LEVEL_FROM_VERSION ? body.isolationLevel() : 0;
-        return new FetchPlan(request.version(), replicaId, replicaEpoch, Math.min(body.minBytes(), maxBytes), maxBytes,
-                isolationLevel, topics, leadership, fetchOnlyLeader);
+        int maxBytes = Math.min(version >= 3 ? body.maxBytes() : Integer.MAX_VALUE, fetchMaxBytes);
+        byte isolationLevel = version >= ISOLATION_LEVEL_FROM_VERSION ? body.isolationLevel() : 0;
+        return new FetchPlan(version, replicaId, replicaEpoch, Math.min(body.minBytes(), maxBytes), maxBytes,
+                isolationLevel, topics, leadership, fetchOnlyLeader, context, cached);
+    }
+
+    /** The follower's id that sent the fetch, or -1 from a consumer. */
+    static int replicaIdOf(Request request, FetchRequestView body) {
+        // ReplicaState is a non-nullable struct that starts as its defaults (-1, -1) when a request leaves it out.
+        return request.version() >= REPLICA_STATE_FROM_VERSION ? body.replicaState().replicaId() : body.replicaId();
+    }
+
+    /** Resolves the partitions a fetch reads, named by the request or, for an incremental fetch, by its session. */
+    private record Resolver(short version, TopicRegistry registry, PartitionLeadership leadership,
+                            boolean fetchOnlyLeader) {
+
+        List<TopicPlan> request(FetchRequestView body) {
+            boolean byId = version >= TOPIC_IDS_FROM_VERSION;
+            List<TopicPlan> topics = new ArrayList<>();
+            for (FetchTopic topic : body.topics()) {
+                String name = byId ? null : topic.topic();
+                UUID id = byId ? topic.topicId() : null;
+                Optional<TopicMetadata> metadata = registry.resolve(byId, name, id);
+                List<PartitionPlan> partitions = new ArrayList<>();
+                for (FetchPartition partition : topic.partitions()) {
+                    partitions.add(partition(metadata, name, id, partition.partition(), partition.fetchOffset(),
+                            partition.logStartOffset(), partition.partitionMaxBytes(), partition.currentLeaderEpoch(),
+                            partition.lastFetchedEpoch()));
+                }
+                topics.add(new TopicPlan(name, id, partitions));
+            }
+            return topics;
+        }
+
+        /**
+         * The session's partitions in its order, a topic's run of them one TopicPlan (a topic may come back later in
+         * the order, as in Kafka's answer), each with what the fetcher last asked for it.
+         */
+        List<TopicPlan> session(CachedPartition[] cached) {
+            boolean byId = version >= TOPIC_IDS_FROM_VERSION;
+            List<TopicPlan> topics = new ArrayList<>();
+            List<PartitionPlan> partitions = null;
+            Optional<TopicMetadata> metadata = Optional.empty();
+            SessionPartition previous = null;
+            for (CachedPartition partition : cached) {
+                SessionPartition key = partition.key();
+                if (previous == null || !Objects.equals(previous.topic(), key.topic())
+                        || !Objects.equals(previous.topicId(), key.topicId())) {
+                    metadata = registry.resolve(byId, key.topic(), key.topicId());
+                    partitions = new ArrayList<>();
+                    topics.add(new TopicPlan(key.topic(), key.topicId(), partitions));
+                }
+                previous = key;
+                partitions.add(partition(metadata, key.topic(), key.topicId(), key.partition(),
+                        partition.fetchOffset(), partition.fetcherLogStartOffset(), partition.maxBytes(),
+                        partition.currentLeaderEpoch(), partition.lastFetchedEpoch()));
+            }
+            return topics;
+        }
+
+        private PartitionPlan partition(Optional<TopicMetadata> metadata, String name, UUID id, int index,
+                                        long fetchOffset, long logStartOffset, int maxBytes, int currentLeaderEpoch,
+                                        int lastFetchedEpoch) {
+            boolean byId = version >= TOPIC_IDS_FROM_VERSION;
+            Optional<PartitionLog> log = metadata.flatMap(t -> registry.partitionLog(t, index));
+            int checkedLeaderEpoch = version >= CURRENT_LEADER_EPOCH_FROM_VERSION ? currentLeaderEpoch : NO_EPOCH;
+            Errors error = log.isPresent()
+                    ? leadership.checkLeaderEpoch(log.get().topicPartition(), checkedLeaderEpoch, fetchOnlyLeader)
+                    : registry.partitionNotHere(byId, name, id, index); // elsewhere, or nowhere
+            int checkedFetchedEpoch = version >= LAST_FETCHED_EPOCH_FROM_VERSION ? lastFetchedEpoch : NO_EPOCH;
+            LeaderEpochCache.EpochEnd diverging = null;
+            if (error == Errors.NONE && log.isPresent() && checkedFetchedEpoch != NO_EPOCH) {
+                LeaderEpochCache.EpochEnd end = log.get().endOffsetForEpoch(checkedFetchedEpoch);
+                if (end.epoch() == LeaderEpochCache.UNDEFINED_EPOCH
+                        || end.endOffset() == LeaderEpochCache.UNDEFINED_OFFSET
+                        || fetchOffset < log.get().logStartOffset()) {
+                    error = Errors.OFFSET_OUT_OF_RANGE;
+                } else if (end.epoch() < checkedFetchedEpoch || end.endOffset() < fetchOffset) {
+                    diverging = end;
+                }
+            }
+            if (error != Errors.NONE) {
+                log = Optional.empty();
+            }
+            return new PartitionPlan(index, fetchOffset,
+                    version >= LOG_START_OFFSET_FROM_VERSION ? logStartOffset : -1, maxBytes, log.orElse(null), error,
+                    diverging);
+        }
     }
 
     /**
@@ -156,6 +223,24 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
             }
         }
         return false;
+    }
+
+    /**
+     * The session's partitions of an incremental fetch, in the order of the plan's partitions (the session's order
+     * when the fetch was made), or null: apart from the partitions' parts, so that a fetch without a session carries
+     * nothing more per partition than it did before sessions.
+     */
+    CachedPartition cachedAt(int ordinal) {
+        return cached == null ? null : cached[ordinal];
+    }
+
+    /** How many partitions the fetch reads, with a log or not. */
+    int partitionCount() {
+        int count = 0;
+        for (TopicPlan topic : topics) {
+            count += topic.partitions().size();
+        }
+        return count;
     }
 
     /** Every partition that has a log: the keys a parked fetch is watched on. */

@@ -1,5 +1,10 @@
 package io.minibroker.broker.fetch;
 
+import io.minibroker.broker.fetch.session.CachedPartition;
+import io.minibroker.broker.fetch.session.FetchContext;
+import io.minibroker.broker.fetch.session.FetchManager;
+import io.minibroker.broker.fetch.session.FetchSession;
+import io.minibroker.broker.fetch.session.SessionPartition;
 import io.minibroker.broker.log.AbortedTxn;
 import io.minibroker.broker.log.BrokerCompressionType;
 import io.minibroker.broker.log.LogException;
@@ -7,6 +12,7 @@ import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.FetchResponseView.FetchableTopicResponse;
 import io.minibroker.protocol.message.view.FetchResponseView.PartitionData;
@@ -16,6 +22,9 @@ import io.netty.buffer.Unpooled;
 
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.UUID;
 
 /**
  * Reads what a fetch asks for and builds its response: per partition up to its {@code PartitionMaxBytes}, in
@@ -39,18 +48,60 @@ final class FetchReader {
     /**
      * The answer to the plan; the record bytes a consumer is sent are counted in {@code metrics}' BytesOut, a
      * follower's in ReplicationBytesOut, and the partitions of a read that failed unexpectedly in
-     * FailedFetchRequests.
+     * FailedFetchRequests. A full fetch that may open a session opens it here, with what it was answered; an
+     * incremental one names only the partitions that changed, unless a later request of its session came meanwhile.
      */
     static Struct read(FetchPlan plan, BrokerTopicMetrics metrics) {
-        FetchResponseView response = new FetchResponseView().sessionId(0);
+        FetchResponseView response = new FetchResponseView().sessionId(FetchSession.INVALID_SESSION_ID);
         try {
+            if (plan.context() instanceof FetchContext.Incremental incremental) {
+                FetchSession session = incremental.session();
+                response.sessionId(session.id());
+                synchronized (session) { // the session's partitions are told what they were answered as it is read
+                    if (!session.answers(incremental.requestEpoch())) {
+                        return response.errorCode(Errors.INVALID_FETCH_SESSION_EPOCH.code()).struct();
+                    }
+                    readInto(response, plan, metrics);
+                }
+                return response.struct();
+            }
             readInto(response, plan, metrics);
+            if (plan.context() instanceof FetchContext.Full full) {
+                int size = plan.partitionCount();
+                FetchSession session = full.open(size, () -> cachedPartitions(full, size, response));
+                if (session != null) {
+                    response.sessionId(session.id());
+                }
+            }
             return response.struct();
         } catch (RuntimeException e) { // the regions read so far would hold their segments' files open
             response.struct().recordsPayloads().forEach(RecordsPayload::release);
             countFailed(plan, metrics);
             throw e;
         }
+    }
+
+    /**
+     * A new session's partitions: each as the full fetch asked for it (the request's partitions, in the order the
+     * answer has them), with what it was answered.
+     */
+    private static Map<SessionPartition, CachedPartition> cachedPartitions(FetchContext.Full full, int size,
+                                                                           FetchResponseView response) {
+        Map<SessionPartition, CachedPartition> cached = FetchManager.newPartitionMap(size);
+        Iterator<FetchableTopicResponse> answered = response.responses().iterator();
+        for (FetchRequestView.FetchTopic topic : full.request().topics()) {
+            String name = full.usesTopicIds() ? null : topic.topic();
+            UUID id = full.usesTopicIds() ? topic.topicId() : null;
+            Iterator<PartitionData> answers = answered.next().partitions().iterator();
+            for (FetchRequestView.FetchPartition partition : topic.partitions()) {
+                PartitionData answer = answers.next();
+                SessionPartition key = new SessionPartition(name, id, partition.partition());
+                cached.put(key, CachedPartition.answered(key, partition.fetchOffset(), partition.logStartOffset(),
+                        partition.partitionMaxBytes(), partition.currentLeaderEpoch(), partition.lastFetchedEpoch(),
+                        answer.highWatermark(), answer.logStartOffset()));
+            }
+        }
+        return cached;
     }
 
     private static void countFailed(FetchPlan plan, BrokerTopicMetrics metrics) {
@@ -63,65 +114,54 @@ final class FetchReader {
         }
     }
 
+    /**
+     * Reads each partition of the plan into the response. Each partition's offsets and records are found first and
+     * written only if the answer names it: always, but for an incremental fetch, whose unchanged partitions are left
+     * out (and a topic with none left, too) without a part of the answer made for them.
+     */
     private static void readInto(FetchResponseView response, FetchPlan plan, BrokerTopicMetrics metrics) {
         int remaining = plan.maxBytes();
         int total = 0;
+        int ordinal = 0;
         for (FetchPlan.TopicPlan topic : plan.topics()) {
-            FetchableTopicResponse topicResponse = response.addResponse();
-            if (topic.id() != null) {
-                topicResponse.topicId(topic.id());
-            } else {
-                topicResponse.topic(topic.name());
-            }
+            // Every topic a full fetch names is answered, with no partitions if it named none, as before sessions (a
+            // new session's partitions are read off the answer in the request's order); an incremental answer names
+            // a topic only for a partition it names.
+            FetchableTopicResponse topicResponse = plan.context() instanceof FetchContext.Incremental
+                    ? null : addTopic(response, topic);
             int topicBytes = 0; // metered once per topic: one look-up of its meter however many partitions it has
             String topicName = null; // the request names it by id from v13; its logs know the name
             for (FetchPlan.PartitionPlan partition : topic.partitions()) {
-                PartitionData result = topicResponse.addPartition()
-                        .partitionIndex(partition.index())
-                        .records(Unpooled.EMPTY_BUFFER);
+                CachedPartition cached = plan.cachedAt(ordinal++);
                 Errors error = partition.error();
                 PartitionLog log = partition.log();
+                long highWatermark = -1;
+                long lastStableOffset = -1;
+                long logStartOffset = -1;
+                LogReadResult read = null; // a read made, even of nothing: its answer names aborted transactions
                 if (log != null && !plan.stillServes(log)) {
-                    result.highWatermark(-1L);
                     error = log.isDeleted() ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NOT_LEADER_OR_FOLLOWER;
                 } else if (log != null && plan.version() < ZSTD_FROM_VERSION
                         && log.config().compressionType() == BrokerCompressionType.ZSTD) {
                     // As Kafka's maybeConvertFetchedData: a client this old may not read zstd, which the topic
                     // keeps its batches in
-                    result.highWatermark(-1L);
                     error = Errors.UNSUPPORTED_COMPRESSION_TYPE;
                 } else if (log != null && partition.divergingEpoch() != null) {
                     // Kafka's readRecords: no records, the log's offsets as they are, and where the fetcher's
                     // last fetched epoch ends here, from which it truncates
-                    result.highWatermark(log.highWatermark())
-                            .lastStableOffset(log.lastStableOffset())
-                            .logStartOffset(log.logStartOffset());
-                    result.divergingEpoch().epoch(partition.divergingEpoch().epoch())
-                            .endOffset(partition.divergingEpoch().endOffset());
+                    highWatermark = log.highWatermark();
+                    lastStableOffset = log.lastStableOffset();
+                    logStartOffset = log.logStartOffset();
                 } else if (log != null) {
-                    long highWatermark = log.highWatermark();
+                    highWatermark = log.highWatermark();
                     long readableEnd = readableEnd(plan, log);
                     // read_committed is told the LSO it read up to: one look-up, which a transaction ending
                     // meanwhile cannot split in two
-                    long lastStableOffset = plan.readCommitted() ? readableEnd : log.lastStableOffset();
-                    result.highWatermark(highWatermark)
-                            .lastStableOffset(lastStableOffset)
-                            .logStartOffset(log.logStartOffset());
+                    lastStableOffset = plan.readCommitted() ? readableEnd : log.lastStableOffset();
+                    logStartOffset = log.logStartOffset();
                     try {
-                        LogReadResult read = log.read(partition.fetchOffset(),
+                        read = log.read(partition.fetchOffset(),
                                 Math.min(partition.maxBytes(), Math.max(remaining, 0)), total == 0, readableEnd);
-                        if (plan.readCommitted()) {
-                            addAbortedTransactions(result, log, partition.fetchOffset(), readableEnd, read);
-                        } else {
-                            result.abortedTransactions(null); // as Kafka answers read_uncommitted (v4+)
-                        }
-                        if (!read.isEmpty()) {
-                            remaining -= read.length();
-                            total += read.length();
-                            topicBytes += read.length();
-                            topicName = log.topicPartition().topic();
-                            result.records(read.toFileRegion()); // zero-copy: sent from the file
-                        }
                     } catch (LogException e) {
                         error = e.error();
                     } catch (UncheckedIOException e) { // the segment went away under the read (retention, delete)
@@ -130,10 +170,46 @@ final class FetchReader {
                     if (error != Errors.NONE) {
                         // As Kafka's createLogReadResult for a failed read (OFFSET_OUT_OF_RANGE among them): the
                         // offsets are unknown, -1, not the log's
-                        result.highWatermark(-1L).lastStableOffset(-1L).logStartOffset(-1L);
+                        highWatermark = -1;
+                        lastStableOffset = -1;
+                        logStartOffset = -1;
                     }
-                } else {
-                    result.highWatermark(-1L);
+                }
+                boolean hasRecords = read != null && !read.isEmpty();
+                // No preferred read replica is ever answered here (no replica.selector.class): never that reason.
+                if (cached != null && !cached.mustRespond(hasRecords, error != Errors.NONE,
+                        partition.divergingEpoch() != null, false, highWatermark, logStartOffset)) {
+                    continue; // nothing new for the fetcher: an empty read holds no file
+                }
+                if (topicResponse == null) {
+                    topicResponse = addTopic(response, topic);
+                }
+                PartitionData result = topicResponse.addPartition()
+                        .partitionIndex(partition.index())
+                        .records(Unpooled.EMPTY_BUFFER)
+                        .highWatermark(highWatermark)
+                        .lastStableOffset(lastStableOffset)
+                        .logStartOffset(logStartOffset);
+                if (log != null && partition.divergingEpoch() != null && error == Errors.NONE) {
+                    result.divergingEpoch().epoch(partition.divergingEpoch().epoch())
+                            .endOffset(partition.divergingEpoch().endOffset());
+                }
+                if (read != null) {
+                    if (plan.readCommitted()) {
+                        addAbortedTransactions(result, log, partition.fetchOffset(), lastStableOffset, read);
+                    } else {
+                        result.abortedTransactions(null); // as Kafka answers read_uncommitted (v4+)
+                    }
+                }
+                if (hasRecords) {
+                    remaining -= read.length();
+                    total += read.length();
+                    topicBytes += read.length();
+                    topicName = log.topicPartition().topic();
+                    result.records(read.toFileRegion()); // zero-copy: sent from the file
+                    if (cached != null) {
+                        ((FetchContext.Incremental) plan.context()).session().readLast(cached);
+                    }
                 }
                 result.errorCode(storageErrorFor(plan.version(), error).code());
             }
@@ -145,6 +221,11 @@ final class FetchReader {
                 }
             }
         }
+    }
+
+    private static FetchableTopicResponse addTopic(FetchResponseView response, FetchPlan.TopicPlan topic) {
+        FetchableTopicResponse topicResponse = response.addResponse();
+        return topic.id() != null ? topicResponse.topicId(topic.id()) : topicResponse.topic(topic.name());
     }
 
     /**

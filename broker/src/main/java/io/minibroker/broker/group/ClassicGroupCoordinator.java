@@ -87,6 +87,28 @@ final class ClassicGroupCoordinator {
     }
 
     /**
+     * Gives the id of an empty classic group to a group of another protocol, as Kafka's maybeDeleteEmptyClassicGroup
+     * does for a first StreamsGroupHeartbeat: an Empty one (commits only, or left by its members; pending joins are
+     * told to rejoin) is released, its commits staying with the id. Returns whether no classic group holds the id
+     * now; false while the classic group has members. On the coordinator's thread.
+     */
+    boolean releaseIfEmpty(String groupId) {
+        ClassicGroup group = groups.get(groupId);
+        if (group == null) {
+            return true;
+        }
+        synchronized (group) {
+            if (!group.members.isEmpty()) {
+                return false;
+            }
+            if (group.state() != GroupState.DEAD) {
+                release(group);
+            }
+            return true;
+        }
+    }
+
+    /**
      * The group is being upgraded to a consumer group (the caller holds its lock, on the coordinator's thread): as
      * Kafka's convertToConsumerGroup, its parked joins and syncs are answered REBALANCE_IN_PROGRESS so that their
      * members rejoin the consumer group, its sessions end (the consumer group times its members out now) and it is

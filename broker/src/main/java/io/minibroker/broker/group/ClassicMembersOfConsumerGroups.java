@@ -24,9 +24,9 @@ import java.util.concurrent.CompletableFuture;
  * member should rejoin: the group epoch moved past it, it has partitions to revoke, or partitions it waited for
  * are free now. The group's lock guards each; joins run on the
  * coordinator's thread and are answered once their records are written. Besides its session, a classic member has
- * Kafka's two rebalance timeouts on the broker clock ({@link ConsumerGroupTimeouts}): after a join, it must sync
- * within the join's rebalance timeout; told to rejoin, it must rejoin within its rebalance timeout; else it is
- * fenced as an expired session is.
+ * Kafka's two rebalance timeouts on the broker clock ({@link ConsumerGroupCoordinator#classicJoined}): after a
+ * join, it must sync within the join's rebalance timeout; told to rejoin, it must rejoin within its rebalance
+ * timeout; else it is fenced as an expired session is.
  */
 final class ClassicMembersOfConsumerGroups {
 

@@ -27,14 +27,14 @@ import java.util.function.LongSupplier;
  * to bumps the group epoch, the target assignment is computed again at that epoch by a server-side assignor
  * ({@link TargetAssignmentBuilder}), and each member reconciles towards its target on its own heartbeats
  * ({@link CurrentAssignmentBuilder}). Members silent for {@code group.consumer.session.timeout.ms}, or too slow to
- * revoke within their rebalance timeout, are fenced ({@link ConsumerGroupTimeouts}).
+ * revoke within their rebalance timeout, are fenced ({@link MemberTimeouts}).
  *
  * <p>Every change is written to {@code __consumer_offsets} ({@link ConsumerGroupRecords}) on the coordinator's
  * thread under the group's lock, and the heartbeat is answered once the write counts, as Kafka's runtime answers
  * after its write commits. A failed write is answered with the write's error; unlike Kafka, whose timeline data
  * structures roll the change back, the change stays in memory and is written with the next one.
  */
-final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
+final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGroup, ConsumerGroupMember> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerGroupCoordinator.class);
 
@@ -43,7 +43,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     private final OffsetsTopic log;
     private final CoordinatorThread thread;
     private final TargetAssignmentBuilder targets;
-    private final ConsumerGroupTimeouts timeouts;
+    private final MemberTimeouts<ConsumerGroup, ConsumerGroupMember> timeouts;
     /** A group's heartbeat interval and session timeout: its group configs, else the broker's keys. */
     private final ConsumerGroupTimings timings;
     private final int maxSize;
@@ -60,7 +60,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         this.log = log;
         this.thread = thread;
         this.targets = new TargetAssignmentBuilder(topics, config.get(BrokerConfig.GROUP_CONSUMER_ASSIGNORS));
-        this.timeouts = new ConsumerGroupTimeouts(clock, this);
+        this.timeouts = new MemberTimeouts<>("ConsumerGroupHeartbeat", clock, this);
         this.timings = timings;
         this.maxSize = config.get(BrokerConfig.GROUP_CONSUMER_MAX_SIZE);
         this.authorizerEnabled = config.authorizerEnabled();
@@ -438,7 +438,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         replacement.subscribedTopicRegex = previous.subscribedTopicRegex;
         replacement.serverAssignor = previous.serverAssignor;
         replacement.rackId = previous.rackId;
-        timeouts.end(previous);
+        endTimeouts(previous);
         Map<UUID, Set<Integer>> target = group.targetOf(previous.memberId);
         group.remove(previous.memberId);
         group.add(replacement);
@@ -485,7 +485,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     /** Removes members at once (a batched LeaveGroup): the group epoch moves on once, as Kafka fences them. */
     void removeMembers(ConsumerGroup group, List<ConsumerGroupMember> members) {
         for (ConsumerGroupMember member : members) {
-            timeouts.end(member);
+            endTimeouts(member);
             group.remove(member.memberId);
         }
         group.groupEpoch++;
@@ -493,37 +493,54 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
 
     // ----------------------------------------------------------------------------------------------- Timeouts
 
+    /**
+     * A timeout ran out: the session's, the revocation's (only watched while the member revokes: every move out of
+     * UNREVOKED_PARTITIONS bumps its token), or a classic-protocol member's join or sync timeout.
+     */
     @Override
-    public void sessionExpired(ConsumerGroup group, ConsumerGroupMember member, long token) {
-        fenceIf(group, member, "its session timed out", () -> member.sessionToken == token);
+    public void expired(ConsumerGroup group, ConsumerGroupMember member, LongSupplier current, long token,
+                        String why) {
+        fenceIf(group, member, "its " + why + " ran out", () -> current.getAsLong() == token);
     }
 
-    @Override
-    public void rebalanceExpired(ConsumerGroup group, ConsumerGroupMember member, long token) {
-        fenceIf(group, member, "it did not revoke its partitions within its rebalance timeout",
-                () -> member.revocationToken == token && member.state == MemberState.UNREVOKED_PARTITIONS);
-    }
-
-    @Override
-    public void classicRebalanceExpired(ConsumerGroup group, ConsumerGroupMember member,
-                                        LongSupplier current, long token) {
-        fenceIf(group, member, "it did not rejoin or sync within its rebalance timeout",
-                () -> current.getAsLong() == token);
-    }
-
-    /** A classic-protocol member's join was written: Kafka's sync timeout replaces its join timeout. */
+    /**
+     * A classic-protocol member's join was written (Kafka's consumer-group join and sync timers): the join timeout
+     * ends, and the sync timeout starts (again) with the join's rebalance timeout, until its SyncGroup. The caller
+     * holds the group's lock.
+     */
     void classicJoined(ConsumerGroup group, ConsumerGroupMember member, int rebalanceTimeoutMs) {
-        timeouts.joined(group, member, rebalanceTimeoutMs);
+        member.joinToken++;
+        member.awaitingRejoin = false;
+        long token = ++member.syncToken;
+        timeouts.recheck(member);
+        timeouts.watch(group, member, rebalanceTimeoutMs, () -> member.syncToken, token, "sync timeout");
     }
 
-    /** A classic-protocol member synced: its sync timeout ends. */
+    /** A classic-protocol member's SyncGroup succeeded: its sync timeout ends. The caller holds the group's lock. */
     void classicSynced(ConsumerGroupMember member) {
-        timeouts.synced(member);
+        member.syncToken++;
+        timeouts.recheck(member);
     }
 
-    /** A classic-protocol member told REBALANCE_IN_PROGRESS: its join timeout starts, if none runs. */
+    /**
+     * A classic-protocol member told REBALANCE_IN_PROGRESS: its join timeout starts with its rebalance timeout,
+     * unless one runs already (timed from the first telling, Kafka's IfAbsent). The caller holds the group's lock.
+     */
     void classicMustRejoin(ConsumerGroup group, ConsumerGroupMember member) {
-        timeouts.mustRejoin(group, member);
+        if (member.awaitingRejoin) {
+            return;
+        }
+        member.awaitingRejoin = true;
+        timeouts.watch(group, member, member.rebalanceTimeoutMs, () -> member.joinToken, member.joinToken,
+                "join timeout");
+    }
+
+    /** Ends every timeout of the member, a classic-protocol member's join and sync timeouts too: it left or went. */
+    private void endTimeouts(ConsumerGroupMember member) {
+        member.joinToken++;
+        member.syncToken++;
+        member.awaitingRejoin = false;
+        timeouts.end(member);
     }
 
     /**
@@ -661,7 +678,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
         Map<ByteBuffer, byte[]> records = new LinkedHashMap<>(ConsumerGroupRecords.diff(group.written,
                 Map.of()));
         records.put(ByteBuffer.wrap(GroupMetadataRecord.key(group.groupId)), GroupMetadataRecord.value(classic));
-        group.allMembers().forEach(timeouts::end);
+        group.allMembers().forEach(this::endTimeouts);
         groups.remove(group);
         try {
             log.writeRecords(group.groupId, records).exceptionally(failure -> {
@@ -677,7 +694,7 @@ final class ConsumerGroupCoordinator implements ConsumerGroupTimeouts.Expiry {
     /** Forgets a group whose partition this broker no longer leads; its members' timeouts end. */
     void unload(ConsumerGroup group) {
         synchronized (group) {
-            group.allMembers().forEach(timeouts::end);
+            group.allMembers().forEach(this::endTimeouts);
             groups.remove(group);
         }
     }

@@ -9,10 +9,10 @@ import java.util.function.Predicate;
 /**
  * A member of a consumer-protocol group (KIP-848), Kafka's ConsumerGroupMember: what it subscribes to and with
  * which assignor, and where its reconciliation stands: its epoch and the one before, the partitions it owns and
- * those it must still revoke. Guarded by its group's lock; the session and rebalance tokens are volatile so that
- * their timeouts can tell, without the lock, that they were superseded.
+ * those it must still revoke. Guarded by its group's lock but for what its timeouts watch ({@link TimedMember}; a
+ * classic-protocol member's join and sync tokens are volatile for the same reason).
  */
-final class ConsumerGroupMember {
+final class ConsumerGroupMember extends TimedMember {
 
     /** The epoch a member leaves with for good, and the one a static member leaves with to come back. */
     static final int LEAVE_GROUP_MEMBER_EPOCH = -1;
@@ -32,7 +32,6 @@ final class ConsumerGroupMember {
      */
     Predicate<String> describableTopics = topic -> true;
     String serverAssignor;
-    int rebalanceTimeoutMs = -1;
     /** Set for a member that joined through the classic protocol (a mixed group); null for a KIP-848 member. */
     ClassicMetadata classic;
 
@@ -41,11 +40,6 @@ final class ConsumerGroupMember {
     MemberState state = MemberState.STABLE;
     Map<UUID, Set<Integer>> assignedPartitions = TopicAssignment.EMPTY;
     Map<UUID, Set<Integer>> partitionsPendingRevocation = TopicAssignment.EMPTY;
-
-    /** Bumped by every heartbeat: a session timeout scheduled before sees it and ends quietly. */
-    volatile long sessionToken;
-    /** Bumped whenever the member's revocation ends or restarts: the rebalance timeout watches it. */
-    volatile long revocationToken;
     /**
      * A classic-protocol member's two rebalance timeouts (Kafka's consumer-group join and sync timers): bumped when
      * the member rejoins, or syncs, after which the timeout watching the old value ends quietly.

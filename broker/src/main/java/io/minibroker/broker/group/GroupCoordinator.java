@@ -158,7 +158,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                 shareStates);
         this.shareDeletion = new ShareGroupDeletion(shareGroups, thread, topics);
         this.shareOffsets = new ShareGroupOffsetsAdmin(shareGroups, types, thread, topics, shareStates);
-        this.streams = new StreamsGroupCoordinator(config, streamsGroups, groups, types, thread, topics, clock);
+        this.streams = new StreamsGroupCoordinator(config, streamsGroups, groups, membership, types, thread, topics,
+                clock);
         this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers, shareGroups,
                 shares, streamsGroups, streams);
     }
@@ -353,12 +354,17 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * A classic JoinGroup for an id that names a consumer-protocol group: an empty one becomes a classic group, as
      * Kafka converts it; one with members takes the member in through the classic protocol, a mixed group
      * ({@link ClassicMembersOfConsumerGroups}). SyncGroup, Heartbeat and LeaveGroup of such a member go there too.
+     * An empty streams group becomes a classic group too; one with members, or a share group, refuses the join.
      */
     CompletableFuture<Struct> join(JoinRequest request) {
-        if (shareGroups.get(request.groupId()) != null || streamsGroups.get(request.groupId()) != null) {
-            // Kafka: a share or streams group is not one classic members may join
+        if (shareGroups.get(request.groupId()) != null) { // Kafka: not one classic members may join
             return CompletableFuture.completedFuture(
                     GroupResponses.joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+        }
+        if (streamsGroups.get(request.groupId()) != null) {
+            return streams.yieldToClassic(request.groupId()).thenCompose(error -> error == Errors.NONE
+                    ? membership.join(request)
+                    : CompletableFuture.completedFuture(GroupResponses.joinError(error, request.memberId())));
         }
         if (consumerGroups.get(request.groupId()) != null) {
             return classicMembers.join(request).thenCompose(answer -> answer != null

@@ -11,6 +11,7 @@ import io.netty.buffer.ByteBufUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -397,7 +398,8 @@ final class OffsetMetadataManager {
      * unknown); a group that never had members (simple commits) loses each from its own commit; a consumer group with
      * members only those of topics no member subscribes to, a streams group with members those of topics its
      * topology does not read, from their commits; a commit still being written stays. A
-     * group then Empty with no commit left is deleted, its metadata tombstoned, as Kafka 4's coordinator deletes it.
+     * group then Empty (classic) or without members (consumer, streams) with no commit left is deleted, its records
+     * tombstoned, as Kafka 4's coordinator deletes it.
      * Returns how many commits expired; {@code now} is the wall-clock time commits are stamped with.
      */
     private int expireOffsetsOnCoordinatorThread(long now) {
@@ -418,8 +420,9 @@ final class OffsetMetadataManager {
             }
             synchronized (group) {
                 if (!group.isDead()) {
-                    expired += expireCommits(group.groupId,
-                            group.members.isEmpty() ? Set.of() : group.subscriptionMetadata.keySet(), now);
+                    boolean empty = group.members.isEmpty();
+                    expired += expireCommits(group.groupId, empty ? Set.of() : group.subscriptionMetadata.keySet(),
+                            now, empty ? new EmptyGroup(group.written, () -> consumerGroups.remove(group)) : null);
                 }
             }
         }
@@ -429,7 +432,8 @@ final class OffsetMetadataManager {
             }
             synchronized (group) {
                 if (!group.isDead()) {
-                    expired += expireCommits(group.groupId, group.subscribedTopics(), now);
+                    expired += expireCommits(group.groupId, group.subscribedTopics(), now, group.members.isEmpty()
+                            ? new EmptyGroup(group.written, () -> streamsGroups.forget(group)) : null);
                 }
             }
         }
@@ -440,33 +444,61 @@ final class OffsetMetadataManager {
     }
 
     /**
+     * A consumer or streams group without members, as expiry sees it: the records it wrote, and how it is
+     * forgotten.
+     */
+    private record EmptyGroup(Map<ByteBuffer, byte[]> written, Runnable forget) {
+    }
+
+    /**
      * A KIP-848 consumer group's or a streams group's commits expire as Kafka's ConsumerGroup and StreamsGroup let
      * them: each from its own commit, and only for topics not in {@code subscribed} (what its members subscribe to,
-     * or a streams group's input topics, while it has members). Unlike Kafka, such a group left empty without
-     * commits is kept (its records stay until DeleteGroups). The caller holds the group's lock.
+     * or a streams group's input topics, while it has members). An {@code empty} group (null if it has members)
+     * left without commits, expired or never made, and without open transactional ones, is deleted, as Kafka's
+     * cleanupGroupMetadata deletes it: its records' tombstones go in the batch of its commits' and it is forgotten.
+     * The caller holds the group's lock.
      */
-    private int expireCommits(String groupId, Set<String> subscribed, long now) {
+    private int expireCommits(String groupId, Set<String> subscribed, long now, EmptyGroup empty) {
         List<TopicPartition> expired = new ArrayList<>();
         offsets.settledCommitTimestamps(groupId).forEach((partition, committedAt) -> {
             if (!subscribed.contains(partition.topic()) && now - committedAt >= offsetsRetentionMs) {
                 expired.add(partition);
             }
         });
-        if (expired.isEmpty()) {
+        boolean deleted = empty != null && offsets.hasNoCommitsBut(groupId, expired);
+        if (!deleted && expired.isEmpty()) {
             return 0;
         }
+        Collection<ByteBuffer> records = deleted ? ConsumerGroupRecords.diff(empty.written(), Map.of()).keySet()
+                : List.of();
+        CompletableFuture<Long> written;
         try {
-            offsets.deleteCommits(groupId, expired).whenComplete((offset, failure) -> {
-                if (failure != null) {
-                    LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", groupId,
-                            Failures.cause(failure).toString());
-                }
-            });
+            if (!records.isEmpty()) {
+                written = offsets.deleteGroup(groupId, records);
+            } else if (!expired.isEmpty()) {
+                written = offsets.deleteCommits(groupId, expired);
+            } else {
+                written = CompletableFuture.completedFuture(-1L); // nothing of it is in the log
+            }
         } catch (LogException e) {
             LOG.warn("Could not write the tombstones of {}'s expired offsets: {}", groupId, e.getMessage());
             return 0;
         }
+        warnIfNotReplicated(groupId, written);
+        if (deleted) {
+            empty.forget().run();
+            LOG.info("Deleted group {}: Empty, and its offsets expired", groupId);
+        }
         return expired.size();
+    }
+
+    private static void warnIfNotReplicated(String groupId, CompletableFuture<Long> written) {
+        written.whenComplete((offset, failure) -> {
+            if (failure != null) {
+                LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", groupId,
+                        Failures.cause(failure).toString());
+            }
+        });
     }
 
     /**
@@ -494,12 +526,7 @@ final class OffsetMetadataManager {
             LOG.warn("Could not write the tombstones of {}'s expired offsets: {}", group.groupId, e.getMessage());
             return 0;
         }
-        written.whenComplete((offset, failure) -> {
-            if (failure != null) {
-                LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", group.groupId,
-                        Failures.cause(failure).toString());
-            }
-        });
+        warnIfNotReplicated(group.groupId, written);
         if (emptied) {
             groups.remove(group);
             LOG.info("Deleted group {}: Empty, and its offsets expired", group.groupId);

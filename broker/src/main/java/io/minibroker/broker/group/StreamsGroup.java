@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.protocol.error.Errors;
 
 import java.nio.ByteBuffer;
@@ -7,6 +8,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -122,8 +124,9 @@ final class StreamsGroup {
 
     /**
      * Kafka's StreamsGroup.validateOffsetCommit: a commit without a member epoch (an admin client) only while the
-     * group has no member, or a TxnOffsetCommit with none of the member fields; otherwise from a member at its
-     * current epoch (STALE_MEMBER_EPOCH, UNKNOWN_MEMBER_ID), with OffsetCommit v9+ (UNSUPPORTED_VERSION before).
+     * group has no member, or a TxnOffsetCommit with none of the member fields; otherwise from a member
+     * (UNKNOWN_MEMBER_ID) with OffsetCommit v9+ (UNSUPPORTED_VERSION before), at its current epoch, or at an older one
+     * for tasks it held by then (else STALE_MEMBER_EPOCH).
      */
     Errors validateOffsetCommit(OffsetCommit commit) {
         if (commit.generationId() < 0 && members.isEmpty()) {
@@ -140,7 +143,28 @@ final class StreamsGroup {
         if (!commit.transactional() && commit.version() < ConsumerGroup.OFFSET_COMMIT_MEMBER_EPOCH_VERSION) {
             return Errors.UNSUPPORTED_VERSION;
         }
-        return commit.generationId() == member.memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
+        if (commit.generationId() == member.memberEpoch) {
+            return Errors.NONE;
+        }
+        if (commit.generationId() > member.memberEpoch || topology == null) {
+            return Errors.STALE_MEMBER_EPOCH;
+        }
+        // An older epoch (Kafka 4.3's assignment epoch validator): each partition must be of a task the member holds
+        // or revokes, assigned to it at or before that epoch; one that is not refuses the whole commit.
+        for (TopicPartition partition : commit.offsets().keySet()) {
+            Integer assignedAt = subtopologyReading(partition.topic())
+                    .map(sub -> member.activeTaskEpochs.get(new TaskId(sub, partition.partition()))).orElse(null);
+            if (assignedAt == null || commit.generationId() < assignedAt) {
+                return Errors.STALE_MEMBER_EPOCH;
+            }
+        }
+        return Errors.NONE;
+    }
+
+    /** The subtopology of the topology that reads {@code topic} (a source or repartition source topic). */
+    private Optional<String> subtopologyReading(String topic) {
+        return topology.subtopologies().values().stream().filter(sub -> sub.inputTopics().contains(topic))
+                .map(StreamsTopology.Subtopology::id).findFirst();
     }
 
     /** Kafka's StreamsGroup.validateOffsetFetch: anyone naming no member; a member only at its epoch. */

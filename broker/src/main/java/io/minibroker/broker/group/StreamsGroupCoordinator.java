@@ -36,24 +36,30 @@ import static java.util.concurrent.CompletableFuture.completedFuture;
  * at that epoch ({@link StreamsTaskAssignor}, {@code streams.num.standby.replicas} standbys), and each member
  * reconciles towards its target on its own heartbeats ({@link StreamsReconciliation}). Members silent for
  * {@code streams.session.timeout.ms}, or too slow to revoke within their rebalance timeout, are fenced
- * ({@link StreamsGroupTimeouts}).
+ * ({@link MemberTimeouts}).
  *
  * <p>Every change is written to {@code __consumer_offsets} ({@link StreamsGroupRecords}) and the heartbeat answered
  * once it counts, so that a restart or a move of the coordinator keeps the group and its members carry on.
  *
  * <p>A group's heartbeat interval, session timeout and standbys are its group configs ({@code streams.*}), else the
  * broker's keys ({@link StreamsGroupSettings}). Static members are refused, as Kafka 4.3 refuses them.
+ *
+ * <p>A group id names one group. As Kafka 4.3.1's, a first heartbeat takes the id of an empty classic group (an app
+ * moved from {@code group.protocol=classic}; the classic group's metadata is tombstoned with the streams group's first
+ * write, its commits stay), and a classic JoinGroup takes the id of an empty streams group ({@link #yieldToClassic});
+ * a group of another type with members, or a consumer or share group, refuses the member.
  */
-final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
+final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGroup, StreamsGroupMember> {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamsGroupCoordinator.class);
 
     private final StreamsGroups groups;
     private final ClassicGroups classicGroups;
+    private final ClassicGroupCoordinator classicMembership;
     private final GroupTypes types;
     private final CoordinatorThread thread;
     private final TopicRegistry topics;
-    private final StreamsGroupTimeouts timeouts;
+    private final MemberTimeouts<StreamsGroup, StreamsGroupMember> timeouts;
     private final EmptyGroupRemoval<StreamsGroup> removal;
     private final int maxSize;
     /** A group's heartbeat interval, session timeout and standbys: its group configs, else the broker's keys. */
@@ -61,14 +67,15 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
     private volatile InternalTopicCreation internalTopics = decided -> { };
 
     StreamsGroupCoordinator(BrokerConfig config, StreamsGroups groups, ClassicGroups classicGroups,
-                            GroupTypes types, CoordinatorThread thread, TopicRegistry topics,
-                            BrokerClock clock) {
+                            ClassicGroupCoordinator classicMembership, GroupTypes types, CoordinatorThread thread,
+                            TopicRegistry topics, BrokerClock clock) {
         this.groups = groups;
         this.classicGroups = classicGroups;
+        this.classicMembership = classicMembership;
         this.types = types;
         this.thread = thread;
         this.topics = topics;
-        this.timeouts = new StreamsGroupTimeouts(clock, this);
+        this.timeouts = new MemberTimeouts<>("StreamsGroupHeartbeat", clock, this);
         this.maxSize = config.get(BrokerConfig.GROUP_STREAMS_MAX_SIZE);
         this.settings = StreamsGroupSettings.of(config);
         this.removal = new EmptyGroupRemoval<>(thread, classicGroups, groups::get, StreamsGroup::isDead,
@@ -185,16 +192,28 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
             return completedFuture(StreamsGroupHeartbeat.Response.error(notHere, null));
         }
         StreamsGroup group = groups.get(groupId);
-        if (group == null) {
+        boolean created = group == null;
+        if (created) {
             String anotherType = types.notA(GroupType.STREAMS, groupId);
-            if (anotherType != null) {
+            boolean joining = request.memberEpoch() == 0;
+            // Kafka's getOrCreateStreamsGroup: an empty classic group (an app moved from group.protocol=classic,
+            // its commits kept) gives way to the streams group; any other group of the id refuses the member.
+            boolean replacesClassic = anotherType != null && joining && types.holds(GroupType.CLASSIC, groupId)
+                    && classicMembership.releaseIfEmpty(groupId);
+            if (anotherType != null && !replacesClassic) {
                 return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
             }
-            if (request.memberEpoch() != 0) {
+            if (!joining) {
                 return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
                         "Streams group " + groupId + " not found."));
             }
             group = groups.getOrCreate(groupId);
+            if (replacesClassic) {
+                synchronized (group) {
+                    groups.replacesClassicGroup(group);
+                }
+                LOG.info("Group {}: the empty classic group became a streams group", groupId);
+            }
         }
         Outcome outcome;
         CompletableFuture<Long> written = null;
@@ -203,7 +222,7 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
                 return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
             }
             outcome = request.memberEpoch() < 0 ? new Outcome(leave(group, request), List.of())
-                    : heartbeat(group, request);
+                    : heartbeat(group, request, created);
             if (outcome.response().error() == Errors.NONE) {
                 written = groups.write(group, group.members.get(outcome.response().memberId()));
             }
@@ -230,8 +249,11 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
         }
     }
 
-    /** A member joining (epoch 0) or heartbeating (its epoch); the caller holds the group's lock. */
-    private Outcome heartbeat(StreamsGroup group, StreamsGroupHeartbeat.Request request) {
+    /**
+     * A member joining (epoch 0) or heartbeating (its epoch), to a group this heartbeat {@code created} or not; the
+     * caller holds the group's lock.
+     */
+    private Outcome heartbeat(StreamsGroup group, StreamsGroupHeartbeat.Request request, boolean created) {
         if (request.instanceId() != null) {
             // Kafka 4.3's streams groups have no static members yet: its coordinator fails such a heartbeat.
             return Outcome.error(Errors.UNKNOWN_SERVER_ERROR, "Static members are not supported yet.");
@@ -336,9 +358,11 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
                     String.format("Streams group member %s encountered a fatal error and requested a shutdown for "
                             + "the entire application.", group.shutdownRequestMemberId)));
         }
+        // Kafka 4.3.1 names the endpoint information epoch only to members of a group it had before this heartbeat
+        // (one in its groups map): the first member of a new group is told 0, and is sent the endpoints again.
         return new Outcome(new StreamsGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
                 settings.heartbeatIntervalMs(group.groupId), statuses, tasksChanged ? member.assignedTasks : null,
-                group.endpointInformationEpoch, endpoints), toCreate);
+                created ? 0 : group.endpointInformationEpoch, endpoints), toCreate);
     }
 
     /**
@@ -506,6 +530,16 @@ final class StreamsGroupCoordinator implements StreamsGroupTimeouts.Expiry {
             group.shutdownRequestMemberId = null;
         }
         group.groupEpoch++;
+    }
+
+    /**
+     * A classic JoinGroup naming a streams group, on the coordinator's thread: an empty one gives way, its records
+     * tombstoned and its commits kept with the id, as Kafka 4.3's classicGroupJoin converts an empty streams group
+     * (the answer NONE: the classic membership takes the join); one with members answers
+     * INCONSISTENT_GROUP_PROTOCOL, as Kafka answers it.
+     */
+    CompletableFuture<Errors> yieldToClassic(String groupId) {
+        return removal.whenEmpty(groupId, Errors.NONE, Errors.INCONSISTENT_GROUP_PROTOCOL, groups::writeTombstones);
     }
 
     /**

@@ -6,10 +6,9 @@ import java.util.Map;
  * A member of a streams group (KIP-1071), Kafka's StreamsGroupMember: a Kafka Streams thread, of the process
  * (application instance) {@link #processId}, with the topology epoch it runs, its endpoint for interactive queries, and
  * where its reconciliation stands: its epoch and the one before, its tasks and those it must still revoke. Guarded by
- * its group's lock; the session and rebalance tokens are volatile so that their timeouts can tell, without the lock,
- * that they were superseded.
+ * its group's lock but for what its timeouts watch ({@link TimedMember}).
  */
-final class StreamsGroupMember {
+final class StreamsGroupMember extends TimedMember {
 
     /** The epoch a member leaves with, and the one a static member leaves with to come back. */
     static final int LEAVE_GROUP_MEMBER_EPOCH = -1;
@@ -29,7 +28,6 @@ final class StreamsGroupMember {
     String rackId;
     String clientId = "";
     String clientHost = "";
-    int rebalanceTimeoutMs = -1;
     int topologyEpoch = -1;
     String processId = "";
     Endpoint userEndpoint;
@@ -40,11 +38,11 @@ final class StreamsGroupMember {
     State state = State.STABLE;
     StreamsTasks assignedTasks = StreamsTasks.EMPTY;
     StreamsTasks tasksPendingRevocation = StreamsTasks.EMPTY;
-
-    /** Bumped by every heartbeat: a session timeout scheduled before sees it and ends quietly. */
-    volatile long sessionToken;
-    /** Bumped whenever the member's revocation ends or restarts: the rebalance timeout watches it. */
-    volatile long revocationToken;
+    /**
+     * The epoch at which each active task it holds or revokes was assigned to it (Kafka's TasksTupleWithEpochs): an
+     * OffsetCommit at an older member epoch is accepted for the tasks it held by then.
+     */
+    Map<TaskId, Integer> activeTaskEpochs = Map.of();
 
     StreamsGroupMember(String memberId) {
         this.memberId = memberId;

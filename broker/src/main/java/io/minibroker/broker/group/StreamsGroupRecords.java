@@ -30,7 +30,8 @@ import static io.minibroker.broker.group.ConsumerGroupRecords.writeCompactString
  * and topology epoch), StreamsGroupMetadata (17: the group epoch, and in its tagged fields the validated topology
  * epoch and the standbys the target was computed with), StreamsGroupTargetAssignmentMember (21: a member's target),
  * StreamsGroupTargetAssignmentMetadata (20: the assignment epoch) and StreamsGroupCurrentMemberAssignment (22: a
- * member's epochs, state, tasks and tasks pending revocation). Keys and values are framed as
+ * member's epochs, state, tasks and tasks pending revocation, each active task with the epoch it was assigned at in
+ * the TaskIds' tagged AssignmentEpochs). Keys and values are framed as
  * {@link ConsumerGroupRecords}' are. StreamsGroupPartitionMetadata (18, gone from Kafka 4.1) is neither written nor
  * needed (skipped on replay); the metadata hash is written as 0: the topology's topics are looked up again on load.
  */
@@ -38,6 +39,8 @@ final class StreamsGroupRecords {
 
     static final short METADATA = 17;
     static final short PARTITION_METADATA = 18;
+    /** The tag of a current assignment's TaskIds' AssignmentEpochs. */
+    private static final int ASSIGNMENT_EPOCHS_TAG = 0;
     static final short MEMBER_METADATA = 19;
     static final short TARGET_ASSIGNMENT_METADATA = 20;
     static final short TARGET_ASSIGNMENT_MEMBER = 21;
@@ -81,7 +84,7 @@ final class StreamsGroupRecords {
         for (StreamsGroupMember member : members) {
             ByteBuf target = Unpooled.buffer();
             target.writeShort(VALUE_VERSION);
-            writeTasks(target, group.targetOf(member.memberId));
+            writeTasks(target, group.targetOf(member.memberId), null);
             Wire.writeUnsignedVarint(target, 0);
             records.put(key(TARGET_ASSIGNMENT_MEMBER, group.groupId, member.memberId), bytes(target));
         }
@@ -157,38 +160,84 @@ final class StreamsGroupRecords {
         value.writeInt(member.memberEpoch);
         value.writeInt(member.previousMemberEpoch);
         value.writeByte(member.state.ordinal() + 1); // Kafka's MemberState values: STABLE 1, UNREVOKED 2, UNRELEASED 3
-        writeTasks(value, member.assignedTasks);
-        writeTasks(value, member.tasksPendingRevocation);
+        writeTasks(value, member.assignedTasks, member);
+        writeTasks(value, member.tasksPendingRevocation, member);
         Wire.writeUnsignedVarint(value, 0);
         return bytes(value);
     }
 
-    /** Active, standby and warm-up tasks: three arrays of TaskIds (a subtopology id and its partitions). */
-    private static void writeTasks(ByteBuf value, StreamsTasks tasks) {
-        for (Map<String, Set<Integer>> kind : List.of(tasks.active(), tasks.standby(), tasks.warmup())) {
-            Map<String, Set<Integer>> sorted = new TreeMap<>(kind);
+    /**
+     * Active, standby and warm-up tasks: three arrays of TaskIds (a subtopology id and its partitions); with the
+     * {@code holder} of a current assignment, each active TaskIds carries the epochs its tasks were assigned at
+     * (tagged field 0, AssignmentEpochs, in the partitions' order).
+     */
+    private static void writeTasks(ByteBuf value, StreamsTasks tasks, StreamsGroupMember holder) {
+        List<Map<String, Set<Integer>>> kinds = List.of(tasks.active(), tasks.standby(), tasks.warmup());
+        for (int kind = 0; kind < kinds.size(); kind++) {
+            boolean withEpochs = kind == 0 && holder != null;
+            Map<String, Set<Integer>> sorted = new TreeMap<>(kinds.get(kind));
             Wire.writeUnsignedVarint(value, sorted.size() + 1);
             sorted.forEach((subtopologyId, partitions) -> {
                 writeCompactString(value, subtopologyId);
-                writeInts(value, new ArrayList<>(new TreeSet<>(partitions)));
-                Wire.writeUnsignedVarint(value, 0);
+                List<Integer> ordered = new ArrayList<>(new TreeSet<>(partitions));
+                writeInts(value, ordered);
+                if (!withEpochs) {
+                    Wire.writeUnsignedVarint(value, 0);
+                    return;
+                }
+                ByteBuf epochs = Unpooled.buffer();
+                writeInts(epochs, ordered.stream().map(p -> holder.activeTaskEpochs
+                        .getOrDefault(new TaskId(subtopologyId, p), holder.memberEpoch)).toList());
+                Wire.writeUnsignedVarint(value, 1);
+                Wire.writeUnsignedVarint(value, ASSIGNMENT_EPOCHS_TAG);
+                Wire.writeUnsignedVarint(value, epochs.readableBytes());
+                value.writeBytes(epochs);
             });
         }
     }
 
-    private static StreamsTasks readTasks(ByteBuf value) {
+    /**
+     * Reads what {@link #writeTasks} wrote; with a current assignment's {@code holder}, its active tasks' epochs go
+     * to its {@link StreamsGroupMember#activeTaskEpochs}, each the member's epoch where the record has none (as
+     * Kafka reads a record written before it kept them).
+     */
+    private static StreamsTasks readTasks(ByteBuf value, StreamsGroupMember holder) {
         List<Map<String, Set<Integer>>> kinds = new ArrayList<>();
         for (int kind = 0; kind < 3; kind++) {
             Map<String, Set<Integer>> tasks = new TreeMap<>();
             int count = Wire.readUnsignedVarint(value) - 1;
             for (int i = 0; i < count; i++) {
                 String subtopologyId = readCompactString(value);
-                tasks.put(subtopologyId, new TreeSet<>(readInts(value)));
-                skipTaggedFields(value); // AssignmentEpochs, not kept here
+                List<Integer> partitions = readInts(value);
+                tasks.put(subtopologyId, new TreeSet<>(partitions));
+                List<Integer> epochs = readAssignmentEpochs(value);
+                if (kind == 0 && holder != null) {
+                    for (int p = 0; p < partitions.size(); p++) {
+                        holder.activeTaskEpochs.put(new TaskId(subtopologyId, partitions.get(p)),
+                                epochs != null && epochs.size() == partitions.size() ? epochs.get(p)
+                                        : holder.memberEpoch);
+                    }
+                }
             }
             kinds.add(tasks);
         }
         return new StreamsTasks(kinds.get(0), kinds.get(1), kinds.get(2));
+    }
+
+    /** A TaskIds' tagged fields: its AssignmentEpochs if it has them, else null; any other tag is skipped. */
+    private static List<Integer> readAssignmentEpochs(ByteBuf value) {
+        List<Integer> epochs = null;
+        int count = Wire.readUnsignedVarint(value);
+        for (int i = 0; i < count; i++) {
+            int tag = Wire.readUnsignedVarint(value);
+            int size = Wire.readUnsignedVarint(value);
+            if (tag == ASSIGNMENT_EPOCHS_TAG) {
+                epochs = readInts(value);
+            } else {
+                value.skipBytes(size);
+            }
+        }
+        return epochs;
     }
 
     private static byte[] topologyValue(StreamsTopology topology) {
@@ -374,15 +423,16 @@ final class StreamsGroupRecords {
                 case METADATA -> readGroupMetadata(group, value);
                 case TOPOLOGY -> group.topology = readTopology(value);
                 case TARGET_ASSIGNMENT_METADATA -> group.assignmentEpoch = value.readInt();
-                case TARGET_ASSIGNMENT_MEMBER -> group.targetAssignment.put(memberId, readTasks(value));
+                case TARGET_ASSIGNMENT_MEMBER -> group.targetAssignment.put(memberId, readTasks(value, null));
                 case MEMBER_METADATA -> readMemberMetadata(member(group, memberId), value);
                 case CURRENT_MEMBER_ASSIGNMENT -> {
                     StreamsGroupMember member = member(group, memberId);
                     member.memberEpoch = value.readInt();
                     member.previousMemberEpoch = value.readInt();
                     member.state = state(value.readByte());
-                    member.assignedTasks = readTasks(value);
-                    member.tasksPendingRevocation = readTasks(value);
+                    member.activeTaskEpochs = new HashMap<>();
+                    member.assignedTasks = readTasks(value, member);
+                    member.tasksPendingRevocation = readTasks(value, member);
                 }
                 default -> {
                 }

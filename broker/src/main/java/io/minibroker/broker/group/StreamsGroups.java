@@ -15,6 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class StreamsGroups {
 
+    /**
+     * What {@link #replacesClassicGroup} lists as written for the classic group's metadata record: only its key
+     * matters, the value being one no streams record has.
+     */
+    private static final byte[] CLASSIC_METADATA = new byte[0];
+
     private final Map<String, StreamsGroup> groups = new ConcurrentHashMap<>();
     private final OffsetsTopic log;
 
@@ -75,6 +81,21 @@ final class StreamsGroups {
             }
             return offset;
         });
+    }
+
+    /** Tombstones for every record the group wrote; the caller holds its lock. */
+    CompletableFuture<Long> writeTombstones(StreamsGroup group) {
+        return log.writeChanges(group.groupId, group.written, Map.of());
+    }
+
+    /**
+     * The group takes the id of an empty classic group (released): the classic group's metadata record, which the
+     * log may hold under the id, counts as written by this group, so that its first write (or its deletion)
+     * tombstones it in the same batch, as Kafka writes the classic group's tombstone with the streams group's first
+     * records. The caller holds the group's lock.
+     */
+    void replacesClassicGroup(StreamsGroup group) {
+        group.written.put(ByteBuffer.wrap(GroupMetadataRecord.key(group.groupId)), CLASSIC_METADATA);
     }
 
     /** Marks the group dead and forgets it; the caller holds its lock. */

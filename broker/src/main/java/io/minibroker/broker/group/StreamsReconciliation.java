@@ -2,6 +2,7 @@ package io.minibroker.broker.group;
 
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
@@ -72,17 +73,32 @@ final class StreamsReconciliation {
                 free(TopicAssignment.difference(target.warmup(), current.warmup()), copyHeld, unreleased));
         if (!revoking.isEmpty() && stillHoldsAny(reported, revoking)) {
             member.state = StreamsGroupMember.State.UNREVOKED_TASKS;
-            member.assignedTasks = retained;
-            member.tasksPendingRevocation = revoking;
+            hold(member, retained, revoking, targetEpoch);
             member.revocationToken++;
             return;
         }
         member.previousMemberEpoch = member.memberEpoch;
         member.memberEpoch = targetEpoch;
-        member.assignedTasks = retained.union(free);
-        member.tasksPendingRevocation = StreamsTasks.EMPTY;
+        hold(member, retained.union(free), StreamsTasks.EMPTY, targetEpoch);
         member.state = unreleased[0] ? StreamsGroupMember.State.UNRELEASED_TASKS : StreamsGroupMember.State.STABLE;
         member.revocationToken++;
+    }
+
+    /**
+     * Gives the member these tasks: an active task it held keeps the epoch it was assigned at, a new one takes
+     * {@code epoch}, the target's (Kafka's CurrentAssignmentBuilder with epochs).
+     */
+    private static void hold(StreamsGroupMember member, StreamsTasks assigned, StreamsTasks revoking, int epoch) {
+        Map<TaskId, Integer> epochs = new HashMap<>();
+        for (StreamsTasks tasks : List.of(assigned, revoking)) {
+            tasks.active().forEach((sub, partitions) -> partitions.forEach(p -> {
+                TaskId task = new TaskId(sub, p);
+                epochs.put(task, member.activeTaskEpochs.getOrDefault(task, epoch));
+            }));
+        }
+        member.assignedTasks = assigned;
+        member.tasksPendingRevocation = revoking;
+        member.activeTaskEpochs = epochs;
     }
 
     /** The tasks of {@code assigning} nobody holds; notes in {@code unreleased} whether any is still held. */

@@ -6,7 +6,7 @@ import java.util.function.LongSupplier;
 
 /**
  * A member's timeout in a purgatory (a session, a rebalance): done quietly once the member's token moves on (a sign
- * of life superseded it), else, expired, it calls back. What {@link ConsumerGroupTimeouts} and
+ * of life superseded it), else, expired, it calls back. What {@link MemberTimeouts} and
  * {@link ShareGroupSessions} watch.
  */
 final class TokenTimeout extends DelayedOperation {

@@ -71,6 +71,8 @@ public record LogConfig(
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024 + 12;
     public static final int DEFAULT_INDEX_INTERVAL_BYTES = 4096;
     public static final int DEFAULT_SEGMENT_INDEX_BYTES = 10 * 1024 * 1024;
+    /** Kafka's lowest {@code segment.index.bytes}. */
+    public static final int MIN_SEGMENT_INDEX_BYTES = 4;
     public static final long DEFAULT_TIMESTAMP_BEFORE_MAX_MS = Long.MAX_VALUE;
     /** Kafka 4's default: a record stamped more than an hour ahead of the broker's clock is refused. */
     public static final long DEFAULT_TIMESTAMP_AFTER_MAX_MS = 3_600_000L;
@@ -83,8 +85,10 @@ public record LogConfig(
         if (segmentBytes < RecordBatch.HEADER_BYTES) {
             throw new IllegalArgumentException("segment.bytes " + segmentBytes + " cannot hold a single batch");
         }
-        if (segmentMs <= 0 || indexIntervalBytes < 0 || segmentIndexBytes < TimeIndex.ENTRY_BYTES
-                || maxMessageBytes <= 0 || flushIntervalMessages <= 0 || flushIntervalMs <= 0
+        // Kafka's lowest values: max.message.bytes 0 refuses every batch, flush.ms 0 flushes at every scheduler
+        // tick, a segment.index.bytes below one entry makes the indexes full at once (a segment per append).
+        if (segmentMs <= 0 || indexIntervalBytes < 0 || segmentIndexBytes < MIN_SEGMENT_INDEX_BYTES
+                || maxMessageBytes < 0 || flushIntervalMessages <= 0 || flushIntervalMs < 0
                 || timestampBeforeMaxMs < 0 || timestampAfterMaxMs < 0 || segmentJitterMs < 0 || deleteRetentionMs < 0
                 || minCompactionLagMs < 0 || maxCompactionLagMs < 1 || fileDeleteDelayMs < 0
                 || !(minCleanableDirtyRatio >= 0 && minCleanableDirtyRatio <= 1)) {

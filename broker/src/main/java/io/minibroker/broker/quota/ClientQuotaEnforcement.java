@@ -1,7 +1,6 @@
 package io.minibroker.broker.quota;
 
 import io.minibroker.broker.time.BrokerClock;
-import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.FetchRequestView;
@@ -72,13 +71,23 @@ public final class ClientQuotaEnforcement {
             int throttleMs = fetch.recordAndGetThrottleTimeMs(user, clientId, responseBytes);
             if (throttleMs > 0) {
                 fetch.unrecord(user, clientId, responseBytes);
-                // Kafka's getThrottledResponse of a full fetch context: no partitions, no session.
-                return new Throttle(throttleMs, new FetchResponseView().throttleTimeMs(throttleMs)
-                        .errorCode(Errors.NONE.code()).struct());
+                return new Throttle(throttleMs, throttledFetch(request, response, throttleMs));
             }
             return new Throttle(0, response);
         }
         return new Throttle(0, response);
+    }
+
+    /**
+     * Kafka's getThrottledResponse: no partitions; the session of an incremental fetch kept (its id, as the handler
+     * answered it), none for a full one (a session it opened is left to expire, as in Kafka).
+     */
+    private static Struct throttledFetch(Request request, Struct served, int throttleMs) {
+        FetchRequestView fetchRequest = new FetchRequestView(request.body());
+        FetchResponseView answered = new FetchResponseView(served);
+        boolean incremental = fetchRequest.sessionId() != 0 && fetchRequest.sessionEpoch() > 0;
+        return new FetchResponseView().throttleTimeMs(throttleMs).errorCode(answered.errorCode())
+                .sessionId(incremental ? answered.sessionId() : 0).struct();
     }
 
     /** The most bytes a consumer's Fetch may answer with under its client's quota; no bound for a follower's. */

@@ -58,6 +58,22 @@ final class LeaderState {
         }
     }
 
+    /**
+     * The partition's replicas changed within this leader's term (a reassignment adds replicas without a new leader
+     * epoch, as Kafka's): a newcomer is a follower from now on, with a full lag period, outside the ISR until it
+     * catches up; a replica gone is no longer one.
+     */
+    synchronized void replicasChanged(List<Integer> replicas, long nowMs) {
+        followers.keySet().removeIf(id -> !replicas.contains(id));
+        for (int replica : replicas) {
+            if (replica != leaderId && !followers.containsKey(replica)) {
+                Follower follower = new Follower();
+                follower.lastCaughtUpMs = nowMs;
+                followers.put(replica, follower);
+            }
+        }
+    }
+
     synchronized List<Integer> isr() {
         return isr;
     }

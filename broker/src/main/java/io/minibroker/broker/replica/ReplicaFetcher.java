@@ -11,7 +11,6 @@ import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.FetchRequestView;
-import io.minibroker.protocol.message.view.FetchRequestView.FetchTopic;
 import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.FetchResponseView.FetchableTopicResponse;
 import io.minibroker.protocol.message.view.FetchResponseView.PartitionData;
@@ -30,7 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -44,7 +42,9 @@ import java.util.function.LongSupplier;
  * taken that term yet refuses it) and the last epoch in our log, so the leader tells where our log diverges from its
  * (DivergingEpoch, see {@link #setPartitions}). A fetch offset the leader finds out of range is settled by asking the
  * leader where its log ends and starts (see {@link #resetOutOfRange}). The next fetch's offsets tell the leader how
- * far we got.
+ * far we got. Fetches go in an incremental fetch session (KIP-227, {@link LeaderFetchSession}), as Kafka's fetcher:
+ * after the first, a fetch names only the partitions whose offsets moved, and the leader answers only those that
+ * changed.
  *
  * <p>Answers arrive while the broker's images move on: a partition may be led here, or followed at a newer epoch, by
  * the time its fetch or ListOffsets answer comes back. As Kafka's fetcher under its partitionMapLock, each
@@ -77,6 +77,8 @@ final class ReplicaFetcher implements AutoCloseable {
     /** Told of each partition an answer appended to or moved the high watermark of, outside this object's monitor. */
     private final Consumer<TopicPartition> onProgress;
     private final Thread thread;
+    /** The fetch session with the leader: touched by {@link #thread} only. */
+    private final LeaderFetchSession session = new LeaderFetchSession();
     /** The partitions followed, in the order given; replaced whole by each change (see {@link #take}). */
     private volatile Set<FollowedPartition> partitions = Set.of();
     /** Those of {@link #partitions} still to truncate before their first fetch, in the order they came. */
@@ -233,26 +235,27 @@ final class ReplicaFetcher implements AutoCloseable {
                 .minBytes(settings.minBytes())
                 .maxBytes(settings.responseMaxBytes());
         request.replicaState().replicaId(nodeId).replicaEpoch(brokerEpoch.getAsLong());
-        Map<UUID, FetchTopic> topics = new LinkedHashMap<>();
-        Map<String, FollowedPartition> requested = new LinkedHashMap<>();
+        session.build(request, followed, settings.maxBytes());
+        Map<String, FollowedPartition> requested = new LinkedHashMap<>(); // an incremental answer may name any of them
         for (FollowedPartition partition : followed) {
-            PartitionLog log = partition.log();
-            FetchTopic topic = topics.computeIfAbsent(partition.topicId(), id -> request.addTopic().topicId(id));
-            topic.addPartition()
-                    .partition(log.topicPartition().partition())
-                    .currentLeaderEpoch(partition.leaderEpoch())
-                    .lastFetchedEpoch(log.latestEpoch())
-                    .fetchOffset(log.logEndOffset())
-                    .logStartOffset(log.logStartOffset())
-                    .partitionMaxBytes(settings.maxBytes());
-            requested.put(partition.topicId() + "-" + log.topicPartition().partition(), partition);
+            requested.put(partition.topicId() + "-" + partition.log().topicPartition().partition(), partition);
         }
-        FetchResponseView response = new FetchResponseView(channel.send(ApiKey.FETCH, request.struct()));
+        FetchResponseView response;
+        try {
+            response = new FetchResponseView(channel.send(ApiKey.FETCH, request.struct()));
+        } catch (IOException e) {
+            session.failed();
+            throw e;
+        }
         if (!running) {
             return; // closed while the fetch was parked: the partitions may be led or followed elsewhere now
         }
         Errors topLevel = Errors.forCode(response.errorCode());
-        if (topLevel != Errors.NONE) {
+        if (!session.answered(topLevel, response.sessionId())) {
+            if (LeaderFetchSession.isSessionError(topLevel)) {
+                LOG.debug("Leader {} answered {}: fetching in full", leader.id(), topLevel);
+                return;
+            }
             throw new IOException("leader " + leader.id() + " refused the fetch: " + topLevel);
         }
         boolean anyRefused = false;

@@ -224,6 +224,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         Set<Integer> liveBrokers = new HashSet<>();
         image.brokers().forEach(broker -> liveBrokers.add(broker.id()));
         List<TopicPartition> shrunkByController = new ArrayList<>();
+        Set<TopicPartition> movedAway = new HashSet<>();
         for (TopicImage topic : image.topics().values()) {
             if (topic.partitions().stream().noneMatch(p -> p.replicas().contains(nodeId))) {
                 continue;
@@ -240,7 +241,12 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             for (PartitionImage partition : topic.partitions()) {
                 Optional<PartitionLog> log = topics.get(topic.name())
                         .flatMap(t -> topics.partitionLog(t, partition.index()));
-                if (!partition.replicas().contains(nodeId) || log.isEmpty()) {
+                if (!partition.replicas().contains(nodeId)) {
+                    // A reassignment took this replica away (maybe while this broker was down): its log goes.
+                    log.ifPresent(moved -> movedAway.add(moved.topicPartition()));
+                    continue;
+                }
+                if (log.isEmpty()) {
                     continue;
                 }
                 TopicPartition topicPartition = log.get().topicPartition();
@@ -255,6 +261,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                     if (sameTerm) {
                         leader = before.leader();
                         leader.metadataArrived();
+                        if (!before.image().replicas().equals(partition.replicas())) {
+                            leader.replicasChanged(partition.replicas(), clock.monotonicMs());
+                        }
                     } else {
                         leader = new LeaderState(nodeId, partition.replicas(), partition.isr(), clock.monotonicMs());
                         leadershipStarts.add(new LeadershipStart(topicPartition, partition, log.get(), before != null));
@@ -291,6 +300,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         Map<Integer, BrokerNode> brokers = new HashMap<>();
         image.brokers().forEach(broker -> brokers.put(broker.id(), broker));
         fetchers.follow(followedByLeader, brokers); // after hosted: a partition led no more takes no produce now
+        deleteReplicasMovedAway(movedAway);
         deleteTopicsNotIn(image);
         previous.forEach((partition, before) -> {
             HostedPartition now = next.get(partition);
@@ -341,6 +351,25 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         Map<TopicPartition, Long> highWatermarks = new HashMap<>();
         hosted.forEach((partition, state) -> highWatermarks.put(partition, state.log().highWatermark()));
         return highWatermarks;
+    }
+
+    /**
+     * Deletes the logs of the partitions a reassignment took from this broker, once no fetcher copies into them
+     * (a topic with no replica here any more goes whole, {@link #deleteTopicsNotIn}).
+     */
+    private void deleteReplicasMovedAway(Set<TopicPartition> movedAway) {
+        if (movedAway.isEmpty()) {
+            return;
+        }
+        fetchers.unfollow(movedAway);
+        for (TopicPartition partition : movedAway) {
+            try {
+                topics.deleteReplicaLog(partition);
+                LOG.info("No longer a replica of {}: its log is deleted here", partition);
+            } catch (IOException e) {
+                LOG.warn("Could not delete the log of {}, no longer a replica here", partition, e);
+            }
+        }
     }
 
     /** Deletes the topics here that the image does not give this broker any replica of. */

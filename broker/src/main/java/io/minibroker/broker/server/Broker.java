@@ -31,6 +31,8 @@ import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
 import io.minibroker.broker.fetch.ListOffsetsHandler;
 import io.minibroker.broker.fetch.OffsetForLeaderEpochHandler;
+import io.minibroker.broker.fetch.session.FetchManager;
+import io.minibroker.broker.fetch.session.FetchSessionCache;
 import io.minibroker.broker.group.GroupCoordinator;
 import io.minibroker.broker.log.LogCleaner;
 import io.minibroker.broker.log.LogMaintenance;
@@ -366,6 +368,8 @@ public final class Broker implements AutoCloseable {
                         new ProduceHandler(topics, config, producePurgatory, fetchPurgatory,
                                 disk, dataWakesShareFetches, topicMetrics, transactions.produceCheck()))
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, dataWakesShareFetches, topicMetrics,
+                        new FetchManager(new FetchSessionCache(
+                                config.get(BrokerConfig.MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS), registry), clock),
                         config.get(BrokerConfig.FETCH_MAX_BYTES), clientQuotaEnforcement::fetchMaxBytes))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))

@@ -136,6 +136,10 @@ final class ClusterLink {
                         ControllerUnreachable::createPartitions))
                 .add(ApiKey.ELECT_LEADERS, controller.handlerFor(ApiKey.ELECT_LEADERS,
                         ControllerUnreachable::electLeaders))
+                .add(ApiKey.ALTER_PARTITION_REASSIGNMENTS, controller.handlerFor(
+                        ApiKey.ALTER_PARTITION_REASSIGNMENTS, ControllerUnreachable::alterPartitionReassignments))
+                .add(ApiKey.LIST_PARTITION_REASSIGNMENTS, controller.handlerFor(
+                        ApiKey.LIST_PARTITION_REASSIGNMENTS, ControllerUnreachable::listPartitionReassignments))
                 .add(ApiKey.UPDATE_FEATURES, controller.handlerFor(ApiKey.UPDATE_FEATURES,
                         ControllerUnreachable::updateFeatures))
                 .add(ApiKey.ALTER_CLIENT_QUOTAS, controller.handlerFor(ApiKey.ALTER_CLIENT_QUOTAS,

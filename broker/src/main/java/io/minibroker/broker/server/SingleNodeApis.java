@@ -1,5 +1,6 @@
 package io.minibroker.broker.server;
 
+import io.minibroker.broker.admin.AlterPartitionReassignmentsHandler;
 import io.minibroker.broker.admin.AlterTopicConfigsHandler;
 import io.minibroker.broker.admin.BrokerConfigChanges;
 import io.minibroker.broker.admin.CreatePartitionsHandler;
@@ -7,6 +8,7 @@ import io.minibroker.broker.admin.CreateTopicsHandler;
 import io.minibroker.broker.admin.DeleteTopicsHandler;
 import io.minibroker.broker.admin.DescribeConfigsHandler;
 import io.minibroker.broker.admin.ElectLeadersHandler;
+import io.minibroker.broker.admin.ListPartitionReassignmentsHandler;
 import io.minibroker.broker.admin.RuntimeLoggers;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.SupportedApis;
@@ -26,6 +28,7 @@ import io.minibroker.broker.metadata.MetadataHandler;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.topic.LocalTopicAutoCreation;
 import io.minibroker.broker.topic.SingleNodeElections;
+import io.minibroker.broker.topic.SingleNodeReassignments;
 import io.minibroker.broker.topic.TopicCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
@@ -58,6 +61,7 @@ final class SingleNodeApis {
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.ofBroker(node.nodeId(), dynamicConfigs,
                 loggers)::alter;
         security.register(apis, null, onDisk);
+        SingleNodeReassignments reassignments = new SingleNodeReassignments(topics, node.nodeId());
         apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation))
                 .add(ApiKey.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(
                         DescribeTopicPartitionsHandler.singleNode(node, topics)))
@@ -67,6 +71,8 @@ final class SingleNodeApis {
                         config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
                 .add(ApiKey.ELECT_LEADERS, new ElectLeadersHandler(new SingleNodeElections(topics)))
+                .add(ApiKey.ALTER_PARTITION_REASSIGNMENTS, new AlterPartitionReassignmentsHandler(reassignments))
+                .add(ApiKey.LIST_PARTITION_REASSIGNMENTS, new ListPartitionReassignmentsHandler(reassignments))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS,
                         groupConfigs, brokerChanges)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics,

@@ -256,7 +256,7 @@ public final class TopicConfig {
                     case SEGMENT_BYTES -> requireAtLeast(key, parseInt(key, value), MIN_SEGMENT_BYTES);
                     case MAX_MESSAGE_BYTES, INDEX_INTERVAL_BYTES -> requireAtLeast(key, parseInt(key, value), 0);
                     case MIN_INSYNC_REPLICAS -> requireAtLeast(key, parseInt(key, value), 1);
-                    case SEGMENT_INDEX_BYTES -> requireAtLeast(key, parseInt(key, value), 4);
+                    case SEGMENT_INDEX_BYTES -> requireAtLeast(key, parseInt(key, value), LogConfig.MIN_SEGMENT_INDEX_BYTES);
                     case FLUSH_MS, MESSAGE_TIMESTAMP_BEFORE_MAX_MS, MESSAGE_TIMESTAMP_AFTER_MAX_MS, DELETE_RETENTION_MS,
                          MIN_COMPACTION_LAG_MS, FILE_DELETE_DELAY_MS, SEGMENT_JITTER_MS ->
                             requireAtLeast(key, parseLong(key, value), 0);

@@ -346,6 +346,14 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         return new Change(outcome.error(), outcome.message());
     }
 
+    /**
+     * Deletes the log of one partition whose replica this broker no longer hosts (a reassignment moved it away),
+     * as Kafka's brokers delete a replica the metadata takes from them; the topic stays. False if it had none.
+     */
+    public boolean deleteReplicaLog(TopicPartition partition) throws IOException {
+        return logs.deleteLog(partition);
+    }
+
     /** Deletes a topic and its logs (whether deletion is enabled is the caller's to check). */
     @Override
     public synchronized Errors delete(String name) {

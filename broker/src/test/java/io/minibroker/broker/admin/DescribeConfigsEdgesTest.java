@@ -23,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DescribeConfigsEdgesTest {
 
     private static final byte TOPIC = 2;
+    private static final byte BROKER = 4;
     private static final byte GROUP = 32;
 
     private final BrokerConfig config = BrokerConfig.of(Map.of());
@@ -37,6 +38,24 @@ class DescribeConfigsEdgesTest {
         assertThat(describe(GROUP, "g", List.of()).configs()).isNotEmpty()
                 .hasSameSizeAs(describe(GROUP, "g", null).configs());
         assertThat(describe(TOPIC, "orders", List.of("retention.ms")).configs()).hasSize(1);
+        // An empty list is every key for a broker too (Kafka's ConfigHelperUtils), not none.
+        assertThat(describe(BROKER, "1", List.of()).configs()).hasSizeGreaterThan(10)
+                .hasSameSizeAs(describe(BROKER, "1", null).configs());
+    }
+
+    @Test
+    void mapValuedBrokerConfigsAreShownAsKafkaWritesThem() {
+        DescribeConfigsHandler withOverrides = new DescribeConfigsHandler(name -> Optional.empty(),
+                BrokerConfig.of(Map.of("max.connections.per.ip.overrides", "10.0.0.2:5,10.0.0.1:7")),
+                new LocalNode(1, "cluster", List::of), GroupConfigs.mirror(config));
+        Map<String, String> values = new java.util.HashMap<>();
+        describe(withOverrides, BROKER, "1", null).configs().forEach(c -> values.put(c.name(), c.value()));
+
+        assertThat(values.get("listener.security.protocol.map"))
+                .isEqualTo("PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL");
+        assertThat(values.get("max.connections.per.ip.overrides")).isEqualTo("10.0.0.2:5,10.0.0.1:7");
+        assertThat(describe(BROKER, "1", List.of("max.connections.per.ip.overrides")).configs().get(0).value())
+                .isEmpty();
     }
 
     @Test
@@ -54,6 +73,11 @@ class DescribeConfigsEdgesTest {
     }
 
     private DescribeConfigsResult describe(byte type, String name, List<String> keys) {
+        return describe(handler, type, name, keys);
+    }
+
+    private static DescribeConfigsResult describe(DescribeConfigsHandler handler, byte type, String name,
+                                                  List<String> keys) {
         DescribeConfigsRequestView body = new DescribeConfigsRequestView();
         body.addResource().resourceType(type).resourceName(name).configurationKeys(keys);
         Request request = new Request(new RequestHeader(ApiKey.DESCRIBE_CONFIGS.id(), (short) 4, 1, "test"),

@@ -7,6 +7,7 @@ import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.FeatureUpdate;
+import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
@@ -18,6 +19,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.ElectionNotNeededException;
+import org.apache.kafka.common.errors.NoReassignmentInProgressException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.quota.ClientQuotaAlteration;
@@ -32,6 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -50,7 +53,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * cluster, DeleteTopics DELETE (a describable topic that does not exist is UNKNOWN_TOPIC_OR_PARTITION), CreatePartitions
  * ALTER, the config APIs DESCRIBE_CONFIGS / ALTER_CONFIGS on the topic or, for the broker, the cluster; DescribeLogDirs,
  * DescribeClientQuotas and DescribeUserScramCredentials need DESCRIBE (DESCRIBE_CONFIGS) on the cluster, ElectLeaders
- * and AlterUserScramCredentials ALTER on it; DescribeCluster needs nothing.
+ * and AlterUserScramCredentials ALTER on it; AlterPartitionReassignments ALTER and ListPartitionReassignments DESCRIBE on
+ * it; DescribeCluster needs nothing.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class AdminAclsTest {
@@ -172,6 +176,29 @@ class AdminAclsTest {
                     .containsEntry(quota.entity(), Map.of("producer_byte_rate", 1024.0));
             bob.alterUserScramCredentials(List.of(carol)).all().get();
             assertThat(bob.describeUserScramCredentials().all().get()).containsKey("carol");
+        }
+    }
+
+    @Test
+    void partitionReassignmentsNeedAlterAndDescribeOnTheCluster() throws Exception {
+        TopicPartition victim = new TopicPartition("victim", 0);
+        try (Admin bob = broker.admin("bob")) {
+            assertThatThrownBy(() -> bob.alterPartitionReassignments(Map.of(victim,
+                    Optional.of(new NewPartitionReassignment(List.of(1))))).all().get())
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
+            assertThatThrownBy(() -> bob.listPartitionReassignments().reassignments().get())
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
+            assertThatThrownBy(() -> bob.listPartitionReassignments(Set.of(victim)).reassignments().get())
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
+
+            broker.allow("bob", ResourceType.CLUSTER, CLUSTER, DESCRIBE);
+            assertThat(bob.listPartitionReassignments().reassignments().get()).isEmpty();
+            assertThatThrownBy(() -> bob.alterPartitionReassignments(Map.of(victim, Optional.empty())).all().get())
+                    .as("DESCRIBE is not ALTER").hasCauseInstanceOf(ClusterAuthorizationException.class);
+
+            broker.allow("bob", ResourceType.CLUSTER, CLUSTER, ALTER);
+            assertThatThrownBy(() -> bob.alterPartitionReassignments(Map.of(victim, Optional.empty())).all().get())
+                    .as("allowed: nothing to cancel").hasCauseInstanceOf(NoReassignmentInProgressException.class);
         }
     }
 

@@ -37,6 +37,36 @@ class BrokerConfigTest {
     }
 
     @Test
+    void theRebalanceProtocolsTakeShareAsKafka43DoesAndStillRequireClassic() {
+        BrokerConfig withShare = BrokerConfig.of(Map.of("group.coordinator.rebalance.protocols", "classic,consumer,share"));
+
+        assertThat(withShare.get(BrokerConfig.GROUP_COORDINATOR_REBALANCE_PROTOCOLS))
+                .containsExactly("classic", "consumer", "share");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("group.coordinator.rebalance.protocols", "consumer,share")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("classic");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("group.coordinator.rebalance.protocols", "classic,unknown")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("group.coordinator.rebalance.protocols");
+    }
+
+    @Test
+    void brokerIdAloneNamesTheNodeAsKafkasSynonym() {
+        BrokerConfig config = BrokerConfig.of(Map.of("broker.id", "5"));
+
+        assertThat(config.get(BrokerConfig.NODE_ID)).isEqualTo(5);
+        assertThat(config.unknownKeys()).doesNotContain("broker.id");
+        assertThat(BrokerConfig.of(Map.of("broker.id", "5", "node.id", "5")).get(BrokerConfig.NODE_ID)).isEqualTo(5);
+    }
+
+    @Test
+    void brokerIdBesideADifferentNodeIdIsRefusedWithKafkasMessage() {
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("broker.id", "5", "node.id", "1")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("You must set `node.id` to the same value as `broker.id`.");
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("broker.id", "-1")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("node.id");
+    }
+
+    @Test
     void applyingDynamicConfigsSaysWhetherAValueInForceChanged() {
         BrokerConfig config = BrokerConfig.of(Map.of());
 

@@ -5,6 +5,7 @@ import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.topic.ElectableTopics;
 import io.minibroker.broker.topic.ElectableTopics.ElectionResult;
 import io.minibroker.broker.topic.PartitionRules;
+import io.minibroker.broker.topic.ReassignableTopics;
 import io.minibroker.protocol.error.Errors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The controller's side of ISR changes: a fenced broker leaves every ISR, no ISR is ever left empty, and an
  * AlterPartition naming a broker by an epoch that is not its current registration's is INELIGIBLE_REPLICA. And its
- * leader elections on request (ElectLeaders) and by the automatic rebalance.
+ * leader elections on request (ElectLeaders) and by the automatic rebalance. And partition reassignment's steps.
  */
 class TopicAssignmentsTest {
 
@@ -327,6 +328,63 @@ class TopicAssignmentsTest {
 
     private int leaderOf(String topic, int partition) {
         return assignments.image().topic(topic).orElseThrow().partitions().get(partition).leader();
+    }
+
+    @Test
+    void aNewOrderOrFewerReplicasCompleteAtOnceAndAReplicationFactorChangeNeedsLeave() {
+        assertThat(assignments.reassign("t", 0, List.of(2, 1, 0), false).error()).isEqualTo(Errors.NONE);
+        assertThat(partition().replicas()).containsExactly(2, 1, 0);
+        assertThat(partition().reassigning()).isFalse();
+        assertThat(partition().leader()).as("a new order elects nobody").isZero();
+        assertThat(partition().leaderEpoch()).isZero();
+
+        ReassignableTopics.Outcome refused = assignments.reassign("t", 0, List.of(2, 1), false);
+        assertThat(refused.error()).isEqualTo(Errors.INVALID_REPLICATION_FACTOR);
+        assertThat(refused.message()).isEqualTo("The replication factor is changed from 3 to 2");
+
+        assertThat(assignments.reassign("t", 0, List.of(2, 1), true).error()).isEqualTo(Errors.NONE);
+        assertThat(partition().replicas()).containsExactly(2, 1);
+        assertThat(partition().isr()).containsExactlyInAnyOrder(1, 2);
+        assertThat(partition().leader()).as("the leader left: the first replica in sync leads").isEqualTo(2);
+        assertThat(partition().leaderEpoch()).isEqualTo(1);
+        assertThat(assignments.ongoingAll()).isEmpty();
+    }
+
+    @Test
+    void aMoveWaitsForItsNewcomerInTheIsrOutlivesAReopenAndCompletesThere() throws Exception {
+        assertThat(assignments.create("m", manual(List.of(List.of(0))), Map.of(), false).error()).isEqualTo(Errors.NONE);
+        assertThat(assignments.reassign("m", 0, List.of(1), true).error()).isEqualTo(Errors.NONE);
+        ReassignableTopics.Ongoing ongoing = new ReassignableTopics.Ongoing(List.of(1, 0), List.of(1), List.of(0));
+        assertThat(assignments.ongoing("m", List.of(0, 1))).isEqualTo(Map.of(0, ongoing));
+
+        assignments = TopicAssignments.open(membership, dir, () -> { });
+        assertThat(assignments.ongoingAll()).isEqualTo(Map.of("m", Map.of(0, ongoing)));
+        UUID id = assignments.image().topic("m").orElseThrow().id();
+        TopicAssignments.IsrChange change = assignments.alterIsr(0, id, 0, 0, -1, List.of(member(0), member(1)));
+
+        assertThat(change.error()).as("the leader left with the move").isEqualTo(Errors.NEW_LEADER_ELECTED);
+        PartitionImage moved = assignments.image().topic("m").orElseThrow().partitions().get(0);
+        assertThat(moved.replicas()).containsExactly(1);
+        assertThat(moved.isr()).containsExactly(1);
+        assertThat(moved.leader()).isEqualTo(1);
+        assertThat(moved.leaderEpoch()).isEqualTo(1);
+        assertThat(moved.reassigning()).isFalse();
+    }
+
+    @Test
+    void aCancelTakesTheNewcomersOutAndNothingToCancelIsSaidSo() {
+        assertThat(assignments.create("m", manual(List.of(List.of(0))), Map.of(), false).error()).isEqualTo(Errors.NONE);
+        assertThat(assignments.reassign("m", 0, null, true)).isEqualTo(ReassignableTopics.Outcome.NOTHING_TO_CANCEL);
+        assertThat(assignments.reassign("m", 0, List.of(1, 2), true).error()).isEqualTo(Errors.NONE);
+        assertThat(assignments.reassign("m", 0, List.of(1, 7), true).message())
+                .isEqualTo("The manual partition assignment includes broker 7, but no such broker is registered.");
+
+        assertThat(assignments.reassign("m", 0, null, true).error()).isEqualTo(Errors.NONE);
+        PartitionImage reverted = assignments.image().topic("m").orElseThrow().partitions().get(0);
+        assertThat(reverted.replicas()).containsExactly(0);
+        assertThat(reverted.reassigning()).isFalse();
+        assertThat(reverted.leader()).isZero();
+        assertThat(reverted.leaderEpoch()).as("replicas left: a new leader epoch, as Kafka's").isEqualTo(1);
     }
 
     private Errors alterIsr(UUID topicId, int partitionEpoch, List<TopicAssignments.IsrMember> isr) {

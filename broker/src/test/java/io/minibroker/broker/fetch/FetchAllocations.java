@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.fetch.session.TestFetchSessions;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TestLogs;
@@ -54,8 +55,9 @@ public final class FetchAllocations {
                 TestLogs.appendBatchOf(log, 5);
             }
             FetchHandler handler = new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
-                    new BrokerTopicMetrics(new SimpleMeterRegistry()), BrokerConfig.FETCH_MAX_BYTES.defaultValue(),
-                            (user, request) -> Integer.MAX_VALUE);
+                    new BrokerTopicMetrics(new SimpleMeterRegistry()), TestFetchSessions.manager(clock),
+                    BrokerConfig.FETCH_MAX_BYTES.defaultValue(),
+                    (user, request) -> Integer.MAX_VALUE);
             long readBytes = 0;
             long fetchBytes = 0;
             for (int round = 0; round < ROUNDS; round++) {

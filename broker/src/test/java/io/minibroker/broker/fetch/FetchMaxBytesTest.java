@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.minibroker.broker.api.PartitionLeadership;
 import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.fetch.session.TestFetchSessions;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TestLogs;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
@@ -55,8 +56,9 @@ class FetchMaxBytesTest {
         topics.create("t", 1, 1, Map.of(), false);
         log = topics.partitionLog(topics.get("t").orElseThrow(), 0).orElseThrow();
         handler = new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
-                new BrokerTopicMetrics(new SimpleMeterRegistry()), config.get(BrokerConfig.FETCH_MAX_BYTES),
-                        (user, request) -> Integer.MAX_VALUE);
+                new BrokerTopicMetrics(new SimpleMeterRegistry()), TestFetchSessions.manager(clock),
+                config.get(BrokerConfig.FETCH_MAX_BYTES),
+                (user, request) -> Integer.MAX_VALUE);
         for (int i = 0; i < 4; i++) {
             TestLogs.appendBatchOf(log, 40);
         }

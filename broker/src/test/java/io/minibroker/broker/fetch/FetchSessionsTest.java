@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Which fetches are full and which name a session, as Kafka's FetchManager decides: by the session epoch (0 or -1:
  * full), not by the session id. segmentio/kafka-go's Client.Fetch sends SessionId -1 with SessionEpoch -1, which
- * Kafka serves sessionless.
+ * Kafka serves sessionless; epoch 0 opens a session whatever id it names.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class FetchSessionsTest {
@@ -69,8 +69,12 @@ class FetchSessionsTest {
     }
 
     private static void assertServedSessionless(Struct response) {
-        assertThat(response.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertServed(response);
         assertThat(response.getInt32("SessionId")).isZero();
+    }
+
+    private static void assertServed(Struct response) {
+        assertThat(response.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
         assertThat(response.getStructs("Responses")).hasSize(1);
         assertThat(response.getStructs("Responses").get(0).getStructs("Partitions").get(0).getInt16("ErrorCode"))
                 .isEqualTo(Errors.NONE.code());
@@ -83,7 +87,9 @@ class FetchSessionsTest {
 
     @Test
     void aFullFetchNamingASessionThatDoesNotExistIsServed() throws Exception {
-        assertServedSessionless(send(fetch(42, 0)));
+        Struct opening = send(fetch(42, 0));
+        assertServed(opening);
+        assertThat(opening.getInt32("SessionId")).as("epoch 0: a session opened").isPositive().isNotEqualTo(42);
         assertServedSessionless(send(fetch(42, -1)));
     }
 

@@ -181,8 +181,26 @@ class OffsetExpiryTest {
         ConsumerGroupHeartbeat.Response left = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeat.Request(
                 "kip848", "m1", -1, null, null, -1, null, null, null, null, "c", "h", (short) 1, topic -> true)).get();
         assertThat(left.error()).isEqualTo(Errors.NONE);
+        int batchesBefore = offsetsTopicBatches().size();
         assertThat(expire(expiredAt)).isEqualTo(1);
         assertThat(coordinator.offsets().all("kip848")).isEmpty();
+        assertThat(coordinator.consumerGroup("kip848")).as("empty, its commits gone: deleted").isNull();
+        assertThat(offsetsTopicBatches()).as("the commit's tombstone and the group's in one batch")
+                .hasSize(batchesBefore + 1);
+
+        // Without members and without any commit, a group goes at the next round, as Kafka's does.
+        ConsumerGroupHeartbeat.Response idle = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeat.Request(
+                "idle", "m1", 0, null, null, 30_000, List.of("orders"), null, null, Map.of(), "c", "h",
+                (short) 1, topic -> true)).get();
+        assertThat(idle.error()).isEqualTo(Errors.NONE);
+        assertThat(coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeat.Request("idle", "m1", -1, null, null,
+                -1, null, null, null, null, "c", "h", (short) 1, topic -> true)).get().error()).isEqualTo(Errors.NONE);
+        assertThat(expire(System.currentTimeMillis())).isZero();
+        assertThat(coordinator.consumerGroup("idle")).isNull();
+
+        restart();
+        assertThat(coordinator.consumerGroup("kip848")).as("its records tombstoned").isNull();
+        assertThat(coordinator.consumerGroup("idle")).isNull();
     }
 
     /**
@@ -214,8 +232,14 @@ class OffsetExpiryTest {
                 "app", "m1", -1, 0, null, null, -1, null, false, null, null, null, null, null, null, false, "c", "h",
                 topic -> true)).get();
         assertThat(left.error()).isEqualTo(Errors.NONE);
+        int batchesBefore = offsetsTopicBatches().size();
         assertThat(expire(expiredAt)).isEqualTo(1);
         assertThat(coordinator.offsets().all("app")).isEmpty();
+        assertThat(coordinator.streamsGroup("app")).as("empty, its commits gone: deleted").isNull();
+        assertThat(offsetsTopicBatches()).as("the commit's tombstone and the group's in one batch")
+                .hasSize(batchesBefore + 1);
+        restart();
+        assertThat(coordinator.streamsGroup("app")).as("its records tombstoned").isNull();
     }
 
     private int expire(long now) throws Exception {

@@ -9,6 +9,8 @@ import io.minibroker.protocol.message.view.AlterShareGroupOffsetsResponseView;
 import io.minibroker.protocol.message.view.ApiVersionsRequestView;
 import io.minibroker.protocol.message.view.ApiVersionsResponseView;
 import io.minibroker.protocol.message.view.ConsumerGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatResponseView;
 import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import io.minibroker.protocol.message.view.DeleteGroupsRequestView;
@@ -27,6 +29,7 @@ import io.minibroker.protocol.message.view.StreamsGroupDescribeRequestView;
 import io.minibroker.protocol.message.view.StreamsGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.StreamsGroupHeartbeatRequestView;
 import io.minibroker.protocol.message.view.StreamsGroupHeartbeatResponseView;
+import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -257,6 +260,82 @@ class StreamsGroupHeartbeatTest {
         assertThat(describe().groupState()).isEqualTo("Stable");
     }
 
+    /** OffsetCommit v9 of one partition, by a member at an epoch: its error. */
+    private Errors commitAt(String memberId, int epoch, String topic, int partition) throws IOException {
+        OffsetCommitRequestView commit = new OffsetCommitRequestView().groupId("app").memberId(memberId)
+                .generationIdOrMemberEpoch(epoch);
+        commit.addTopic().name(topic).addPartition().partitionIndex(partition).committedOffset(1);
+        return Errors.forCode(new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 9, commit.struct()))
+                .topics().get(0).partitions().get(0).errorCode());
+    }
+
+    /** The topic a task's offsets are committed for: subtopology 0 reads "input", 1 the repartition topic. */
+    private static String inputOf(String subtopologyId) {
+        return subtopologyId.equals("0") ? "input" : "app-repartition";
+    }
+
+    /**
+     * As Kafka 4.3.1's assignment epochs: a commit at an older member epoch counts for the tasks the member held
+     * since then, and not for one it revoked, nor for one assigned to it later; a newer epoch never counts.
+     */
+    @Test
+    void aCommitAtAnOlderEpochCountsOnlyForTasksHeldSinceThen() throws Exception {
+        start(Map.of());
+        StreamsGroupHeartbeatResponseView m1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch());
+        int epoch1 = m1.memberEpoch();
+        StreamsGroupHeartbeatResponseView m2 = heartbeat(join("m2", "p2"));
+        StreamsGroupHeartbeatResponseView revoke = heartbeat(holding("m1", epoch1, m1.activeTasks()));
+        StreamsGroupHeartbeatResponseView revoked = heartbeat(holding("m1", epoch1, revoke.activeTasks()));
+        assertThat(revoked.memberEpoch()).isEqualTo(epoch1 + 1);
+        StreamsGroupHeartbeatResponseView taken = heartbeat(beat("m2", m2.memberEpoch()));
+        assertThat(tasks(taken.activeTasks())).hasSize(3);
+
+        StreamsGroupHeartbeatResponseView.TaskIds kept = revoke.activeTasks().get(0);
+        String keptTopic = inputOf(kept.subtopologyId());
+        int keptPartition = kept.partitions().get(0);
+        assertThat(commitAt("m1", epoch1, keptTopic, keptPartition)).as("held since epoch1").isEqualTo(Errors.NONE);
+        assertThat(commitAt("m1", epoch1 + 2, keptTopic, keptPartition)).as("newer than the member's")
+                .isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        StreamsGroupHeartbeatResponseView.TaskIds given = taken.activeTasks().get(0);
+        assertThat(commitAt("m1", epoch1, inputOf(given.subtopologyId()), given.partitions().get(0)))
+                .as("revoked by m1").isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(commitAt("m2", epoch1, inputOf(given.subtopologyId()), given.partitions().get(0)))
+                .as("assigned to m2 after epoch1").isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(commitAt("m2", epoch1 + 1, inputOf(given.subtopologyId()), given.partitions().get(0)))
+                .isEqualTo(Errors.NONE);
+
+        restart(); // the epochs are kept in the current assignment records
+        assertThat(commitAt("m1", epoch1, keptTopic, keptPartition)).isEqualTo(Errors.NONE);
+        assertThat(commitAt("m2", epoch1, inputOf(given.subtopologyId()), given.partitions().get(0)))
+                .isEqualTo(Errors.STALE_MEMBER_EPOCH);
+    }
+
+    /**
+     * As Kafka 4.3.1: the epoch moves on when a member with an endpoint gets other tasks, and a member whose epoch
+     * differs is sent every endpoint's partitions; the first member of a new group is told epoch 0.
+     */
+    @Test
+    void theEndpointInformationEpochMovesWithTheTasksOfMembersWithEndpoints() throws Exception {
+        start(Map.of());
+        StreamsGroupHeartbeatRequestView first = join("m1", "p1")
+                .userEndpoint(new StreamsGroupHeartbeatRequestView.Endpoint().host("h1").port(8080));
+        StreamsGroupHeartbeatResponseView joined = heartbeat(first);
+        assertThat(joined.endpointInformationEpoch()).as("a group this heartbeat created").isZero();
+        assertThat(joined.partitionsByUserEndpoint()).singleElement().satisfies(endpoint ->
+                assertThat(endpoint.userEndpoint().host()).isEqualTo("h1"));
+
+        StreamsGroupHeartbeatResponseView ready = untilReady("m1", joined.memberEpoch());
+        StreamsGroupHeartbeatResponseView tasks = heartbeat(beat("m1", ready.memberEpoch())
+                .endpointInformationEpoch(0));
+        assertThat(tasks.endpointInformationEpoch()).isPositive();
+        assertThat(tasks.partitionsByUserEndpoint()).singleElement().satisfies(endpoint ->
+                assertThat(endpoint.activePartitions()).isNotEmpty());
+        StreamsGroupHeartbeatResponseView same = heartbeat(beat("m1", tasks.memberEpoch())
+                .endpointInformationEpoch(tasks.endpointInformationEpoch()));
+        assertThat(same.endpointInformationEpoch()).isEqualTo(tasks.endpointInformationEpoch());
+        assertThat(same.partitionsByUserEndpoint()).as("known already").isNull();
+    }
+
     @Test
     void aRestartKeepsTheGroupAndItsMembersCarryOnAtTheirEpochs() throws Exception {
         start(Map.of());
@@ -308,6 +387,105 @@ class StreamsGroupHeartbeatTest {
                 .get(0).errorCode()).isEqualTo(Errors.NONE.code());
         restart();
         assertThat(describe().errorMessage()).isEqualTo("Group app not found.");
+    }
+
+    private Struct classicJoin(String memberId) throws IOException {
+        return client.call(ApiKey.JOIN_GROUP, 9,
+                GroupProtocolErrorsTest.joinRequest("app", memberId, 10_000, new byte[0]));
+    }
+
+    /** The committed offset of input-0 as an admin's OffsetFetch (no member) reads it. */
+    private long committedOffset() throws IOException {
+        OffsetFetchRequestView fetch = new OffsetFetchRequestView();
+        fetch.addGroup().groupId("app").topics(null);
+        OffsetFetchResponseView.OffsetFetchResponseGroup group = new OffsetFetchResponseView(client.call(ApiKey.OFFSET_FETCH, 9,
+                fetch.struct())).groups().get(0);
+        assertThat(group.errorCode()).isEqualTo(Errors.NONE.code());
+        return group.topics().get(0).partitions().get(0).committedOffset();
+    }
+
+    private List<ListGroupsResponseView.ListedGroup> allGroups() throws IOException {
+        return new ListGroupsResponseView(client.call(ApiKey.LIST_GROUPS, 5, new ListGroupsRequestView()
+                .typesFilter(List.of()).struct())).groups();
+    }
+
+    @Test
+    void anEmptyClassicGroupGivesItsIdToAStreamsGroupWhichKeepsItsCommits() throws Exception {
+        start(Map.of("group.initial.rebalance.delay.ms", "0"));
+        // An app on group.protocol=classic: a member joins, syncs, commits and stays.
+        String memberId = classicJoin("").getString("MemberId");
+        Struct joined = classicJoin(memberId);
+        assertThat(joined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        Struct sync = ApiKey.SYNC_GROUP.request().newMessage().set("GroupId", "app")
+                .set("GenerationId", joined.getInt32("GenerationId")).set("MemberId", memberId)
+                .set("ProtocolType", "consumer").set("ProtocolName", "range");
+        sync.addElement("Assignments").set("MemberId", memberId).set("Assignment", new byte[0]);
+        assertThat(client.call(ApiKey.SYNC_GROUP, 5, sync).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        OffsetCommitRequestView commit = new OffsetCommitRequestView().groupId("app").memberId(memberId)
+                .generationIdOrMemberEpoch(joined.getInt32("GenerationId"));
+        commit.addTopic().name("input").addPartition().partitionIndex(0).committedOffset(5);
+        assertThat(new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 9, commit.struct())).topics()
+                .get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+
+        StreamsGroupHeartbeatResponseView whileClassicMembers = heartbeat(join("m1", "p1"));
+        assertThat(whileClassicMembers.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(whileClassicMembers.errorMessage()).isEqualTo("Group app is not a streams group.");
+
+        // The app stops (its member leaves) and comes back with group.protocol=streams.
+        Struct leave = ApiKey.LEAVE_GROUP.request().newMessage().set("GroupId", "app");
+        leave.addElement("Members").set("MemberId", memberId);
+        assertThat(client.call(ApiKey.LEAVE_GROUP, 4, leave).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        StreamsGroupHeartbeatResponseView m1 = heartbeat(join("m1", "p1"));
+        assertThat(m1.errorCode()).isEqualTo(Errors.NONE.code());
+        untilReady("m1", m1.memberEpoch());
+        assertThat(allGroups()).singleElement().satisfies(group -> {
+            assertThat(group.groupId()).isEqualTo("app");
+            assertThat(group.groupType()).isEqualTo("streams");
+        });
+        assertThat(committedOffset()).isEqualTo(5);
+
+        // The classic group's metadata went with the streams group's first write: a restart brings back only it.
+        restart();
+        assertThat(allGroups()).singleElement().satisfies(group -> assertThat(group.groupType())
+                .isEqualTo("streams"));
+        assertThat(describe().members()).extracting(StreamsGroupDescribeResponseView.Member::memberId)
+                .containsExactly("m1");
+        assertThat(committedOffset()).isEqualTo(5);
+    }
+
+    @Test
+    void anEmptyStreamsGroupGivesItsIdToAClassicJoinAndNeverToAConsumerGroupHeartbeat() throws Exception {
+        start(Map.of("group.initial.rebalance.delay.ms", "0"));
+        int epoch = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch()).memberEpoch();
+        OffsetCommitRequestView commit = new OffsetCommitRequestView().groupId("app").memberId("m1")
+                .generationIdOrMemberEpoch(epoch);
+        commit.addTopic().name("input").addPartition().partitionIndex(0).committedOffset(7);
+        assertThat(new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 9, commit.struct())).topics()
+                .get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(classicJoin("").getInt16("ErrorCode")).as("a streams group with members")
+                .isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL.code());
+
+        heartbeat(beat("m1", -1));
+        ConsumerGroupHeartbeatResponseView consumer = new ConsumerGroupHeartbeatResponseView(client.call(
+                ApiKey.CONSUMER_GROUP_HEARTBEAT, 1, new ConsumerGroupHeartbeatRequestView().groupId("app")
+                        .memberId("c1").memberEpoch(0).rebalanceTimeoutMs(30_000)
+                        .subscribedTopicNames(List.of("input")).topicPartitions(List.of()).struct()));
+        assertThat(consumer.errorCode()).as("empty, still not a consumer group's")
+                .isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(consumer.errorMessage()).isEqualTo("Group app is not a consumer group.");
+
+        Struct required = classicJoin("");
+        assertThat(required.getInt16("ErrorCode")).isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        Struct joined = classicJoin(required.getString("MemberId"));
+        assertThat(joined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(describe().errorMessage()).isEqualTo("Group app is not a streams group.");
+        assertThat(committedOffset()).isEqualTo(7);
+
+        // The streams group's records were tombstoned: a restart does not bring it back beside the classic one.
+        restart();
+        assertThat(allGroups()).singleElement().satisfies(group -> assertThat(group.groupType())
+                .isEqualTo("classic"));
+        assertThat(committedOffset()).isEqualTo(7);
     }
 
     @Test

@@ -61,6 +61,8 @@ class StreamsGroupRecordsKafkaTest {
         member.state = StreamsGroupMember.State.UNREVOKED_TASKS;
         member.assignedTasks = new StreamsTasks(Map.of("0", Set.of(0, 2)), Map.of("0", Set.of(3)), Map.of());
         member.tasksPendingRevocation = new StreamsTasks(Map.of("0", Set.of(1)), Map.of(), Map.of("0", Set.of(4)));
+        member.activeTaskEpochs = new java.util.HashMap<>(Map.of(new TaskId("0", 0), 4, new TaskId("0", 2), 6,
+                new TaskId("0", 1), 3));
         group.members.put("m1", member);
         group.targetAssignment.put("m1", new StreamsTasks(Map.of("0", Set.of(0, 2, 5)), Map.of(), Map.of()));
         return group;
@@ -159,6 +161,9 @@ class StreamsGroupRecordsKafkaTest {
         assertThat(currentValue.previousMemberEpoch()).isEqualTo(5);
         assertThat(currentValue.state()).as("Kafka's MemberState.UNREVOKED_TASKS").isEqualTo((byte) 2);
         assertThat(currentValue.activeTasks().get(0).partitions()).containsExactly(0, 2);
+        assertThat(currentValue.activeTasks().get(0).assignmentEpochs()).containsExactly(4, 6);
+        assertThat(currentValue.activeTasksPendingRevocation().get(0).assignmentEpochs()).containsExactly(3);
+        assertThat(currentValue.standbyTasks().get(0).assignmentEpochs()).isEmpty();
         assertThat(currentValue.standbyTasks().get(0).partitions()).containsExactly(3);
         assertThat(currentValue.activeTasksPendingRevocation().get(0).partitions()).containsExactly(1);
         assertThat(currentValue.warmupTasksPendingRevocation().get(0).partitions()).containsExactly(4);

@@ -756,6 +756,28 @@ class PartitionLogTest {
     }
 
     @Test
+    void aSegmentIndexTooSmallForOneEntryRollsAtEveryAppendAsKafkas() throws IOException {
+        // segment.index.bytes 4, Kafka's lowest: no room for one entry, so the indexes are full at once.
+        open(new LogConfig.Builder().segmentBytes(1 << 20).retentionMs(-1)
+                .segmentIndexBytes(LogConfig.MIN_SEGMENT_INDEX_BYTES).build());
+        for (int i = 0; i < 3; i++) {
+            append(log, "i" + i, 2, T0 + i);
+        }
+        assertThat(log.segmentBaseOffsets()).toIterable().containsExactly(0L, 2L, 4L);
+        assertThat(readAll(log)).extracting(TestBatches.Entry::value)
+                .containsExactly("i0-0", "i0-1", "i1-0", "i1-1", "i2-0", "i2-1");
+    }
+
+    @Test
+    void maxMessageBytesZeroRefusesEveryBatchAsKafkas() throws IOException {
+        open(new LogConfig.Builder().retentionMs(-1).maxMessageBytes(0).build());
+        ByteBuf batch = new RecordBatchBuilder(TestBatches.ALLOC, CompressionType.NONE, 0, T0)
+                .append(T0, null, new byte[1], List.of()).build();
+
+        assertThat(refusal(batch)).isEqualTo(Errors.MESSAGE_TOO_LARGE);
+    }
+
+    @Test
     void closingWritesTheActiveSegmentsLargestTimestampToItsTimeIndex() throws IOException {
         open(LogConfig.defaults()); // index.interval.bytes 4096: these appends add no index entry of their own
         append(log, "a", 2, T0 + 5); // offsets 0-1

@@ -118,6 +118,14 @@ class ReplicationTest {
             assertThat(purgatoryCounter(node, "purgatory.expirations")).isZero();
         }
         assertThat(completed).as("acks=all produces parked and completed by followers' fetches").isPositive();
+        // Each node leads one partition, which the two others fetch in an incremental fetch session each (KIP-227).
+        for (int node = 0; node < 3; node++) {
+            MeterRegistry meters = cluster.node(node).meterRegistry();
+            assertThat(meters.get("kafka.server.fetchsessioncache.numincrementalfetchsessions").gauge().value())
+                    .as("node %d's followers' sessions", node).isEqualTo(2.0);
+            assertThat(meters.get("kafka.server.fetchsessioncache.numincrementalfetchpartitionscached").gauge()
+                    .value()).as("node %d's partition in each", node).isEqualTo(2.0);
+        }
         assertThat(readAll()).hasSize(RECORDS);
     }
 

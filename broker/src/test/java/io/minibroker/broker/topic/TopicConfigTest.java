@@ -40,6 +40,39 @@ class TopicConfigTest {
         assertThat(both.retentionMs()).isEqualTo(1000);
     }
 
+    /**
+     * Every override the validation accepts must also make a log config: an override stored first and applied after
+     * (IncrementalAlterConfigs) that the log refused closed the client's connection and stopped the broker's next
+     * start. The values are each key's lowest that Kafka 4.3.1's LogConfig accepts.
+     */
+    @Test
+    void eachKeysLowestAcceptedValueMakesALogConfig() {
+        Map<String, String> lowest = Map.ofEntries(
+                Map.entry("max.message.bytes", "0"), Map.entry("flush.ms", "0"), Map.entry("flush.messages", "1"),
+                Map.entry("segment.index.bytes", "4"), Map.entry("index.interval.bytes", "0"),
+                Map.entry("segment.ms", "1"), Map.entry("segment.jitter.ms", "0"),
+                Map.entry("message.timestamp.before.max.ms", "0"), Map.entry("message.timestamp.after.max.ms", "0"),
+                Map.entry("delete.retention.ms", "0"), Map.entry("min.compaction.lag.ms", "0"),
+                Map.entry("max.compaction.lag.ms", "1"), Map.entry("min.cleanable.dirty.ratio", "0"),
+                Map.entry("file.delete.delay.ms", "0"), Map.entry("retention.ms", "-1"),
+                Map.entry("retention.bytes", "-1"));
+        for (Map.Entry<String, String> override : lowest.entrySet()) {
+            Map<String, String> overrides = Map.of(override.getKey(), override.getValue());
+            assertThat(TopicConfig.invalidReason(overrides)).as(override.toString()).isNull();
+            assertThat(TopicConfig.logConfig(broker, overrides)).as(override.toString()).isNotNull();
+        }
+    }
+
+    @Test
+    void brokerDefaultsOfZeroThatKafkaAcceptsMakeALogConfig() {
+        BrokerConfig zeros = BrokerConfig.of(Map.of("log.flush.interval.ms", "0", "message.max.bytes", "0"));
+
+        LogConfig config = TopicConfig.logConfig(zeros, Map.of());
+
+        assertThat(config.flushIntervalMs()).isZero();
+        assertThat(config.maxMessageBytes()).isZero();
+    }
+
     @Test
     void invalidOverridesAreNamed() {
         assertThat(TopicConfig.invalidReason(Map.of("retention.ms", "-1", "cleanup.policy", "delete"))).isNull();

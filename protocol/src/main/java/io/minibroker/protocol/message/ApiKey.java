@@ -44,6 +44,8 @@ public enum ApiKey {
     DELETE_GROUPS(42, DeleteGroupsMessages.REQUEST, DeleteGroupsMessages.RESPONSE),
     ELECT_LEADERS(43, ElectLeadersMessages.REQUEST, ElectLeadersMessages.RESPONSE),
     INCREMENTAL_ALTER_CONFIGS(44, IncrementalAlterConfigsMessages.REQUEST, IncrementalAlterConfigsMessages.RESPONSE),
+    ALTER_PARTITION_REASSIGNMENTS(45, AlterPartitionReassignmentsMessages.REQUEST, AlterPartitionReassignmentsMessages.RESPONSE),
+    LIST_PARTITION_REASSIGNMENTS(46, ListPartitionReassignmentsMessages.REQUEST, ListPartitionReassignmentsMessages.RESPONSE),
     OFFSET_DELETE(47, OffsetDeleteMessages.REQUEST, OffsetDeleteMessages.RESPONSE),
     DESCRIBE_CLIENT_QUOTAS(48, DescribeClientQuotasMessages.REQUEST, DescribeClientQuotasMessages.RESPONSE),
     ALTER_CLIENT_QUOTAS(49, AlterClientQuotasMessages.REQUEST, AlterClientQuotasMessages.RESPONSE),

@@ -21,7 +21,6 @@ import java.lang.reflect.Modifier;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The JUnit 5 extension behind {@link MiniKafka}. It can also be registered as a static field, where the test
@@ -176,15 +175,44 @@ public final class MiniKafkaExtension implements BeforeAllCallback, AfterAllCall
             spec = new BrokerSpec(parse(annotation.config()), annotation.nodes(), List.of(annotation.topics()));
             perRun = annotation.lifecycle() == MiniKafka.Lifecycle.PER_RUN;
         }
-        ExtensionContext owner = perRun ? context.getRoot() : classContext(context);
+        ExtensionContext owner = perRun ? context.getRoot() : ownerContext(context);
         // Keyed by what was asked for: per run, classes that ask for different brokers get different ones.
         return owner.getStore(STORE).getOrComputeIfAbsent(spec, key -> RunningBroker.start(spec), RunningBroker.class);
     }
 
     private static MiniKafka annotation(ExtensionContext context) {
-        Optional<MiniKafka> found = AnnotationSupport.findAnnotation(context.getRequiredTestClass(), MiniKafka.class);
-        return found.orElseThrow(() -> new ExtensionConfigurationException(
-                "MiniKafkaExtension needs @MiniKafka on the class or registration with withConfig(...)"));
+        return AnnotationSupport.findAnnotation(annotatedClass(context), MiniKafka.class).orElseThrow();
+    }
+
+    /** The test class carrying {@code @MiniKafka}: the test's own, else that of a class it is {@code @Nested} in. */
+    private static Class<?> annotatedClass(ExtensionContext context) {
+        for (Class<?> type = context.getRequiredTestClass(); type != null;
+                type = isNested(type) ? type.getEnclosingClass() : null) {
+            if (AnnotationSupport.isAnnotated(type, MiniKafka.class)) {
+                return type;
+            }
+        }
+        throw new ExtensionConfigurationException(
+                "MiniKafkaExtension needs @MiniKafka on the class or registration with withConfig(...)");
+    }
+
+    private static boolean isNested(Class<?> type) {
+        return type.isMemberClass() && !Modifier.isStatic(type.getModifiers());
+    }
+
+    /**
+     * The class context whose store holds the broker: that of the class carrying {@code @MiniKafka}, or for
+     * {@link #withConfig} the outermost class of a {@code @Nested} chain, so that nested tests share their
+     * enclosing class's broker as Spring's {@code @EmbeddedKafka} users expect.
+     */
+    private ExtensionContext ownerContext(ExtensionContext context) {
+        Class<?> declaring = programmaticConfig == null ? annotatedClass(context) : null;
+        ExtensionContext current = classContext(context);
+        while (current.getRequiredTestClass() != declaring && isNested(current.getRequiredTestClass())
+                && current.getParent().flatMap(ExtensionContext::getTestClass).isPresent()) {
+            current = current.getParent().get();
+        }
+        return current;
     }
 
     private static ExtensionContext classContext(ExtensionContext context) {
@@ -213,7 +241,7 @@ public final class MiniKafkaExtension implements BeforeAllCallback, AfterAllCall
     }
 
     /** A broker or cluster in JUnit's store: JUnit closes it when the store's owner is done. */
-    private static final class RunningBroker implements ExtensionContext.Store.CloseableResource {
+    private static final class RunningBroker implements ExtensionContext.Store.CloseableResource, AutoCloseable {
 
         private final EmbeddedBroker single;
         private final MiniCluster cluster;

@@ -2,6 +2,7 @@ package io.minibroker.testkit.junit;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
@@ -9,6 +10,9 @@ import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 import org.junit.platform.launcher.listeners.TestExecutionSummary;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
@@ -74,6 +78,17 @@ class MiniKafkaAroundTheClassTest {
                         .hasMessageContaining("INVALID_REPLICATION_FACTOR"));
     }
 
+    @Test
+    void nestedClassesShareTheirEnclosingClasssBroker() {
+        TestExecutionSummary summary = run(HasNestedTests.class);
+
+        assertThat(summary.getFailures()).isEmpty();
+        assertThat(summary.getTestsSucceededCount()).isEqualTo(3);
+        assertThat(HasNestedTests.SEEN).hasSize(3).allSatisfy(seen -> assertThat(seen).startsWith("localhost:"));
+        assertThat(HasNestedTests.SEEN).as("one broker for the class and its nested classes").containsOnly(
+                HasNestedTests.SEEN.get(0));
+    }
+
     private static TestExecutionSummary run(Class<?> scenario) {
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
         System.setProperty(SCENARIOS, "run");
@@ -92,6 +107,34 @@ class MiniKafkaAroundTheClassTest {
         @Test
         void readsIt() {
             seenDuringTheClass = System.getProperty(PROPERTY);
+        }
+    }
+
+    @MiniKafka
+    @EnabledIfSystemProperty(named = SCENARIOS, matches = "run")
+    static class HasNestedTests {
+        /** The bootstrap address each test was given, outer and nested. */
+        static final List<String> SEEN = new CopyOnWriteArrayList<>();
+
+        @Test
+        void outer(@BootstrapServers String bootstrap) {
+            SEEN.add(bootstrap);
+        }
+
+        @Nested
+        class Inner {
+            @Test
+            void inner(@BootstrapServers String bootstrap) {
+                SEEN.add(bootstrap);
+            }
+
+            @Nested
+            class Deeper {
+                @Test
+                void deeper(EmbeddedBroker broker) {
+                    SEEN.add(broker.bootstrapServers());
+                }
+            }
         }
     }
 
