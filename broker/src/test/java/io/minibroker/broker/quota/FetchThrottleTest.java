@@ -64,6 +64,27 @@ class FetchThrottleTest {
         }
     }
 
+    @Test
+    void aThrottledIncrementalFetchKeepsItsSessionAsKafkasThrottledAnswerDoes() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (Broker broker = TestBrokers.start(logDir, Map.of(), clock)) {
+            MeteredTopic.create(broker, "metered-consumer", QuotaConfig.CONSUMER_BYTE_RATE, 1000.0);
+            try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+                produce(client, 2);
+                Struct opened = fetch(client, 0, 0, 0); // a full fetch opening a session
+                int session = opened.getInt32("SessionId");
+                assertThat(session).isNotZero();
+                assertThat(opened.getInt32("ThrottleTimeMs")).isZero();
+
+                produce(client, 1);
+                Struct throttled = fetch(client, 2, session, 1);
+                assertThat(throttled.getInt32("ThrottleTimeMs")).isPositive();
+                assertThat(throttled.getStructs("Responses")).isEmpty();
+                assertThat(throttled.getInt32("SessionId")).as("the session goes on").isEqualTo(session);
+            }
+        }
+    }
+
     private static void produce(RawClient client, int batches) throws Exception {
         for (int i = 0; i < batches; i++) {
             client.send(MeteredTopic.produceRequest("writer", new byte[4000]));
@@ -76,9 +97,14 @@ class FetchThrottleTest {
                 .readableBytes();
     }
 
+    /** A fetch of the topic's partition without a session (epoch -1). */
     private static Struct fetch(RawClient client, long offset) throws Exception {
+        return fetch(client, offset, 0, -1);
+    }
+
+    private static Struct fetch(RawClient client, long offset, int sessionId, int sessionEpoch) throws Exception {
         FetchRequestView body = new FetchRequestView().replicaId(-1).maxWaitMs(0).minBytes(1).maxBytes(1 << 20)
-                .sessionEpoch(-1);
+                .sessionId(sessionId).sessionEpoch(sessionEpoch);
         body.addTopic().topic(MeteredTopic.NAME).addPartition().partition(0).fetchOffset(offset)
                 .partitionMaxBytes(1 << 20).currentLeaderEpoch(-1).logStartOffset(-1).lastFetchedEpoch(-1);
         client.send(MessageCodec.encodeRequestToArray(
