@@ -47,6 +47,7 @@ APIS = [
     ('ListPartitionReassignments', 'LIST_PARTITION_REASSIGNMENTS'),
     ('DescribeUserScramCredentials', 'DESCRIBE_USER_SCRAM_CREDENTIALS'),
     ('AlterUserScramCredentials', 'ALTER_USER_SCRAM_CREDENTIALS'), ('DescribeClientQuotas', 'DESCRIBE_CLIENT_QUOTAS'),
+    ('AlterClientQuotas', 'ALTER_CLIENT_QUOTAS'),
     ('DescribeAcls', 'DESCRIBE_ACLS'), ('CreateAcls', 'CREATE_ACLS'), ('DeleteAcls', 'DELETE_ACLS'),
     ('ConsumerGroupHeartbeat', 'CONSUMER_GROUP_HEARTBEAT'), ('ConsumerGroupDescribe', 'CONSUMER_GROUP_DESCRIBE'),
     ('ShareFetch', 'SHARE_FETCH'), ('ShareAcknowledge', 'SHARE_ACKNOWLEDGE'),

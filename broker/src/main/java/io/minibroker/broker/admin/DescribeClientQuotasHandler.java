@@ -2,6 +2,7 @@ package io.minibroker.broker.admin;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.quota.QuotaEntity;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.DescribeClientQuotasRequestView;
@@ -11,17 +12,20 @@ import io.minibroker.protocol.schema.Struct;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
- * DescribeClientQuotas on a broker without client quotas: every filter Kafka accepts matches nothing, which is
- * the truth here (no quota is enforced, and AlterClientQuotas is not offered, so none can be set). It lets
- * {@code kafka-configs --describe --entity-type users}, which asks for a user's quotas before its SCRAM
- * credentials, work. A filter Kafka's broker refuses is refused with its error and message (checked against
- * Kafka 4.3.1): an empty or unknown entity type, one named twice, a match string where its match type takes none
- * or none where it takes one, an unknown match type, ip beside user or client-id.
+ * DescribeClientQuotas, answered from the quotas this broker holds (its own on a single node, its mirror of the
+ * controller's in a cluster, as Kafka's brokers answer from their metadata image). A filter Kafka's broker refuses
+ * is refused with its error and message (checked against Kafka 4.3.1): an empty or unknown entity type, one named
+ * twice, a match string where its match type takes none or none where it takes one, an unknown match type, ip
+ * beside user or client-id. As Kafka's ClientQuotasImage matches: an exact or default component wants the entity to
+ * have that type with that name (null for the default); a "specified" component wants the type with any name, the
+ * default too; strict wants no other types; no component matches every entity, or none if strict.
  */
 public final class DescribeClientQuotasHandler implements ApiHandler {
 
@@ -30,20 +34,55 @@ public final class DescribeClientQuotasHandler implements ApiHandler {
     private static final byte MATCH_DEFAULT = 1;
     private static final byte MATCH_SPECIFIED = 2;
 
+    private final Supplier<Map<QuotaEntity, Map<String, Double>>> quotas;
+
     /** Why Kafka would refuse a filter: its error and message. */
     private record Refusal(Errors error, String message) {
+    }
+
+    public DescribeClientQuotasHandler(Supplier<Map<QuotaEntity, Map<String, Double>>> quotas) {
+        this.quotas = quotas;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         DescribeClientQuotasResponseView response = new DescribeClientQuotasResponseView();
-        Refusal refusal = refusal(new DescribeClientQuotasRequestView(request.body()).components());
+        DescribeClientQuotasRequestView describe = new DescribeClientQuotasRequestView(request.body());
+        Refusal refusal = refusal(describe.components());
         if (refusal != null) {
             response.errorCode(refusal.error().code()).errorMessage(refusal.message()).entries(null);
-        } else {
-            response.errorCode(Errors.NONE.code()).entries(List.of());
+            return CompletableFuture.completedFuture(response.struct());
         }
+        response.errorCode(Errors.NONE.code()).entries(List.of());
+        quotas.get().forEach((entity, values) -> {
+            if (matches(entity, describe.components(), describe.strict())) {
+                DescribeClientQuotasResponseView.EntryData entry = response.addEntry();
+                entity.entries().forEach((type, name) -> entry.addEntity().entityType(type).entityName(name));
+                values.forEach((key, value) -> entry.addValue().key(key).value(value));
+            }
+        });
         return CompletableFuture.completedFuture(response.struct());
+    }
+
+    /** Whether the entity passes every component of a filter that {@link #refusal} took. */
+    private static boolean matches(QuotaEntity entity, List<ComponentData> components, boolean strict) {
+        if (components.isEmpty()) {
+            return !strict;
+        }
+        if (strict && entity.entries().size() != components.size()) {
+            return false;
+        }
+        for (ComponentData component : components) {
+            if (!entity.entries().containsKey(component.entityType())) {
+                return false;
+            }
+            String name = entity.entries().get(component.entityType());
+            if (component.matchType() == MATCH_EXACT && !component.match().equals(name)
+                    || component.matchType() == MATCH_DEFAULT && name != null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Why Kafka's broker (its ClientQuotasImage) would refuse this filter, checked in its order; or null. */

@@ -1,6 +1,7 @@
 package io.minibroker.broker.authz;
 
 import io.minibroker.broker.admin.ConfigResources;
+import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.AlterConfigsRequestView;
@@ -268,6 +269,15 @@ final class AdminApiChecks {
         users.forEach(user -> response.addResult().user(user).errorCode(error.code())
                 .errorMessage(Access.message(error)));
         return Access.answer(response.struct());
+    }
+
+    /** AlterClientQuotas needs ALTER_CONFIGS on the cluster; refused, every entry is told so, as in Kafka. */
+    static CompletionStage<Struct> alterClientQuotas(Access access) {
+        if (access.allowedOnCluster(AclOperation.ALTER_CONFIGS)) {
+            return access.serve();
+        }
+        Errors error = Errors.CLUSTER_AUTHORIZATION_FAILED;
+        return Access.answer(AlterClientQuotasHandler.refusal(access.request(), error, Access.message(error)));
     }
 
     /** DescribeCluster needs no right, as in Kafka; the cluster's authorized operations are added when asked for. */

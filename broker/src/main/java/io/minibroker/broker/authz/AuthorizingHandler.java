@@ -128,6 +128,7 @@ public final class AuthorizingHandler implements ApiHandler {
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> AdminApiChecks::describeUserScramCredentials;
             case DESCRIBE_CLUSTER -> admin::describeCluster;
             case DESCRIBE_CLIENT_QUOTAS -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE_CONFIGS);
+            case ALTER_CLIENT_QUOTAS -> AdminApiChecks::alterClientQuotas;
             case UPDATE_FEATURES -> access -> AdminApiChecks.onCluster(access, AclOperation.ALTER);
             case DESCRIBE_QUORUM -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE);
             case ALTER_PARTITION, BROKER_REGISTRATION, BROKER_HEARTBEAT ->

@@ -1,5 +1,6 @@
 package io.minibroker.broker.cluster;
 
+import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.AlterConfigsRequestView;
@@ -83,6 +84,10 @@ public final class ControllerUnreachable {
             response.addResult().name(topic.name()).errorCode(TIMED_OUT).errorMessage(MESSAGE);
         }
         return response.struct();
+    }
+
+    public static Struct alterClientQuotas(Request request) {
+        return AlterClientQuotasHandler.refusal(request, Errors.REQUEST_TIMED_OUT, MESSAGE);
     }
 
     public static Struct alterConfigs(Request request) {

@@ -8,6 +8,7 @@ import io.minibroker.broker.authz.PatternType;
 import io.minibroker.broker.authz.ResourceType;
 import io.minibroker.broker.feature.Feature;
 import io.minibroker.broker.feature.FeatureLevels;
+import io.minibroker.broker.quota.QuotaEntity;
 import io.minibroker.broker.security.ScramCredential;
 import io.minibroker.broker.security.ScramMechanism;
 import io.minibroker.protocol.record.CompressionType;
@@ -27,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,8 +38,8 @@ import java.util.UUID;
  * The cluster's ACLs, SCRAM credentials, group configs and dynamic broker configs as records of Kafka's metadata
  * log, which the controller hands brokers in the answer to a Fetch of {@code __cluster_metadata}: one record batch
  * holding the whole of them, an AccessControlEntryRecord (metadata api key 18) per ACL, a UserScramCredentialRecord
- * (api key 11) per user and mechanism and a ConfigRecord (api key 4, resource type GROUP or BROKER) per group or
- * broker config, each framed as Kafka's MetadataRecordSerde frames a record value (frame version 1, api key, record
+ * (api key 11) per user and mechanism, a ConfigRecord (api key 4, resource type GROUP or BROKER) per group or
+ * broker config and a ClientQuotaRecord (api key 14) per client quota, each framed as Kafka's MetadataRecordSerde frames a record value (frame version 1, api key, record
  * version, then the record in the flexible encoding). A broker that fetches it replaces its ACLs, credentials, group
  * and broker configs with what it holds: the batch is a snapshot of them, so a removal is the record's absence and
  * the Remove* records (and the ConfigRecords with a null value) Kafka's log also carries are never needed. The
@@ -49,6 +51,7 @@ public final class SecurityRecords {
     private static final int FRAME_VERSION = 1;
     private static final int CONFIG_RECORD = 4;
     private static final int USER_SCRAM_CREDENTIAL_RECORD = 11;
+    private static final int CLIENT_QUOTA_RECORD = 14;
     private static final int FEATURE_LEVEL_RECORD = 12;
     private static final int ACCESS_CONTROL_ENTRY_RECORD = 18;
     private static final int RECORD_VERSION = 0;
@@ -56,14 +59,23 @@ public final class SecurityRecords {
     /**
      * The ACLs, credentials, group configs and dynamic broker configs one snapshot holds; credentials by user, then
      * by mechanism; group configs by group id, broker configs by broker id ("" for the cluster default), then by name;
+     * client quotas by entity, then by key;
      * the finalized features, null in a snapshot that carries none.
      */
     public record Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
                            Map<String, Map<String, String>> groupConfigs,
-                           Map<String, Map<String, String>> brokerConfigs, FeatureLevels features) {
+                           Map<String, Map<String, String>> brokerConfigs,
+                           Map<QuotaEntity, Map<String, Double>> clientQuotas, FeatureLevels features) {
         public static final Snapshot EMPTY = new Snapshot(List.of(), Map.of());
 
-        /** A snapshot without features. */
+        /** A snapshot without client quotas. */
+        public Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
+                        Map<String, Map<String, String>> groupConfigs,
+                        Map<String, Map<String, String>> brokerConfigs, FeatureLevels features) {
+            this(acls, credentials, groupConfigs, brokerConfigs, Map.of(), features);
+        }
+
+        /** A snapshot without client quotas or features. */
         public Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
                         Map<String, Map<String, String>> groupConfigs,
                         Map<String, Map<String, String>> brokerConfigs) {
@@ -82,7 +94,8 @@ public final class SecurityRecords {
     /** One record batch holding the snapshot; an empty buffer when it holds nothing. */
     public static ByteBuf encode(Snapshot snapshot) {
         if (snapshot.acls().isEmpty() && snapshot.credentials().isEmpty() && snapshot.groupConfigs().isEmpty()
-                && snapshot.brokerConfigs().isEmpty() && snapshot.features() == null) {
+                && snapshot.brokerConfigs().isEmpty() && snapshot.clientQuotas().isEmpty()
+                && snapshot.features() == null) {
             return Unpooled.EMPTY_BUFFER;
         }
         RecordBatchBuilder batch = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE,
@@ -96,6 +109,8 @@ public final class SecurityRecords {
                 RecordBatch.NO_TIMESTAMP, null, configRecord(ConfigResources.GROUP, groupId, name, value), List.of())));
         snapshot.brokerConfigs().forEach((brokerId, configs) -> configs.forEach((name, value) -> batch.append(
                 RecordBatch.NO_TIMESTAMP, null, configRecord(ConfigResources.BROKER, brokerId, name, value), List.of())));
+        snapshot.clientQuotas().forEach((entity, quotas) -> quotas.forEach((key, value) -> batch.append(
+                RecordBatch.NO_TIMESTAMP, null, clientQuotaRecord(entity, key, value), List.of())));
         if (snapshot.features() != null) {
             snapshot.features().levels().forEach((feature, level) -> {
                 if (level > 0) {
@@ -122,6 +137,7 @@ public final class SecurityRecords {
         Map<String, Map<ScramMechanism, ScramCredential>> credentials = new TreeMap<>();
         Map<String, Map<String, String>> groupConfigs = new TreeMap<>();
         Map<String, Map<String, String>> brokerConfigs = new TreeMap<>();
+        Map<QuotaEntity, Map<String, Double>> clientQuotas = new HashMap<>();
         Map<Feature, Short> features = new EnumMap<>(Feature.class);
         long featuresEpoch = -1;
         RecordBatches batches = RecordBatches.of(records);
@@ -132,7 +148,8 @@ public final class SecurityRecords {
                 while (iterator.hasNext()) {
                     Record record = iterator.next();
                     if (record.value() != null) {
-                        read(record.value().duplicate(), acls, credentials, groupConfigs, brokerConfigs, features);
+                        read(record.value().duplicate(), acls, credentials, groupConfigs, brokerConfigs,
+                                clientQuotas, features);
                     }
                 }
             }
@@ -140,8 +157,10 @@ public final class SecurityRecords {
         credentials.replaceAll((user, byMechanism) -> Collections.unmodifiableMap(byMechanism));
         groupConfigs.replaceAll((groupId, configs) -> Collections.unmodifiableMap(configs));
         brokerConfigs.replaceAll((brokerId, configs) -> Collections.unmodifiableMap(configs));
+        clientQuotas.replaceAll((entity, quotas) -> Collections.unmodifiableMap(quotas));
         return new Snapshot(List.copyOf(acls), Collections.unmodifiableMap(credentials),
                 Collections.unmodifiableMap(groupConfigs), Collections.unmodifiableMap(brokerConfigs),
+                Collections.unmodifiableMap(clientQuotas),
                 features.isEmpty() ? null : new FeatureLevels(features, featuresEpoch));
     }
 
@@ -185,6 +204,26 @@ public final class SecurityRecords {
         return ByteBufUtil.getBytes(out);
     }
 
+    /** Kafka's ClientQuotaRecord v0: the entity (type, nullable name), the quota's key and value, remove false. */
+    private static byte[] clientQuotaRecord(QuotaEntity entity, String key, double value) {
+        ByteBuf out = header(CLIENT_QUOTA_RECORD);
+        Wire.writeUnsignedVarint(out, entity.entries().size() + 1);
+        entity.entries().forEach((type, name) -> {
+            writeString(out, type);
+            if (name == null) {
+                Wire.writeUnsignedVarint(out, 0);
+            } else {
+                writeString(out, name);
+            }
+            Wire.writeUnsignedVarint(out, 0); // the entity's tagged fields
+        });
+        writeString(out, key);
+        out.writeDouble(value);
+        out.writeBoolean(false);
+        Wire.writeUnsignedVarint(out, 0);
+        return ByteBufUtil.getBytes(out);
+    }
+
     /** Kafka's FeatureLevelRecord v0: the feature's name and its finalized level. */
     private static byte[] featureLevelRecord(Feature feature, short level) {
         ByteBuf out = header(FEATURE_LEVEL_RECORD);
@@ -205,7 +244,8 @@ public final class SecurityRecords {
     private static void read(ByteBuf in, List<AclBinding> acls,
                              Map<String, Map<ScramMechanism, ScramCredential>> credentials,
                              Map<String, Map<String, String>> groupConfigs,
-                             Map<String, Map<String, String>> brokerConfigs, Map<Feature, Short> features) {
+                             Map<String, Map<String, String>> brokerConfigs,
+                             Map<QuotaEntity, Map<String, Double>> clientQuotas, Map<Feature, Short> features) {
         if (Wire.readUnsignedVarint(in) != FRAME_VERSION) {
             throw new IllegalArgumentException("unknown metadata record frame version");
         }
@@ -242,12 +282,41 @@ public final class SecurityRecords {
                 configs.computeIfAbsent(resourceName, r -> new TreeMap<>())
                         .put(name, new String(value, StandardCharsets.UTF_8));
             }
+        } else if (apiKey == CLIENT_QUOTA_RECORD) {
+            int entities = Wire.readUnsignedVarint(in) - 1;
+            if (entities < 0 || entities > in.readableBytes()) {
+                throw new IllegalArgumentException("a client quota record's entity list is malformed");
+            }
+            Map<String, String> entity = new HashMap<>();
+            for (int i = 0; i < entities; i++) {
+                String type = readString(in);
+                byte[] name = readNullableBytes(in);
+                skipTaggedFields(in);
+                entity.put(type, name == null ? null : new String(name, StandardCharsets.UTF_8));
+            }
+            String key = readString(in);
+            double value = in.readDouble();
+            if (!in.readBoolean()) { // a removal is the record's absence from a snapshot: never carried
+                clientQuotas.computeIfAbsent(new QuotaEntity(entity), e -> new HashMap<>()).put(key, value);
+            }
         } else if (apiKey == FEATURE_LEVEL_RECORD) {
             Feature feature = Feature.named(readString(in));
             short level = in.readShort();
             if (feature != null) { // one this broker does not know is not one it acts on
                 features.put(feature, level);
             }
+        }
+    }
+
+    private static void skipTaggedFields(ByteBuf in) {
+        int count = Wire.readUnsignedVarint(in);
+        for (int i = 0; i < count; i++) {
+            Wire.readUnsignedVarint(in); // the tag
+            int size = Wire.readUnsignedVarint(in);
+            if (size > in.readableBytes()) {
+                throw new IllegalArgumentException("a metadata record's tagged field runs past its end");
+            }
+            in.skipBytes(size);
         }
     }
 

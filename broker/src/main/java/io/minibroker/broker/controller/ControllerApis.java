@@ -18,6 +18,8 @@ import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.quota.ClientQuotas;
+import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.quorum.DescribeQuorumHandler;
 import io.minibroker.broker.feature.FinalizedFeatures;
@@ -59,6 +61,8 @@ public final class ControllerApis {
      *                     IncrementalAlterConfigs of a group to; each change moves the image version on itself
      * @param brokerConfigs the cluster's dynamic broker configs (resource type BROKER), which brokers forward once
      *                      they preprocessed them; each change moves the image version on itself
+     * @param clientQuotas the cluster's client quotas, which brokers forward AlterClientQuotas to; each change
+     *                     moves the image version on itself
      * @param followers how far each broker follows the image: DescribeQuorum's observers
      * @param features the cluster's finalized features, which brokers forward UpdateFeatures to; each change moves
      *                 the image version on itself
@@ -67,6 +71,7 @@ public final class ControllerApis {
                                        TopicAssignments assignments, ImageVersion version, Executor disk,
                                        StandardAuthorizer acls, ScramCredentials credentials,
                                        GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs,
+                                       ClientQuotas clientQuotas,
                                        FinalizedFeatures features, MetadataFollowers followers) {
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.atController(brokerConfigs)::persist;
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
@@ -82,7 +87,7 @@ public final class ControllerApis {
                 .add(ApiKey.METADATA, onDisk.apply(new ControllerMetadataHandler(clusterId, assignments)))
                 .add(ApiKey.FETCH, new ControllerFetchHandler(version, () -> new SecurityRecords.Snapshot(
                         acls == null ? List.of() : acls.bindings(), credentials.all(), groupConfigs.all(),
-                        brokerConfigs.all(), features.current()), followers))
+                        brokerConfigs.all(), clientQuotas.all(), features.current()), followers))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new ControllerCreateTopicsHandler(assignments, version,
                         membership, config)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(assignments,
@@ -101,6 +106,7 @@ public final class ControllerApis {
                         node, groupConfigs, brokerConfigs, RuntimeLoggers.NONE)))
                 .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)))
                 .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, nodeId)))
+                .add(ApiKey.ALTER_CLIENT_QUOTAS, onDisk.apply(new AlterClientQuotasHandler(clientQuotas)))
                 .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> followers.report(nodeId,
                         version.current(), List.of(new Endpoint(config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES)
                                 .get(0), config.controllerVoter().host(), config.controllerVoter().port())))));

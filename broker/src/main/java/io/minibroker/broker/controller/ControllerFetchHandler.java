@@ -98,7 +98,7 @@ public final class ControllerFetchHandler implements ApiHandler {
         EncodedSecurity last = encoded;
         if (last == null || last.acls() != now.acls() || last.credentials() != now.credentials()
                 || last.groupConfigs() != now.groupConfigs() || last.brokerConfigs() != now.brokerConfigs()
-                || last.features() != now.features()) {
+                || last.clientQuotas() != now.clientQuotas() || last.features() != now.features()) {
             last = EncodedSecurity.of(now); // two event loops may both encode one change: the same bytes
             encoded = last;
         }
@@ -107,7 +107,7 @@ public final class ControllerFetchHandler implements ApiHandler {
 
     /** A snapshot's records, and their digest: 63 bits of SHA-256, never the -1 of a broker that holds nothing. */
     private record EncodedSecurity(Object acls, Object credentials, Object groupConfigs, Object brokerConfigs,
-                                   Object features, byte[] bytes, long digest) {
+                                   Object clientQuotas, Object features, byte[] bytes, long digest) {
 
         static EncodedSecurity of(SecurityRecords.Snapshot snapshot) {
             ByteBuf records = SecurityRecords.encode(snapshot);
@@ -116,7 +116,8 @@ public final class ControllerFetchHandler implements ApiHandler {
             try {
                 long digest = ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(bytes)).getLong();
                 return new EncodedSecurity(snapshot.acls(), snapshot.credentials(), snapshot.groupConfigs(),
-                        snapshot.brokerConfigs(), snapshot.features(), bytes, digest & Long.MAX_VALUE);
+                        snapshot.brokerConfigs(), snapshot.clientQuotas(), snapshot.features(), bytes,
+                        digest & Long.MAX_VALUE);
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("every JVM has SHA-256", e);
             }

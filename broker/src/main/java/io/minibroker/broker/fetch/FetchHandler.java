@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.ToIntBiFunction;
 
 /**
  * Fetch: answers at once when there is at least {@code MinBytes} of data, a partition that cannot be read, or
@@ -46,15 +47,19 @@ public final class FetchHandler implements ApiHandler {
     private final FetchManager sessions;
     /** {@code fetch.max.bytes}: the most bytes an answer holds, whatever the request asks. */
     private final int fetchMaxBytes;
+    /** The most bytes the fetching client's {@code consumer_byte_rate} lets through in a quota window. */
+    private final ToIntBiFunction<String, Request> quotaWindowBytes;
 
     public FetchHandler(TopicRegistry topics, Purgatory<DelayedFetch> purgatory, PartitionLeadership leadership,
-                        BrokerTopicMetrics metrics, FetchManager sessions, int fetchMaxBytes) {
+                        BrokerTopicMetrics metrics, FetchManager sessions, int fetchMaxBytes,
+                        ToIntBiFunction<String, Request> quotaWindowBytes) {
         this.topics = topics;
         this.sessions = sessions;
         this.purgatory = purgatory;
         this.leadership = leadership;
         this.metrics = metrics;
         this.fetchMaxBytes = fetchMaxBytes;
+        this.quotaWindowBytes = quotaWindowBytes;
     }
 
     /** A purgatory for parked fetches, as the broker names it. */
@@ -70,7 +75,10 @@ public final class FetchHandler implements ApiHandler {
             return CompletableFuture.completedFuture(new FetchResponseView()
                     .errorCode(refused.error().code()).sessionId(FetchSession.INVALID_SESSION_ID).struct());
         }
-        FetchPlan plan = FetchPlan.of(request, session, topics, leadership, fetchMaxBytes);
+        // As Kafka's KafkaApis: never more than the client's quota lets through in a window, so that an answer
+        // throttled and emptied for its size (network/RequestHandler) is not the same answer again at every retry.
+        FetchPlan plan = FetchPlan.of(request, session, topics, leadership,
+                Math.min(fetchMaxBytes, quotaWindowBytes.applyAsInt(context.principal().name(), request)));
         for (FetchPlan.TopicPlan topic : plan.topics()) {
             int partitionsRead = 0;
             String topicName = null; // named by id from v13; its logs know the name

@@ -2,6 +2,7 @@ package io.minibroker.broker.network;
 
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.control.BrokerControls;
+import io.minibroker.broker.quota.ClientQuotaEnforcement;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.security.SslEngineFactory;
@@ -45,10 +46,13 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
     private final ConnectionLimits limits;
     /** A test's controls, on a client listener; null on a controller's. */
     private final BrokerControls controls;
+    /** The client quotas' throttling, on a client listener; null on a controller's. */
+    private final ClientQuotaEnforcement quotas;
 
     public ChannelSetup(SupportedApis apis, String listenerName, int maxFrameBytes, long idleMs,
                         NetworkMetrics metrics, Supplier<SaslSession> saslSessions, SslEngineFactory tls,
-                        long tlsHandshakeTimeoutMs, ConnectionLimits limits, BrokerControls controls) {
+                        long tlsHandshakeTimeoutMs, ConnectionLimits limits, BrokerControls controls,
+                        ClientQuotaEnforcement quotas) {
         this.apis = apis;
         this.listenerName = listenerName;
         this.maxFrameBytes = maxFrameBytes;
@@ -59,6 +63,7 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
         this.tlsHandshakeTimeoutMs = tlsHandshakeTimeoutMs;
         this.limits = limits;
         this.controls = controls;
+        this.quotas = quotas;
     }
 
     @Override
@@ -102,7 +107,7 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
                 .addLast("flush", new FlushConsolidationHandler())
                 .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
                 .addLast("frame", frames)
-                .addLast("request", new RequestHandler(apis, listenerName, metrics, sasl, controls));
+                .addLast("request", new RequestHandler(apis, listenerName, metrics, sasl, controls, quotas));
     }
 
     /** Tells the quotas once, the first time it is asked after the connection authenticated. */

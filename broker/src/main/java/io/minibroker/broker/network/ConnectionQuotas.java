@@ -11,7 +11,9 @@ import java.util.function.ToIntFunction;
  * Kafka's connection quotas: {@code max.connections} over all listeners and each listener's
  * {@code listener.name.<l>.max.connections} (which defaults to it), {@code max.connections.per.ip} (with
  * {@code max.connections.per.ip.overrides}, by address, host names resolved at the start) and {@code max.connection.creation.rate} (new
- * connections a second; Kafka delays the accept past it, here the connection is refused), plus a cap of its own
+ * connections a second; Kafka delays the accept past it, here the connection is refused), the ips'
+ * {@code connection_creation_rate} client quotas (Kafka holds a connection over one and closes it once its throttle
+ * time has passed; here it is refused at once), plus a cap of its own
  * on connections of SASL listeners that have not authenticated yet. A refused connection is closed at once by
  * {@link ChannelSetup}, with a log line naming the limit.
  */
@@ -25,16 +27,23 @@ public final class ConnectionQuotas {
     private final int maxCreationRate;
     private final int maxUnauthenticated;
     private final LongSupplier monotonicMs;
+    /** Records a new connection against its address's {@code connection_creation_rate}; its throttle time. */
+    private final ToIntFunction<InetAddress> ipConnectionRate;
     private final Map<InetAddress, Integer> byAddress = new HashMap<>();
     private int total;
     private int unauthenticated;
     private long windowStartMs = Long.MIN_VALUE;
     private int createdInWindow;
 
-    /** @param perIpOverrides {@code max.connections.per.ip.overrides} resolved, see {@link #resolve} */
+    /**
+     * @param perIpOverrides   {@code max.connections.per.ip.overrides} resolved, see {@link #resolve}
+     * @param ipConnectionRate records a connection against the ips' {@code connection_creation_rate} client quotas
+     *                         and returns how long Kafka would throttle it for, 0 within the quota
+     */
     public ConnectionQuotas(int maxConnections, ToIntFunction<String> listenerMaxConnections, int maxPerIp,
                             Map<InetAddress, Integer> perIpOverrides,
-                            int maxCreationRate, int maxUnauthenticated, LongSupplier monotonicMs) {
+                            int maxCreationRate, int maxUnauthenticated, LongSupplier monotonicMs,
+                            ToIntFunction<InetAddress> ipConnectionRate) {
         this.maxConnections = maxConnections;
         this.listenerMaxConnections = listenerMaxConnections;
         this.maxPerIp = maxPerIp;
@@ -42,6 +51,7 @@ public final class ConnectionQuotas {
         this.maxCreationRate = maxCreationRate;
         this.maxUnauthenticated = maxUnauthenticated;
         this.monotonicMs = monotonicMs;
+        this.ipConnectionRate = ipConnectionRate;
     }
 
     /** Counts a new connection in, or returns the limit that refuses it (and counts nothing). */
@@ -61,6 +71,12 @@ public final class ConnectionQuotas {
         int listenerLimit = listenerMaxConnections.applyAsInt(listener);
         if (onListener >= listenerLimit) {
             return "max.connections of listener " + listener + " (" + listenerLimit + ")";
+        }
+        // Recorded where Kafka's ConnectionQuotas.inc records it: past the broker-wide limits, before the ip's count.
+        int throttleMs = ipConnectionRate.applyAsInt(address);
+        if (throttleMs > 0) {
+            return "connection_creation_rate quota of " + address.getHostAddress() + " (Kafka would throttle it "
+                    + throttleMs + " ms)";
         }
         int fromAddress = byAddress.getOrDefault(address, 0);
         int perIp = limitFor(address);

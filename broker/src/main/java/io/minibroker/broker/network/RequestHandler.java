@@ -8,6 +8,7 @@ import io.minibroker.broker.api.TopicRights;
 import io.minibroker.broker.control.BrokerControls;
 import io.minibroker.broker.control.InterceptedRequest;
 import io.minibroker.broker.metrics.NetworkMetrics;
+import io.minibroker.broker.quota.ClientQuotaEnforcement;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
@@ -71,6 +72,13 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private final SaslSession sasl;
     /** A test's controls over this broker's clients (null on a controller's listener, which they leave alone). */
     private final BrokerControls controls;
+    /** The client quotas' throttling (null on a controller's listener, whose peers are the cluster's nodes). */
+    private final ClientQuotaEnforcement quotas;
+    /**
+     * Throttles under way: while one is, the connection is muted, as Kafka's socket server mutes a throttled
+     * channel (KIP-219): nothing is read, and nothing read before is served.
+     */
+    private int throttles;
     private final ResponseQueue responses = new ResponseQueue();
     /** Frames read while a request of this connection is being served, each with when it was read. */
     private final ArrayDeque<ReadFrame> waiting = new ArrayDeque<>();
@@ -83,8 +91,9 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private Executor eventLoop;
 
     public RequestHandler(SupportedApis apis, String listenerName, NetworkMetrics metrics, SaslSession sasl,
-                          BrokerControls controls) {
+                          BrokerControls controls, ClientQuotaEnforcement quotas) {
         this.apis = apis;
+        this.quotas = quotas;
         this.listenerName = listenerName;
         this.metrics = metrics;
         this.sasl = sasl;
@@ -162,7 +171,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     /** Whether the next frame read may go to its handler now (see {@link #serveWaiting}). */
     private boolean mayServe(ByteBuf frame) {
         boolean produce = frame.readableBytes() >= 2 && frame.getShort(frame.readerIndex()) == ApiKey.PRODUCE.id();
-        return unanswered == 0 || (produce && unanswered == unansweredProduces);
+        return throttles == 0 && (unanswered == 0 || (produce && unanswered == unansweredProduces));
     }
 
     private void dispatch(ChannelHandlerContext ctx, ByteBuf frame, long receivedNanos) {
@@ -233,7 +242,8 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         answer.whenComplete((served, failure) -> {
             Struct body = intercepted == null ? served : intercepted.served(served);
-            Runnable send = () -> respond(ctx, place, request, frame, receivedNanos, body, failure, intercepted);
+            Runnable send = () -> respond(ctx, place, request, context, frameBytes, frame, receivedNanos, body,
+                    failure, intercepted);
             if (intercepted != null && intercepted.holdsBack(send, ctx.executor())) {
                 return;
             }
@@ -306,8 +316,9 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
      * Writes a handler's answer in its turn. Any failure closes the connection: a slot left unfilled would hold
      * back every later response on it.
      */
-    private void respond(ChannelHandlerContext ctx, Object place, Request request, ByteBuf frame, long receivedNanos,
-                         Struct body, Throwable failure, InterceptedRequest intercepted) {
+    private void respond(ChannelHandlerContext ctx, Object place, Request request, RequestContext context,
+                         int frameBytes, ByteBuf frame, long receivedNanos, Struct body, Throwable failure,
+                         InterceptedRequest intercepted) {
         frame.release();
         unanswered--;
         if (request.api() == ApiKey.PRODUCE) {
@@ -341,12 +352,27 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             if (intercepted != null) {
                 intercepted.answered(body);
             }
+            int throttleMs = 0;
+            if (quotas != null) {
+                ClientQuotaEnforcement.Throttle throttle = quotas.throttle(request, context.principal().name(),
+                        frameBytes - Frames.SIZE_PREFIX_BYTES, body);
+                throttleMs = throttle.throttleMs();
+                if (throttle.answer() != body) { // a fetch answered empty: its records are not sent
+                    releasePayloads(body);
+                    body = throttle.answer();
+                }
+            }
             OutboundFrame response = body == null ? null : MessageCodec.encodeResponse(ctx.alloc(), request.api(),
                     request.version(), request.header().correlationId(), body);
             metrics.responseWritten(request.api(), receivedNanos, response == null ? 0 : response.sizeInBytes());
             if (sasl != null && sasl.hasFailed()) {
                 closeAfterFailedAuthentication(ctx, place, response);
                 return;
+            }
+            if (throttleMs > 0) {
+                // Before the answer goes out, as Kafka starts the throttle before sending: the client, told the
+                // throttle time, must find the connection muted from then on.
+                throttle(ctx, throttleMs);
             }
             responses.complete(place, response, ctx.channel());
             serveWaiting(ctx);
@@ -355,6 +381,16 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             LOG.error("Cannot encode the {} v{} response; closing the connection", request.api(), request.version(), e);
             ctx.close();
         }
+    }
+
+    /** Mutes the connection for {@code throttleMs} after a throttled answer was written, on the broker's clock. */
+    private void throttle(ChannelHandlerContext ctx, int throttleMs) {
+        throttles++;
+        quotas.afterThrottle(ctx.channel().eventLoop(), throttleMs, () -> {
+            throttles--;
+            serveWaiting(ctx);
+            updateAutoRead(ctx);
+        });
     }
 
     /** An answer that will not be encoded still holds its records payloads (file regions of a fetch). */
@@ -371,7 +407,8 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void updateAutoRead(ChannelHandlerContext ctx) {
-        boolean canTakeMore = ctx.channel().isWritable() && responses.inFlight() + waiting.size() < MAX_IN_FLIGHT;
+        boolean canTakeMore = throttles == 0 && ctx.channel().isWritable()
+                && responses.inFlight() + waiting.size() < MAX_IN_FLIGHT;
         if (ctx.channel().config().isAutoRead() != canTakeMore) {
             ctx.channel().config().setAutoRead(canTakeMore);
         }

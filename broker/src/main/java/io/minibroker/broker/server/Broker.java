@@ -18,6 +18,8 @@ import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.authz.TopicFacts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.quota.ClientQuotaEnforcement;
+import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.config.Endpoint;
@@ -135,6 +137,10 @@ public final class Broker implements AutoCloseable {
     private BrokerConfigOverrides dynamicConfigs;
     /** The finalized features: a single node's own, kept in its log dir; a cluster broker's mirror of the image. */
     private FinalizedFeatures features;
+    /** The client quotas: a single node's own, kept in its log dir; a cluster broker's mirror of the image. */
+    private ClientQuotas clientQuotas;
+    /** Their byte rates, recorded by the client listeners' connections and bounding consumers' fetches. */
+    private ClientQuotaEnforcement clientQuotaEnforcement;
     private LogMaintenance maintenance;
     /** A single node's {@code replication-offset-checkpoint} writer; a cluster's replica manager has its own. */
     private HighWatermarkCheckpointer highWatermarks;
@@ -203,6 +209,10 @@ public final class Broker implements AutoCloseable {
             broker.dynamicConfigs = config.inCluster() ? BrokerConfigOverrides.mirror(broker::applyDynamicConfigs)
                     : BrokerConfigOverrides.open(config.logDirs().get(0), broker::applyDynamicConfigs);
             broker.applyDynamicConfigs();
+            broker.clientQuotas = config.inCluster() ? ClientQuotas.mirror()
+                    : ClientQuotas.open(config.logDirs().get(0));
+            broker.clientQuotaEnforcement = new ClientQuotaEnforcement(broker.clientQuotas, clock,
+                    config.get(BrokerConfig.QUOTA_WINDOW_NUM), config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS));
             short transactionVersion = config.get(BrokerConfig.TRANSACTION_VERSION).shortValue();
             broker.features = config.inCluster() ? FinalizedFeatures.mirror(transactionVersion)
                     : FinalizedFeatures.open(config.logDirs().get(0), transactionVersion, () -> { });
@@ -275,7 +285,7 @@ public final class Broker implements AutoCloseable {
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (cluster != null) {
             cluster.openReplicas(topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory, security,
-                    groupConfigs, dynamicConfigs, features, clock, topicMetrics);
+                    groupConfigs, dynamicConfigs, clientQuotas, features, clock, topicMetrics);
             leadership = cluster.replicas();
         }
         shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, producePurgatory,
@@ -294,8 +304,8 @@ public final class Broker implements AutoCloseable {
         RuntimeLoggers loggers = RuntimeLoggers.find();
         TopicCreation autoCreation = cluster != null
                 ? cluster.register(apis, node, security, groupConfigs, dynamicConfigs, loggers, onDisk)
-                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, dynamicConfigs, features, loggers,
-                        security, onDisk, topicCreation, clock);
+                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, dynamicConfigs, clientQuotas,
+                        features, loggers, security, onDisk, topicCreation, clock);
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,
                 groupConfigs, transactions);
@@ -343,7 +353,7 @@ public final class Broker implements AutoCloseable {
 
     /**
      * The APIs both modes serve alike: ApiVersions, the data's (Produce, Fetch and the rest, on the partitions this
-     * broker leads), SASL's and DescribeClientQuotas.
+     * broker leads), SASL's and DescribeClientQuotas (from this node's quotas, or its mirror of the image's).
      */
     private void registerDataApis(SupportedApis apis, PartitionLeadership leadership,
                                   Function<ApiHandler, ApiHandler> onDisk) {
@@ -360,7 +370,7 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.FETCH, new FetchHandler(topics, fetchPurgatory, dataWakesShareFetches, topicMetrics,
                         new FetchManager(new FetchSessionCache(
                                 config.get(BrokerConfig.MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS), registry), clock),
-                        config.get(BrokerConfig.FETCH_MAX_BYTES)))
+                        config.get(BrokerConfig.FETCH_MAX_BYTES), clientQuotaEnforcement::fetchMaxBytes))
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
                 .add(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(config.logDirs(), topics.logs()))
@@ -368,14 +378,14 @@ public final class Broker implements AutoCloseable {
                 // v0 too, as Kafka: librdkafka takes a broker without it for one without SASL, though it sends v1.
                 .add(ApiKey.SASL_HANDSHAKE, new SaslHandshakeHandler())
                 .add(ApiKey.SASL_AUTHENTICATE, new SaslAuthenticateHandler())
-                .add(ApiKey.DESCRIBE_CLIENT_QUOTAS, new DescribeClientQuotasHandler());
+                .add(ApiKey.DESCRIBE_CLIENT_QUOTAS, new DescribeClientQuotasHandler(clientQuotas::all));
     }
 
     /** Binds every listener: the controller's serve its own table (null but on its node), the others the clients'. */
     private void bindListeners(LocalNode node, SupportedApis apis, SupportedApis controllerApis)
             throws InterruptedException {
         List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
-        ConnectionLimits connectionLimits = ConnectionBudgets.of(config, clock, registry);
+        ConnectionLimits connectionLimits = ConnectionBudgets.of(config, clock, registry, clientQuotas);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             boolean clientListener = !controllerListeners.contains(listener.listenerName());
             SupportedApis served = controllerApis != null && !clientListener ? controllerApis : apis;
@@ -392,7 +402,7 @@ public final class Broker implements AutoCloseable {
                             saslSessions.get(listener.listenerName()),
                             listenerTls.get(listener.listenerName()),
                             config.get(SecurityKeys.TLS_HANDSHAKE_TIMEOUT_MS), connectionLimits,
-                            clientListener ? controls : null));
+                            clientListener ? controls : null, clientListener ? clientQuotaEnforcement : null));
             InetSocketAddress address = listener.host().isEmpty()
                     ? new InetSocketAddress(listener.port())
                     : new InetSocketAddress(listener.host(), listener.port());

@@ -17,6 +17,7 @@ import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.cluster.DescribeTopicPartitionsHandler;
 import io.minibroker.broker.config.Endpoint;
@@ -76,6 +77,7 @@ final class ClusterLink {
     void openReplicas(TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                       Purgatory<DelayedFetch> fetchPurgatory, Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory,
                       SecurityApis security, GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs,
+                      ClientQuotas clientQuotas,
                       FinalizedFeatures features, BrokerClock clock, BrokerTopicMetrics topicMetrics) {
         int nodeId = config.get(BrokerConfig.NODE_ID);
         topics.logs().brokerEpochFrom(this::brokerEpoch);
@@ -89,7 +91,7 @@ final class ClusterLink {
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
                 nodeId, config.interBrokerListenerName(), replicas::apply,
                 new SnapshotChanges(security::replaceAcls, security::replaceCredentials, groupConfigs::install,
-                        brokerConfigs::install, features::install));
+                        brokerConfigs::install, clientQuotas::install, features::install));
     }
 
     ReplicaManager replicas() {
@@ -140,6 +142,8 @@ final class ClusterLink {
                         ApiKey.LIST_PARTITION_REASSIGNMENTS, ControllerUnreachable::listPartitionReassignments))
                 .add(ApiKey.UPDATE_FEATURES, controller.handlerFor(ApiKey.UPDATE_FEATURES,
                         ControllerUnreachable::updateFeatures))
+                .add(ApiKey.ALTER_CLIENT_QUOTAS, controller.handlerFor(ApiKey.ALTER_CLIENT_QUOTAS,
+                        ControllerUnreachable::alterClientQuotas))
                 .add(ApiKey.DESCRIBE_QUORUM, controller.handlerFor(ApiKey.DESCRIBE_QUORUM,
                         ControllerUnreachable::describeQuorum))
                 .add(ApiKey.ALTER_CONFIGS, new PreprocessedAlterConfigs(ApiKey.ALTER_CONFIGS, brokerChanges,

@@ -8,6 +8,8 @@ import io.minibroker.broker.log.LogValidator;
 import io.minibroker.broker.metrics.MemoryBudgetMeters;
 import io.minibroker.broker.network.ConnectionLimits;
 import io.minibroker.broker.network.ConnectionQuotas;
+import io.minibroker.broker.quota.ClientQuotas;
+import io.minibroker.broker.quota.IpConnectionRateQuotas;
 import io.minibroker.broker.network.MemoryBudget;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.frame.Frames;
@@ -26,7 +28,8 @@ final class ConnectionBudgets {
     }
 
     /** See docs/configuration.md for why queued.max.request.bytes' -1 is bounded here. */
-    static ConnectionLimits of(BrokerConfig config, BrokerClock clock, MeterRegistry registry) {
+    static ConnectionLimits of(BrokerConfig config, BrokerClock clock, MeterRegistry registry,
+                               ClientQuotas clientQuotas) {
         long queued = config.get(BrokerConfig.QUEUED_MAX_REQUEST_BYTES);
         long largestFrame = config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES) + (long) Frames.SIZE_PREFIX_BYTES;
         long requestBytes = queued == -1 ? Math.max(largestFrame, Runtime.getRuntime().maxMemory() / 4)
@@ -36,7 +39,9 @@ final class ConnectionBudgets {
         ConnectionQuotas quotas = new ConnectionQuotas(config.get(BrokerConfig.MAX_CONNECTIONS), config::maxConnections,
                 config.get(BrokerConfig.MAX_CONNECTIONS_PER_IP), perIpOverrides(config),
                 config.get(BrokerConfig.MAX_CONNECTION_CREATION_RATE),
-                config.get(BrokerConfig.UNAUTHENTICATED_MAX_CONNECTIONS), clock::monotonicMs);
+                config.get(BrokerConfig.UNAUTHENTICATED_MAX_CONNECTIONS), clock::monotonicMs,
+                new IpConnectionRateQuotas(clientQuotas, clock::monotonicMs, config.get(BrokerConfig.QUOTA_WINDOW_NUM),
+                        config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS))::recordAndGetThrottleTimeMs);
         MemoryBudget requests = new MemoryBudget(requestBytes);
         MemoryBudget unauthenticated = new MemoryBudget(unauthenticatedBytes);
         MemoryBudgetMeters.bindTo(registry, new MemoryBudgetMeters.Budget("requests", requests::reserved, requestBytes),

@@ -5,6 +5,7 @@ import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.controller.AssignmentStore;
 import io.minibroker.broker.controller.BrokerMembership;
@@ -68,6 +69,8 @@ final class ControllerNode {
             TopicAssignments assignments = TopicAssignments.open(membership, config.logDirs().get(0),
                     imageVersion::changed);
             Path controllerDir = Files.createDirectories(config.logDirs().get(0).resolve(AssignmentStore.DIR));
+            ClientQuotas clientQuotas = ClientQuotas.open(controllerDir);
+            clientQuotas.onChange(imageVersion::changed);
             SupportedApis apis = ControllerApis.create(config, node, membership, assignments, imageVersion, io,
                     config.authorizerEnabled() ? StandardAuthorizer.open(controllerDir,
                             config.get(SecurityKeys.SUPER_USERS),
@@ -75,6 +78,7 @@ final class ControllerNode {
                     ScramCredentials.open(controllerDir),
                     GroupConfigs.open(config, controllerDir, imageVersion::changed),
                     BrokerConfigOverrides.open(controllerDir, imageVersion::changed),
+                    clientQuotas,
                     FinalizedFeatures.open(controllerDir, config.get(BrokerConfig.TRANSACTION_VERSION).shortValue(),
                             imageVersion::changed), new MetadataFollowers(clock::wallClockMs));
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);

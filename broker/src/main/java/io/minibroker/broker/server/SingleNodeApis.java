@@ -14,6 +14,8 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.quota.ClientQuotas;
+import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.cluster.DescribeTopicPartitionsHandler;
 import io.minibroker.broker.quorum.DescribeQuorumHandler;
@@ -51,6 +53,7 @@ final class SingleNodeApis {
      */
     static TopicCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
                                       GroupConfigs groupConfigs, BrokerConfigOverrides dynamicConfigs,
+                                      ClientQuotas clientQuotas,
                                       FinalizedFeatures features, RuntimeLoggers loggers, SecurityApis security,
                                       Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation,
                                       BrokerClock clock) {
@@ -77,6 +80,7 @@ final class SingleNodeApis {
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node,
                         groupConfigs, dynamicConfigs, loggers))
                 .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, node.nodeId())))
+                .add(ApiKey.ALTER_CLIENT_QUOTAS, onDisk.apply(new AlterClientQuotasHandler(clientQuotas)))
                 // The node is its own controller, the only voter: no one fetches an image from it.
                 .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> QuorumReport.leaderAlone(node.nodeId(),
                         0, clock.wallClockMs(), List.of(), node.advertisedListeners().get())));

@@ -3,6 +3,7 @@ package io.minibroker.broker.server;
 import io.minibroker.broker.authz.AclBinding;
 import io.minibroker.broker.cluster.SecurityRecords.Snapshot;
 import io.minibroker.broker.feature.FeatureLevels;
+import io.minibroker.broker.quota.QuotaEntity;
 import io.minibroker.broker.security.ScramCredential;
 import io.minibroker.broker.security.ScramMechanism;
 
@@ -12,7 +13,7 @@ import java.util.function.Consumer;
 
 /**
  * A cluster broker's copies of what the image carries beside its topics (the ACLs, the SCRAM credentials, the group
- * configs, the dynamic broker configs, the finalized features), each replaced only when a fetched snapshot changed
+ * configs, the dynamic broker configs, the client quotas, the finalized features), each replaced only when a fetched snapshot changed
  * it. The metadata fetcher hands on a whole snapshot whenever any part of it moved; replacing every copy each time would rebuild the authorizer's index and the
  * credentials for a group config set, and the other way round.
  *
@@ -24,6 +25,7 @@ final class SnapshotChanges implements Consumer<Snapshot> {
     private final Consumer<Map<String, Map<ScramMechanism, ScramCredential>>> credentials;
     private final Consumer<Map<String, Map<String, String>>> groupConfigs;
     private final Consumer<Map<String, Map<String, String>>> brokerConfigs;
+    private final Consumer<Map<QuotaEntity, Map<String, Double>>> clientQuotas;
     private final Consumer<FeatureLevels> features;
     /** What the copies hold: nothing before the first snapshot, as each copy starts empty. */
     private Snapshot applied = Snapshot.EMPTY;
@@ -31,11 +33,13 @@ final class SnapshotChanges implements Consumer<Snapshot> {
     SnapshotChanges(Consumer<List<AclBinding>> acls,
                     Consumer<Map<String, Map<ScramMechanism, ScramCredential>>> credentials,
                     Consumer<Map<String, Map<String, String>>> groupConfigs,
-                    Consumer<Map<String, Map<String, String>>> brokerConfigs, Consumer<FeatureLevels> features) {
+                    Consumer<Map<String, Map<String, String>>> brokerConfigs,
+                    Consumer<Map<QuotaEntity, Map<String, Double>>> clientQuotas, Consumer<FeatureLevels> features) {
         this.acls = acls;
         this.credentials = credentials;
         this.groupConfigs = groupConfigs;
         this.brokerConfigs = brokerConfigs;
+        this.clientQuotas = clientQuotas;
         this.features = features;
     }
 
@@ -52,6 +56,9 @@ final class SnapshotChanges implements Consumer<Snapshot> {
         }
         if (!next.brokerConfigs().equals(applied.brokerConfigs())) {
             brokerConfigs.accept(next.brokerConfigs());
+        }
+        if (!next.clientQuotas().equals(applied.clientQuotas())) {
+            clientQuotas.accept(next.clientQuotas());
         }
         if (next.features() != null && !next.features().equals(applied.features())) {
             features.accept(next.features());

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** DescribeClientQuotas on a broker without client quotas: nothing matches, and Kafka's malformed filters are refused. */
+/** DescribeClientQuotas on a broker with no client quota set: nothing matches, and Kafka's malformed filters are refused. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DescribeClientQuotasTest {
 

@@ -22,6 +22,8 @@ import org.apache.kafka.common.errors.ElectionNotNeededException;
 import org.apache.kafka.common.errors.NoReassignmentInProgressException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.kafka.common.quota.ClientQuotaFilter;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
@@ -149,6 +151,11 @@ class AdminAclsTest {
                     .hasCauseInstanceOf(ClusterAuthorizationException.class);
             assertThatThrownBy(() -> bob.describeClientQuotas(ClientQuotaFilter.all()).entities().get())
                     .hasCauseInstanceOf(ClusterAuthorizationException.class);
+            ClientQuotaAlteration quota = new ClientQuotaAlteration(new ClientQuotaEntity(Map.of("user", "carol")),
+                    List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 1024.0)));
+            assertThatThrownBy(() -> bob.alterClientQuotas(List.of(quota)).all().get())
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class)
+                    .cause().hasMessage("Cluster authorization failed.");
             assertThatThrownBy(() -> bob.describeUserScramCredentials().all().get())
                     .hasCauseInstanceOf(ClusterAuthorizationException.class);
             assertThatThrownBy(() -> bob.alterUserScramCredentials(List.of(carol)).all().get())
@@ -160,6 +167,13 @@ class AdminAclsTest {
                     Set.of(new TopicPartition("victim", 0))).all().get())
                     .as("allowed: the one node already leads").hasCauseInstanceOf(ElectionNotNeededException.class);
             bob.describeClientQuotas(ClientQuotaFilter.all()).entities().get();
+            assertThatThrownBy(() -> bob.alterClientQuotas(List.of(quota)).all().get())
+                    .as("DESCRIBE_CONFIGS and ALTER are not ALTER_CONFIGS")
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
+            broker.allow("bob", ResourceType.CLUSTER, CLUSTER, ALTER_CONFIGS);
+            bob.alterClientQuotas(List.of(quota)).all().get();
+            assertThat(bob.describeClientQuotas(ClientQuotaFilter.all()).entities().get())
+                    .containsEntry(quota.entity(), Map.of("producer_byte_rate", 1024.0));
             bob.alterUserScramCredentials(List.of(carol)).all().get();
             assertThat(bob.describeUserScramCredentials().all().get()).containsKey("carol");
         }

@@ -56,7 +56,8 @@ public final class FetchAllocations {
             }
             FetchHandler handler = new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
                     new BrokerTopicMetrics(new SimpleMeterRegistry()), TestFetchSessions.manager(clock),
-                    BrokerConfig.FETCH_MAX_BYTES.defaultValue());
+                    BrokerConfig.FETCH_MAX_BYTES.defaultValue(),
+                    (user, request) -> Integer.MAX_VALUE);
             long readBytes = 0;
             long fetchBytes = 0;
             for (int round = 0; round < ROUNDS; round++) {

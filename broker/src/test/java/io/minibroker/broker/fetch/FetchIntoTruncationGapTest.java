@@ -60,7 +60,8 @@ class FetchIntoTruncationGapTest {
         log = topics.partitionLog(topics.get("t").orElseThrow(), 0).orElseThrow();
         handler = new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
                 new BrokerTopicMetrics(new SimpleMeterRegistry()), TestFetchSessions.manager(clock),
-                BrokerConfig.FETCH_MAX_BYTES.defaultValue());
+                BrokerConfig.FETCH_MAX_BYTES.defaultValue(),
+                (user, request) -> Integer.MAX_VALUE);
     }
 
     @AfterEach

@@ -57,7 +57,8 @@ class FetchMaxBytesTest {
         log = topics.partitionLog(topics.get("t").orElseThrow(), 0).orElseThrow();
         handler = new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
                 new BrokerTopicMetrics(new SimpleMeterRegistry()), TestFetchSessions.manager(clock),
-                config.get(BrokerConfig.FETCH_MAX_BYTES));
+                config.get(BrokerConfig.FETCH_MAX_BYTES),
+                (user, request) -> Integer.MAX_VALUE);
         for (int i = 0; i < 4; i++) {
             TestLogs.appendBatchOf(log, 40);
         }

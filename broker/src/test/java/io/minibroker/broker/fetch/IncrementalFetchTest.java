@@ -69,7 +69,7 @@ class IncrementalFetchTest {
     private FetchHandler handlerWithSlots(int slots) {
         return new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
                 new BrokerTopicMetrics(new SimpleMeterRegistry()), TestFetchSessions.manager(clock, slots, registry),
-                BrokerConfig.FETCH_MAX_BYTES.defaultValue());
+                BrokerConfig.FETCH_MAX_BYTES.defaultValue(), (user, request) -> Integer.MAX_VALUE);
     }
 
     @AfterEach

@@ -55,7 +55,7 @@ public final class SessionFetchAllocations {
             }
             FetchHandler handler = new FetchHandler(topics, purgatory, PartitionLeadership.SINGLE_NODE,
                     new BrokerTopicMetrics(new SimpleMeterRegistry()), TestFetchSessions.manager(clock),
-                    BrokerConfig.FETCH_MAX_BYTES.defaultValue());
+                    BrokerConfig.FETCH_MAX_BYTES.defaultValue(), (user, request) -> Integer.MAX_VALUE);
             String full = costPer(handler, epoch -> fetch(0, -1, true));
             int session = new FetchResponseView(answer(handler, fetch(0, 0, true))).sessionId();
             String incremental = costPer(handler, epoch -> fetch(session, epoch, false));

@@ -87,7 +87,7 @@ class BrokerNetworkTest {
                             ApiKey.ELECT_LEADERS.id(), ApiKey.ALTER_PARTITION_REASSIGNMENTS.id(),
                             ApiKey.LIST_PARTITION_REASSIGNMENTS.id(), ApiKey.SASL_HANDSHAKE.id(), ApiKey.SASL_AUTHENTICATE.id(),
                             ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS.id(), ApiKey.ALTER_USER_SCRAM_CREDENTIALS.id(),
-                            ApiKey.DESCRIBE_CLIENT_QUOTAS.id(),
+                            ApiKey.DESCRIBE_CLIENT_QUOTAS.id(), ApiKey.ALTER_CLIENT_QUOTAS.id(),
                             ApiKey.DESCRIBE_LOG_DIRS.id(), ApiKey.DESCRIBE_ACLS.id(), ApiKey.CREATE_ACLS.id(),
                             ApiKey.DELETE_ACLS.id(), ApiKey.DESCRIBE_PRODUCERS.id(), ApiKey.LIST_TRANSACTIONS.id(),
                             ApiKey.DESCRIBE_TRANSACTIONS.id(), ApiKey.CONSUMER_GROUP_HEARTBEAT.id(),

@@ -21,7 +21,7 @@ class ConnectionQuotasTest {
 
     @Test
     void maxConnectionsCountsEveryAddressAndFreesOnClose() throws Exception {
-        ConnectionQuotas quotas = new ConnectionQuotas(2, l -> NONE, NONE, Map.of(), NONE, NONE, nowMs::get);
+        ConnectionQuotas quotas = new ConnectionQuotas(2, l -> NONE, NONE, Map.of(), NONE, NONE, nowMs::get, address -> 0);
         assertNull(quotas.tryAccept("PLAINTEXT", ip(1), false));
         assertNull(quotas.tryAccept("PLAINTEXT", ip(2), false));
         assertTrue(quotas.tryAccept("PLAINTEXT", ip(3), false).startsWith("max.connections "));
@@ -33,7 +33,7 @@ class ConnectionQuotasTest {
     @Test
     void perIpLimitWithOverrides() throws Exception {
         ConnectionQuotas quotas = new ConnectionQuotas(NONE, l -> NONE, 1, ConnectionQuotas.resolve(Map.of("10.0.0.2", 3)),
-                NONE, NONE, nowMs::get);
+                NONE, NONE, nowMs::get, address -> 0);
         assertNull(quotas.tryAccept("PLAINTEXT", ip(1), false));
         assertTrue(quotas.tryAccept("PLAINTEXT", ip(1), false).startsWith("max.connections.per.ip (1 for 10.0.0.1)"));
         for (int i = 0; i < 3; i++) {
@@ -49,7 +49,7 @@ class ConnectionQuotasTest {
     void overridesNameHostsAndIpv6AddressesInAnySpelling() throws Exception {
         InetAddress localhost = InetAddress.getByName("localhost");
         ConnectionQuotas quotas = new ConnectionQuotas(NONE, l -> NONE, 0,
-                ConnectionQuotas.resolve(Map.of("localhost", 2, "::1", 1)), NONE, NONE, nowMs::get);
+                ConnectionQuotas.resolve(Map.of("localhost", 2, "::1", 1)), NONE, NONE, nowMs::get, address -> 0);
         // Addresses as a socket gives them: no host name attached.
         InetAddress peer = InetAddress.getByAddress(localhost.getAddress());
         InetAddress ipv6 = InetAddress.getByAddress(InetAddress.getByName("0:0:0:0:0:0:0:1").getAddress());
@@ -65,7 +65,7 @@ class ConnectionQuotasTest {
 
     @Test
     void creationRateIsPerSecond() throws Exception {
-        ConnectionQuotas quotas = new ConnectionQuotas(NONE, l -> NONE, NONE, Map.of(), 2, NONE, nowMs::get);
+        ConnectionQuotas quotas = new ConnectionQuotas(NONE, l -> NONE, NONE, Map.of(), 2, NONE, nowMs::get, address -> 0);
         assertNull(quotas.tryAccept("PLAINTEXT", ip(1), false));
         assertNull(quotas.tryAccept("PLAINTEXT", ip(2), false));
         assertTrue(quotas.tryAccept("PLAINTEXT", ip(3), false).startsWith("max.connection.creation.rate"));
@@ -77,7 +77,7 @@ class ConnectionQuotasTest {
 
     @Test
     void unauthenticatedConnectionsAreCappedApartUntilTheyAuthenticate() throws Exception {
-        ConnectionQuotas quotas = new ConnectionQuotas(NONE, l -> NONE, NONE, Map.of(), NONE, 1, nowMs::get);
+        ConnectionQuotas quotas = new ConnectionQuotas(NONE, l -> NONE, NONE, Map.of(), NONE, 1, nowMs::get, address -> 0);
         assertNull(quotas.tryAccept("PLAINTEXT", ip(1), true));
         assertTrue(quotas.tryAccept("PLAINTEXT", ip(2), true).startsWith("unauthenticated.max.connections"));
         assertNull(quotas.tryAccept("PLAINTEXT", ip(2), false), "a connection to a listener without SASL is not capped by it");
@@ -91,7 +91,7 @@ class ConnectionQuotasTest {
     @Test
     void aListenersOwnLimitCountsOnlyItsConnections() throws Exception {
         ConnectionQuotas quotas = new ConnectionQuotas(NONE, l -> l.equals("CLIENT") ? 1 : NONE, NONE, Map.of(),
-                NONE, NONE, nowMs::get);
+                NONE, NONE, nowMs::get, address -> 0);
         assertNull(quotas.tryAccept("CLIENT", ip(1), false));
         assertTrue(quotas.tryAccept("CLIENT", ip(2), false).startsWith("max.connections of listener CLIENT (1)"));
         assertNull(quotas.tryAccept("BROKER", ip(2), false));

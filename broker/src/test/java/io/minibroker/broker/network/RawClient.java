@@ -9,12 +9,14 @@ import io.minibroker.protocol.message.view.ApiVersionsResponseView;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.Unpooled;
 
+import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 
 /** A blocking socket that speaks raw Kafka frames, for tests that need bytes a real client would never send. */
@@ -27,7 +29,7 @@ public final class RawClient implements AutoCloseable {
     public RawClient(int port) throws IOException {
         socket = new Socket("localhost", port);
         socket.setSoTimeout(10_000);
-        in = new DataInputStream(socket.getInputStream());
+        in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
         out = socket.getOutputStream();
     }
 
@@ -78,8 +80,22 @@ public final class RawClient implements AutoCloseable {
         return body;
     }
 
+    /** Whether a response starts arriving within {@code ms}; nothing of it is consumed. */
+    public boolean answersWithin(int ms) throws IOException {
+        socket.setSoTimeout(ms);
+        in.mark(1);
+        try {
+            return in.read() != -1;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } finally {
+            in.reset();
+            socket.setSoTimeout(10_000);
+        }
+    }
+
     /** True if the broker closed the connection (end of stream or reset) within the socket timeout. */
-    boolean closedByBroker() throws IOException {
+    public boolean closedByBroker() throws IOException {
         try {
             return in.read() == -1;
         } catch (EOFException | SocketException e) {

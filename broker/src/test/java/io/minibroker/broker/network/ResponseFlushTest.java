@@ -58,8 +58,8 @@ class ResponseFlushTest {
                 new NetworkMetrics(new SimpleMeterRegistry(), "PLAINTEXT", List.of(ApiKey.API_VERSIONS),
                         BrokerClock.system()), null, null, 10_000,
                 new ConnectionLimits(new ConnectionQuotas(Integer.MAX_VALUE, l -> Integer.MAX_VALUE,
-                        Integer.MAX_VALUE, Map.of(), Integer.MAX_VALUE, Integer.MAX_VALUE, () -> 0L),
-                        new MemoryBudget(1 << 21), new MemoryBudget(1 << 21)), null);
+                        Integer.MAX_VALUE, Map.of(), Integer.MAX_VALUE, Integer.MAX_VALUE, () -> 0L, address -> 0),
+                        new MemoryBudget(1 << 21), new MemoryBudget(1 << 21)), null, null);
         channel = new EmbeddedChannel() {
             /** Without the tasks EmbeddedChannel runs on each flush: a flush only scheduled stays undone. */
             @Override

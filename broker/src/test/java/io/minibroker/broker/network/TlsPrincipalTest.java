@@ -100,8 +100,8 @@ class TlsPrincipalTest {
                         new NetworkMetrics(new SimpleMeterRegistry(), "SSL", List.of(ApiKey.API_VERSIONS),
                                 BrokerClock.system()), null, tls, 10_000,
                         new ConnectionLimits(new ConnectionQuotas(Integer.MAX_VALUE, l -> Integer.MAX_VALUE, Integer.MAX_VALUE, Map.of(),
-                                Integer.MAX_VALUE, Integer.MAX_VALUE, () -> 0L), new MemoryBudget(1 << 21),
-                                new MemoryBudget(1 << 21)), null))
+                                Integer.MAX_VALUE, Integer.MAX_VALUE, () -> 0L, address -> 0), new MemoryBudget(1 << 21),
+                                new MemoryBudget(1 << 21)), null, null))
                 .bind(new InetSocketAddress("localhost", 0)).sync().channel();
         return ((InetSocketAddress) server.localAddress()).getPort();
     }

@@ -9,11 +9,13 @@ import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.cluster.SecurityRecords.Snapshot;
 import io.minibroker.broker.feature.Feature;
 import io.minibroker.broker.feature.FeatureLevels;
+import io.minibroker.broker.quota.QuotaEntity;
 import io.minibroker.broker.security.ScramCredential;
 import io.minibroker.broker.security.ScramMechanism;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,9 +34,10 @@ class SnapshotChangesTest {
     private final List<Object> credentials = new ArrayList<>();
     private final List<Object> groupConfigs = new ArrayList<>();
     private final List<Object> brokerConfigs = new ArrayList<>();
+    private final List<Object> clientQuotas = new ArrayList<>();
     private final List<FeatureLevels> features = new ArrayList<>();
     private final SnapshotChanges changes = new SnapshotChanges(acls::add, credentials::add, groupConfigs::add,
-            brokerConfigs::add, features::add);
+            brokerConfigs::add, clientQuotas::add, features::add);
 
     /** The snapshot as a broker receives it: encoded by the controller, decoded anew at each fetch. */
     private void fetched(Map<String, Map<String, String>> configs) {
@@ -68,6 +71,26 @@ class SnapshotChangesTest {
 
         assertThat(groupConfigs).as("group configs not replaced again").hasSize(1);
         assertThat(brokerConfigs).containsExactly(brokers);
+    }
+
+    @Test
+    void clientQuotasTravelAsClientQuotaRecordsDefaultEntitiesIncludedAndAloneReplaceTheMirror() {
+        Map<String, Map<String, String>> groups = Map.of("workers", Map.of("share.record.lock.duration.ms", "15000"));
+        fetched(groups);
+        Map<String, String> userDefaultAndApp = new HashMap<>();
+        userDefaultAndApp.put("user", null);
+        userDefaultAndApp.put("client-id", "app");
+        Map<QuotaEntity, Map<String, Double>> quotas = Map.of(
+                QuotaEntity.of("user", "alice"), Map.of("producer_byte_rate", 1024.0, "request_percentage", 12.5),
+                new QuotaEntity(userDefaultAndApp), Map.of("consumer_byte_rate", 2048.0),
+                QuotaEntity.of("ip", null), Map.of("connection_creation_rate", 5.0));
+        changes.accept(SecurityRecords.decode(SecurityRecords.encode(new Snapshot(List.of(ACL), CREDENTIALS, groups,
+                Map.of(), quotas, null))));
+        changes.accept(SecurityRecords.decode(SecurityRecords.encode(new Snapshot(List.of(ACL), CREDENTIALS, groups,
+                Map.of(), quotas, null))));
+
+        assertThat(clientQuotas).containsExactly(quotas);
+        assertThat(groupConfigs).as("group configs not replaced again").hasSize(1);
     }
 
     @Test

@@ -48,6 +48,7 @@ public enum ApiKey {
     LIST_PARTITION_REASSIGNMENTS(46, ListPartitionReassignmentsMessages.REQUEST, ListPartitionReassignmentsMessages.RESPONSE),
     OFFSET_DELETE(47, OffsetDeleteMessages.REQUEST, OffsetDeleteMessages.RESPONSE),
     DESCRIBE_CLIENT_QUOTAS(48, DescribeClientQuotasMessages.REQUEST, DescribeClientQuotasMessages.RESPONSE),
+    ALTER_CLIENT_QUOTAS(49, AlterClientQuotasMessages.REQUEST, AlterClientQuotasMessages.RESPONSE),
     DESCRIBE_USER_SCRAM_CREDENTIALS(50, DescribeUserScramCredentialsMessages.REQUEST, DescribeUserScramCredentialsMessages.RESPONSE),
     ALTER_USER_SCRAM_CREDENTIALS(51, AlterUserScramCredentialsMessages.REQUEST, AlterUserScramCredentialsMessages.RESPONSE),
     DESCRIBE_QUORUM(55, DescribeQuorumMessages.REQUEST, DescribeQuorumMessages.RESPONSE),

@@ -1,0 +1,108 @@
+package io.minibroker.broker.quota;
+
+import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.FetchRequestView;
+import io.minibroker.protocol.message.view.FetchResponseView;
+import io.minibroker.protocol.message.view.ProduceResponseView;
+import io.minibroker.protocol.schema.Struct;
+
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The byte-rate quotas of Produce and Fetch, as Kafka's KafkaApis applies them once a request is served: a Produce
+ * records its request's size against {@code producer_byte_rate}, a consumer's Fetch its response's size against
+ * {@code consumer_byte_rate} (a follower's fetch is not a client's). The throttle time goes into the response's
+ * ThrottleTimeMs, and the connection is then muted for that long (KIP-219), which the request handler does.
+ */
+public final class ClientQuotaEnforcement {
+
+    /** Kafka's response header: the correlation id, and in flexible versions an empty tagged-field count. */
+    private static final int SIZE_AND_CORRELATION_ID_BYTES = 8;
+
+    private final ClientQuotaManager produce;
+    private final ClientQuotaManager fetch;
+    private final BrokerClock clock;
+
+    /**
+     * @param windows       {@code quota.window.num}
+     * @param windowSeconds {@code quota.window.size.seconds}
+     */
+    public ClientQuotaEnforcement(ClientQuotas quotas, BrokerClock clock, int windows, int windowSeconds) {
+        this.clock = clock;
+        this.produce = new ClientQuotaManager(QuotaConfig.PRODUCER_BYTE_RATE, quotas, clock::monotonicMs, windows,
+                windowSeconds);
+        this.fetch = new ClientQuotaManager(QuotaConfig.CONSUMER_BYTE_RATE, quotas, clock::monotonicMs, windows,
+                windowSeconds);
+    }
+
+    /** Runs {@code unmute} on the connection's event loop once the throttle time has passed on the broker's clock. */
+    public void afterThrottle(ScheduledExecutorService eventLoop, int throttleMs, Runnable unmute) {
+        clock.scheduleOnce(eventLoop, "the end of a client quota throttle", throttleMs, unmute);
+    }
+
+    /** A served request's outcome: how long to mute the connection (0: not at all), and the answer to send. */
+    public record Throttle(int throttleMs, Struct answer) {
+    }
+
+    /**
+     * Records the served request against its client's quota: the throttle time, set in the answer. A throttled
+     * consumer Fetch is answered empty instead and its bytes taken back from the rate, as Kafka answers it (the
+     * records of {@code response} are then the caller's to release).
+     *
+     * @param requestBytes the request's size without its size prefix, as Kafka's request.sizeInBytes
+     * @param response     the handler's answer: null for a Produce with acks=0, which is recorded too
+     */
+    public Throttle throttle(Request request, String user, int requestBytes, Struct response) {
+        String clientId = clientId(request);
+        if (request.api() == ApiKey.PRODUCE) {
+            int throttleMs = produce.recordAndGetThrottleTimeMs(user, clientId, requestBytes);
+            if (throttleMs > 0 && response != null) {
+                new ProduceResponseView(response).throttleTimeMs(throttleMs);
+            }
+            return new Throttle(throttleMs, response);
+        }
+        if (request.api() == ApiKey.FETCH && response != null && fetch.enabled() && !fromFollower(request)) {
+            // Sized only under a quota: Kafka counts the whole response, size prefix and header included.
+            int responseBytes = SIZE_AND_CORRELATION_ID_BYTES
+                    + (ApiKey.FETCH.response().isFlexible(request.version()) ? 1 : 0)
+                    + ApiKey.FETCH.response().sizeOf(response, request.version());
+            int throttleMs = fetch.recordAndGetThrottleTimeMs(user, clientId, responseBytes);
+            if (throttleMs > 0) {
+                fetch.unrecord(user, clientId, responseBytes);
+                return new Throttle(throttleMs, throttledFetch(request, response, throttleMs));
+            }
+            return new Throttle(0, response);
+        }
+        return new Throttle(0, response);
+    }
+
+    /**
+     * Kafka's getThrottledResponse: no partitions; the session of an incremental fetch kept (its id, as the handler
+     * answered it), none for a full one (a session it opened is left to expire, as in Kafka).
+     */
+    private static Struct throttledFetch(Request request, Struct served, int throttleMs) {
+        FetchRequestView fetchRequest = new FetchRequestView(request.body());
+        FetchResponseView answered = new FetchResponseView(served);
+        boolean incremental = fetchRequest.sessionId() != 0 && fetchRequest.sessionEpoch() > 0;
+        return new FetchResponseView().throttleTimeMs(throttleMs).errorCode(answered.errorCode())
+                .sessionId(incremental ? answered.sessionId() : 0).struct();
+    }
+
+    /** The most bytes a consumer's Fetch may answer with under its client's quota; no bound for a follower's. */
+    public int fetchMaxBytes(String user, Request fetchRequest) {
+        return fromFollower(fetchRequest) ? Integer.MAX_VALUE
+                : fetch.maxValueInQuotaWindow(user, clientId(fetchRequest));
+    }
+
+    private static String clientId(Request request) {
+        return request.header().clientId() == null ? "" : request.header().clientId();
+    }
+
+    private static boolean fromFollower(Request request) {
+        FetchRequestView fetchRequest = new FetchRequestView(request.body());
+        FetchRequestView.ReplicaState state = fetchRequest.replicaState();
+        return (state == null ? fetchRequest.replicaId() : state.replicaId()) >= 0;
+    }
+}
