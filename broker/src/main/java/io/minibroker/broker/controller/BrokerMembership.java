@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.IntToLongFunction;
 import java.util.function.LongSupplier;
 
 /**
@@ -45,6 +46,12 @@ public final class BrokerMembership {
     private final LongSupplier clockMs;
     /** The version of the image brokers fetch ({@link ImageVersion#current}), which heartbeats report having. */
     private final LongSupplier imageVersion;
+    /**
+     * The version a broker's last metadata fetch to this controller said it had applied, -1 if none
+     * ({@link ImageVersion#appliedBy(int)}): a heartbeat's own figure may be from the controller's previous life,
+     * whose versions counted separately, if it comes before the broker's fetcher has noticed the restart.
+     */
+    private final IntToLongFunction fetchedVersion;
     /** Told when a broker becomes live or stops being live, which changes the image ({@link ImageVersion#changed}). */
     private final Runnable onLivenessChange;
     private final Map<Integer, RegisteredBroker> brokers = new TreeMap<>();
@@ -53,10 +60,11 @@ public final class BrokerMembership {
 
     /** {@code onLivenessChange} runs under this object's lock, after the change, so it must not wait. */
     public BrokerMembership(long sessionTimeoutMs, LongSupplier clockMs, LongSupplier imageVersion,
-                            Runnable onLivenessChange) {
+                            IntToLongFunction fetchedVersion, Runnable onLivenessChange) {
         this.sessionTimeoutMs = sessionTimeoutMs;
         this.clockMs = clockMs;
         this.imageVersion = imageVersion;
+        this.fetchedVersion = fetchedVersion;
         this.onLivenessChange = onLivenessChange;
     }
 
@@ -86,7 +94,10 @@ public final class BrokerMembership {
      * its session; fences it at once when it is shutting down (ShouldShutDown: {@link BrokerHeartbeatHandler}
      * moves its leaders before it answers) or asks to be fenced; unfences a fenced one only once it has applied
      * the image of its registration, as Kafka's BrokerHeartbeatManager waits for the broker's metadata offset to
-     * reach its RegisterBrokerRecord's: until then it has no partitions' state to serve clients with.
+     * reach its RegisterBrokerRecord's: until then it has no partitions' state to serve clients with. The
+     * offset counts only as far as the broker's metadata fetches to this controller vouch for it: Kafka's offsets
+     * mean the same across its controllers, but a restarted controller counts its versions afresh, and a
+     * heartbeat sent before the broker's fetcher noticed the restart reports a version of the old life.
      */
     public synchronized Heartbeat heartbeat(int id, long epoch, long currentMetadataOffset, boolean wantFence,
                                             boolean wantShutDown) {
@@ -97,10 +108,10 @@ public final class BrokerMembership {
         if (existing.epoch() != epoch) {
             return new Heartbeat(Errors.STALE_BROKER_EPOCH, false, true, false);
         }
+        long applied = Math.min(currentMetadataOffset, fetchedVersion.applyAsLong(id));
         // Against the image before this heartbeat's own change, as Kafka's against the offset committed before it.
-        boolean caughtUp = currentMetadataOffset >= imageVersion.getAsLong();
-        boolean fenced = wantFence || wantShutDown
-                || existing.fenced() && currentMetadataOffset < existing.registeredAtVersion();
+        boolean caughtUp = applied >= imageVersion.getAsLong();
+        boolean fenced = wantFence || wantShutDown || existing.fenced() && applied < existing.registeredAtVersion();
         long now = clockMs.getAsLong();
         boolean wasLive = isLive(existing, now);
         RegisteredBroker updated = existing.withSession(now, fenced);

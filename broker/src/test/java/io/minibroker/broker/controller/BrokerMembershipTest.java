@@ -4,7 +4,9 @@ import io.minibroker.broker.config.Endpoint;
 import io.minibroker.protocol.error.Errors;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,8 +22,10 @@ class BrokerMembershipTest {
     private final AtomicInteger livenessChanges = new AtomicInteger();
     /** The controller's image version, which registrations and heartbeats are measured against. */
     private final AtomicLong imageVersion = new AtomicLong();
+    /** The version each broker's last metadata fetch said it had applied; unset: whatever it reports. */
+    private final Map<Integer, Long> fetchedVersions = new HashMap<>();
     private final BrokerMembership membership = new BrokerMembership(9_000, now::get, imageVersion::get,
-            livenessChanges::incrementAndGet);
+            id -> fetchedVersions.getOrDefault(id, Long.MAX_VALUE), livenessChanges::incrementAndGet);
 
     @Test
     void everyChangeOfWhoIsLiveIsToldAndNothingElse() {
@@ -45,6 +49,22 @@ class BrokerMembershipTest {
         assertThat(membership.isLive(1)).isTrue();
         membership.heartbeat(1, epoch, 0, false, true);
         assertThat(livenessChanges).as("shutting down").hasValue(4);
+    }
+
+    @Test
+    void aRestartedControllerUnfencesOnlyOnAVersionTheBrokersFetchesToItReported() {
+        imageVersion.set(3); // this controller's life has made three changes
+        long epoch = membership.register(1, UUID.randomUUID(), LISTENERS).epoch();
+        fetchedVersions.put(1, -1L); // its fetcher has not reached this controller yet
+
+        assertThat(membership.heartbeat(1, epoch, 57, false, false)).as("a version of the previous life")
+                .isEqualTo(new BrokerMembership.Heartbeat(Errors.NONE, false, true, false));
+        assertThat(liveIds()).isEmpty();
+
+        fetchedVersions.put(1, 3L);
+        assertThat(membership.heartbeat(1, epoch, 3, false, false)).as("fetched the image of its registration")
+                .isEqualTo(new BrokerMembership.Heartbeat(Errors.NONE, true, false, false));
+        assertThat(liveIds()).containsExactly(1);
     }
 
     @Test
