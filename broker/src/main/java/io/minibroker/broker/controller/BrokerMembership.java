@@ -28,6 +28,10 @@ public final class BrokerMembership {
     public record RegisteredBroker(int id, UUID incarnationId, long epoch, List<Endpoint> listeners,
                                    long registeredAtVersion, long lastHeartbeatMs, boolean fenced) {
 
+        RegisteredBroker registeredAt(long version) {
+            return new RegisteredBroker(id, incarnationId, epoch, listeners, version, lastHeartbeatMs, fenced);
+        }
+
         RegisteredBroker withSession(long lastHeartbeatMs, boolean fenced) {
             return new RegisteredBroker(id, incarnationId, epoch, listeners, registeredAtVersion, lastHeartbeatMs,
                     fenced);
@@ -52,27 +56,30 @@ public final class BrokerMembership {
      * whose versions counted separately, if it comes before the broker's fetcher has noticed the restart.
      */
     private final IntToLongFunction fetchedVersion;
-    /** Told when a broker becomes live or stops being live, which changes the image ({@link ImageVersion#changed}). */
-    private final Runnable onLivenessChange;
+    /**
+     * Told when a broker registers, becomes live or stops being live, which changes the image
+     * ({@link ImageVersion#changed}).
+     */
+    private final Runnable onImageChange;
     private final Map<Integer, RegisteredBroker> brokers = new TreeMap<>();
     /** Broker epochs only grow, so a message with an older incarnation's epoch is always recognised as stale. */
     private long lastEpoch;
 
-    /** {@code onLivenessChange} runs under this object's lock, after the change, so it must not wait. */
+    /** {@code onImageChange} runs under this object's lock, after the change, so it must not wait. */
     public BrokerMembership(long sessionTimeoutMs, LongSupplier clockMs, LongSupplier imageVersion,
-                            IntToLongFunction fetchedVersion, Runnable onLivenessChange) {
+                            IntToLongFunction fetchedVersion, Runnable onImageChange) {
         this.sessionTimeoutMs = sessionTimeoutMs;
         this.clockMs = clockMs;
         this.imageVersion = imageVersion;
         this.fetchedVersion = fetchedVersion;
-        this.onLivenessChange = onLivenessChange;
+        this.onImageChange = onImageChange;
     }
 
     /**
      * Registers a broker. The same incarnation registering again (a retry) gets its epoch back; another
      * incarnation of a live broker is refused with DUPLICATE_BROKER_REGISTRATION, as in Kafka, so that two
      * processes cannot share a node id; another incarnation of a fenced one replaces it with a new epoch.
-     * A broker starts fenced, registered at the image's current version.
+     * A broker starts fenced, registered at the version of the image that first has it.
      */
     public synchronized Registration register(int id, UUID incarnationId, List<Endpoint> listeners) {
         long now = clockMs.getAsLong();
@@ -86,6 +93,10 @@ public final class BrokerMembership {
         RegisteredBroker registered = new RegisteredBroker(id, incarnationId, ++lastEpoch, List.copyOf(listeners),
                 imageVersion.getAsLong(), now, true);
         brokers.put(id, registered);
+        // The registration is in the image (a fenced broker, which DescribeCluster v2 lists), as Kafka's
+        // RegisterBrokerRecord is in its log: the version moves on, and the broker must apply the one that has it.
+        onImageChange.run();
+        brokers.put(id, registered.registeredAt(imageVersion.getAsLong()));
         return new Registration(Errors.NONE, registered.epoch());
     }
 
@@ -117,7 +128,7 @@ public final class BrokerMembership {
         RegisteredBroker updated = existing.withSession(now, fenced);
         brokers.put(id, updated);
         if (isLive(updated, now) != wasLive) {
-            onLivenessChange.run();
+            onImageChange.run();
         }
         return new Heartbeat(Errors.NONE, caughtUp, fenced, wantShutDown);
     }
@@ -136,7 +147,7 @@ public final class BrokerMembership {
             }
         }
         if (changed) {
-            onLivenessChange.run();
+            onImageChange.run();
         }
     }
 
