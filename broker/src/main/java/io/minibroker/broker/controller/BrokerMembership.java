@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.IntToLongFunction;
 import java.util.function.LongSupplier;
 
 /**
@@ -27,6 +28,10 @@ public final class BrokerMembership {
     public record RegisteredBroker(int id, UUID incarnationId, long epoch, List<Endpoint> listeners,
                                    long registeredAtVersion, long lastHeartbeatMs, boolean fenced) {
 
+        RegisteredBroker registeredAt(long version) {
+            return new RegisteredBroker(id, incarnationId, epoch, listeners, version, lastHeartbeatMs, fenced);
+        }
+
         RegisteredBroker withSession(long lastHeartbeatMs, boolean fenced) {
             return new RegisteredBroker(id, incarnationId, epoch, listeners, registeredAtVersion, lastHeartbeatMs,
                     fenced);
@@ -45,26 +50,36 @@ public final class BrokerMembership {
     private final LongSupplier clockMs;
     /** The version of the image brokers fetch ({@link ImageVersion#current}), which heartbeats report having. */
     private final LongSupplier imageVersion;
-    /** Told when a broker becomes live or stops being live, which changes the image ({@link ImageVersion#changed}). */
-    private final Runnable onLivenessChange;
+    /**
+     * The version a broker's last metadata fetch to this controller said it had applied, -1 if none
+     * ({@link ImageVersion#appliedBy(int)}): a heartbeat's own figure may be from the controller's previous life,
+     * whose versions counted separately, if it comes before the broker's fetcher has noticed the restart.
+     */
+    private final IntToLongFunction fetchedVersion;
+    /**
+     * Told when a broker registers, becomes live or stops being live, which changes the image
+     * ({@link ImageVersion#changed}).
+     */
+    private final Runnable onImageChange;
     private final Map<Integer, RegisteredBroker> brokers = new TreeMap<>();
     /** Broker epochs only grow, so a message with an older incarnation's epoch is always recognised as stale. */
     private long lastEpoch;
 
-    /** {@code onLivenessChange} runs under this object's lock, after the change, so it must not wait. */
+    /** {@code onImageChange} runs under this object's lock, after the change, so it must not wait. */
     public BrokerMembership(long sessionTimeoutMs, LongSupplier clockMs, LongSupplier imageVersion,
-                            Runnable onLivenessChange) {
+                            IntToLongFunction fetchedVersion, Runnable onImageChange) {
         this.sessionTimeoutMs = sessionTimeoutMs;
         this.clockMs = clockMs;
         this.imageVersion = imageVersion;
-        this.onLivenessChange = onLivenessChange;
+        this.fetchedVersion = fetchedVersion;
+        this.onImageChange = onImageChange;
     }
 
     /**
      * Registers a broker. The same incarnation registering again (a retry) gets its epoch back; another
      * incarnation of a live broker is refused with DUPLICATE_BROKER_REGISTRATION, as in Kafka, so that two
      * processes cannot share a node id; another incarnation of a fenced one replaces it with a new epoch.
-     * A broker starts fenced, registered at the image's current version.
+     * A broker starts fenced, registered at the version of the image that first has it.
      */
     public synchronized Registration register(int id, UUID incarnationId, List<Endpoint> listeners) {
         long now = clockMs.getAsLong();
@@ -78,6 +93,10 @@ public final class BrokerMembership {
         RegisteredBroker registered = new RegisteredBroker(id, incarnationId, ++lastEpoch, List.copyOf(listeners),
                 imageVersion.getAsLong(), now, true);
         brokers.put(id, registered);
+        // The registration is in the image (a fenced broker, which DescribeCluster v2 lists), as Kafka's
+        // RegisterBrokerRecord is in its log: the version moves on, and the broker must apply the one that has it.
+        onImageChange.run();
+        brokers.put(id, registered.registeredAt(imageVersion.getAsLong()));
         return new Registration(Errors.NONE, registered.epoch());
     }
 
@@ -86,7 +105,10 @@ public final class BrokerMembership {
      * its session; fences it at once when it is shutting down (ShouldShutDown: {@link BrokerHeartbeatHandler}
      * moves its leaders before it answers) or asks to be fenced; unfences a fenced one only once it has applied
      * the image of its registration, as Kafka's BrokerHeartbeatManager waits for the broker's metadata offset to
-     * reach its RegisterBrokerRecord's: until then it has no partitions' state to serve clients with.
+     * reach its RegisterBrokerRecord's: until then it has no partitions' state to serve clients with. The
+     * offset counts only as far as the broker's metadata fetches to this controller vouch for it: Kafka's offsets
+     * mean the same across its controllers, but a restarted controller counts its versions afresh, and a
+     * heartbeat sent before the broker's fetcher noticed the restart reports a version of the old life.
      */
     public synchronized Heartbeat heartbeat(int id, long epoch, long currentMetadataOffset, boolean wantFence,
                                             boolean wantShutDown) {
@@ -97,16 +119,16 @@ public final class BrokerMembership {
         if (existing.epoch() != epoch) {
             return new Heartbeat(Errors.STALE_BROKER_EPOCH, false, true, false);
         }
+        long applied = Math.min(currentMetadataOffset, fetchedVersion.applyAsLong(id));
         // Against the image before this heartbeat's own change, as Kafka's against the offset committed before it.
-        boolean caughtUp = currentMetadataOffset >= imageVersion.getAsLong();
-        boolean fenced = wantFence || wantShutDown
-                || existing.fenced() && currentMetadataOffset < existing.registeredAtVersion();
+        boolean caughtUp = applied >= imageVersion.getAsLong();
+        boolean fenced = wantFence || wantShutDown || existing.fenced() && applied < existing.registeredAtVersion();
         long now = clockMs.getAsLong();
         boolean wasLive = isLive(existing, now);
         RegisteredBroker updated = existing.withSession(now, fenced);
         brokers.put(id, updated);
         if (isLive(updated, now) != wasLive) {
-            onLivenessChange.run();
+            onImageChange.run();
         }
         return new Heartbeat(Errors.NONE, caughtUp, fenced, wantShutDown);
     }
@@ -125,7 +147,7 @@ public final class BrokerMembership {
             }
         }
         if (changed) {
-            onLivenessChange.run();
+            onImageChange.run();
         }
     }
 

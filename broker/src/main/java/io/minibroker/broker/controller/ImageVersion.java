@@ -70,6 +70,11 @@ public final class ImageVersion implements AutoCloseable {
         applyWaits.checkAndComplete(APPLIED);
     }
 
+    /** The version broker {@code brokerId}'s last fetch said it had applied, -1 if it has not fetched from this one. */
+    public long appliedBy(int brokerId) {
+        return applied.getOrDefault(brokerId, NONE_APPLIED);
+    }
+
     /**
      * Completes once every broker of {@code brokers} that is {@code live} has applied {@code atLeast}, or after
      * {@code maxWaitMs} whether or not they have.

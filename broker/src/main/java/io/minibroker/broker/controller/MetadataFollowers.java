@@ -16,6 +16,12 @@ import java.util.function.LongSupplier;
  */
 public final class MetadataFollowers {
 
+    /**
+     * How long a broker that stopped fetching is still listed: Kafka's metadata leader forgets an observer after five
+     * minutes without a fetch (LeaderState's OBSERVER_SESSION_TIMEOUT_MS), so a broker gone for good leaves the list.
+     */
+    static final long OBSERVER_SESSION_TIMEOUT_MS = 300_000;
+
     private final LongSupplier wallClockMs;
     private final Map<Integer, QuorumReport.Replica> followers = new ConcurrentHashMap<>();
 
@@ -32,12 +38,16 @@ public final class MetadataFollowers {
 
     /**
      * The quorum as the controller {@code leaderId} sees it now: itself the voter at the image's version, and as
-     * observers every broker that has fetched but its own (the controller's node, the voter).
+     * observers every broker that has fetched but its own (the controller's node, the voter), within the last
+     * {@link #OBSERVER_SESSION_TIMEOUT_MS}: older ones are forgotten here, as Kafka's leader clears them when it
+     * answers DescribeQuorum.
      */
     public QuorumReport report(int leaderId, long imageVersion, List<Endpoint> leaderListeners) {
+        long now = wallClockMs.getAsLong();
+        followers.values().removeIf(replica -> now - replica.lastFetchMs() >= OBSERVER_SESSION_TIMEOUT_MS);
         List<QuorumReport.Replica> observers = followers.values().stream()
                 .filter(replica -> replica.replicaId() != leaderId)
                 .sorted(Comparator.comparingInt(QuorumReport.Replica::replicaId)).toList();
-        return QuorumReport.leaderAlone(leaderId, imageVersion, wallClockMs.getAsLong(), observers, leaderListeners);
+        return QuorumReport.leaderAlone(leaderId, imageVersion, now, observers, leaderListeners);
     }
 }

@@ -190,18 +190,27 @@ final class ReplicaFetcher implements AutoCloseable {
      * in epoch {@code leaderEpoch} (the greatest of its epochs not above ours). If we have that epoch too, our log
      * matches the leader's up to there: we cut at the lesser of that and the epoch's end in ours. If we do not (ours
      * never reached it), we cut at the end of our greatest epoch below it; the next fetch names that epoch and the
-     * leader answers again if we still diverge. Without an epoch below it the high watermark is the safe point.
+     * leader answers again if we still diverge. With no epoch to match (the leader has none, or we have none up to
+     * its), the leader's end is the point, never past ours, as Kafka's getOffsetTruncationState: the leader answered
+     * with an end below what we asked about, so what it has up to there is what we must have. An answer without an
+     * end offset cuts nothing: Kafka's follower then truncates to its fetch offset, our log end.
      */
-    private void truncateToDivergence(PartitionLog log, int leaderEpoch, long leaderEnd) {
-        LeaderEpochCache.EpochEnd ours = log.endOffsetForEpoch(leaderEpoch);
-        if (ours.epoch() == leaderEpoch) {
+    static void truncateToDivergence(PartitionLog log, int leaderId, int leaderEpoch, long leaderEnd) {
+        if (leaderEnd == LeaderEpochCache.UNDEFINED_OFFSET) {
+            truncateTo(log, log.logEndOffset(), "no end offset from leader " + leaderId, leaderId);
+            return;
+        }
+        LeaderEpochCache.EpochEnd ours = leaderEpoch == LeaderEpochCache.UNDEFINED_EPOCH
+                ? null : log.endOffsetForEpoch(leaderEpoch);
+        if (ours == null || ours.epoch() == LeaderEpochCache.UNDEFINED_EPOCH) {
+            truncateTo(log, Math.min(leaderEnd, log.logEndOffset()), "leader " + leaderId + "'s end (no epoch of "
+                    + "ours up to its " + leaderEpoch + ")", leaderId);
+        } else if (ours.epoch() == leaderEpoch) {
             truncateTo(log, Math.min(leaderEnd, ours.endOffset()),
-                    "the end of epoch " + leaderEpoch + " at leader " + leader.id());
-        } else if (ours.epoch() == LeaderEpochCache.UNDEFINED_EPOCH) {
-            truncateTo(log, log.highWatermark(), "its high watermark (no epoch of ours up to " + leaderEpoch + ")");
+                    "the end of epoch " + leaderEpoch + " at leader " + leaderId, leaderId);
         } else {
             truncateTo(log, ours.endOffset(), "the end of epoch " + ours.epoch() + ", before epochs leader "
-                    + leader.id() + " never had");
+                    + leaderId + " never had", leaderId);
         }
     }
 
@@ -212,7 +221,8 @@ final class ReplicaFetcher implements AutoCloseable {
      */
     private synchronized void truncateToHighWatermark(FollowedPartition partition) {
         if (toTruncate.remove(partition)) {
-            truncateTo(partition.log(), partition.log().highWatermark(), "its high watermark (it has no epochs)");
+            truncateTo(partition.log(), partition.log().highWatermark(), "its high watermark (it has no epochs)",
+                    leader.id());
         }
     }
 
@@ -220,10 +230,10 @@ final class ReplicaFetcher implements AutoCloseable {
      * Called whatever our log end, as Kafka's follower calls UnifiedLog.truncateTo: at or past the log end nothing
      * is cut, but an epoch this replica assigned at its log end when it led, with no record in it, still goes.
      */
-    private void truncateTo(PartitionLog log, long offset, String where) {
+    private static void truncateTo(PartitionLog log, long offset, String where, int leaderId) {
         if (log.logEndOffset() > offset) {
             LOG.info("Truncating {} from {} to {}, {}, before following leader {}", log.topicPartition(),
-                    log.logEndOffset(), offset, where, leader.id());
+                    log.logEndOffset(), offset, where, leaderId);
         }
         log.truncateTo(offset);
     }
@@ -330,7 +340,7 @@ final class ReplicaFetcher implements AutoCloseable {
         FetchResponseView.EpochEndOffset diverging = partition.divergingEpoch();
         if (diverging.epoch() != LeaderEpochCache.UNDEFINED_EPOCH
                 || diverging.endOffset() != LeaderEpochCache.UNDEFINED_OFFSET) {
-            truncateToDivergence(log, diverging.epoch(), diverging.endOffset()); // no records come with it
+            truncateToDivergence(log, leader.id(), diverging.epoch(), diverging.endOffset()); // no records come with it
             return Taken.TAKEN;
         }
         ByteBuf records = partition.records();
@@ -370,7 +380,8 @@ final class ReplicaFetcher implements AutoCloseable {
             return false;
         }
         if (end.offset() < log.logEndOffset()) {
-            reset(partition, () -> truncateTo(log, end.offset(), "the leader's log end (ours was out of its range)"));
+            reset(partition, () -> truncateTo(log, end.offset(), "the leader's log end (ours was out of its range)",
+                    leader.id()));
             return true;
         }
         ListOffsetsPartitionResponse start = leaderOffset(partition, EARLIEST_TIMESTAMP);

@@ -65,7 +65,7 @@ final class ControllerNode {
         new PurgatoryMeters(imageVersion.purgatory()).bindTo(registry);
         try {
             BrokerMembership membership = new BrokerMembership(config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
-                    clock::monotonicMs, imageVersion::current, imageVersion::changed);
+                    clock::monotonicMs, imageVersion::current, imageVersion::appliedBy, imageVersion::changed);
             TopicAssignments assignments = TopicAssignments.open(membership, config.logDirs().get(0),
                     imageVersion::changed);
             Path controllerDir = Files.createDirectories(config.logDirs().get(0).resolve(AssignmentStore.DIR));

@@ -34,7 +34,8 @@ class BrokerHeartbeatHandlerTest {
     @Test
     void aBrokerShuttingDownLeadsNothingAndIsInNoIsrOnceToldToShutDown() throws Exception {
         AtomicLong now = new AtomicLong(1_000);
-        BrokerMembership membership = new BrokerMembership(9_000, now::get, () -> 0, () -> { });
+        BrokerMembership membership = new BrokerMembership(9_000, now::get, () -> 0, id -> Long.MAX_VALUE,
+                () -> { }); // whatever a broker reports, its fetches vouch for
         Map<Integer, Long> epochs = new HashMap<>();
         for (int id = 0; id < 3; id++) {
             long epoch = membership.register(id, UUID.randomUUID(),

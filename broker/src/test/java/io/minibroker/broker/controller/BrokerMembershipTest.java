@@ -4,7 +4,9 @@ import io.minibroker.broker.config.Endpoint;
 import io.minibroker.protocol.error.Errors;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,35 +18,53 @@ class BrokerMembershipTest {
     private static final List<Endpoint> LISTENERS = List.of(new Endpoint("PLAINTEXT", "localhost", 9092));
 
     private final AtomicLong now = new AtomicLong(1_000);
-    /** How often the image changed: each time a broker became live or stopped being live. */
-    private final AtomicInteger livenessChanges = new AtomicInteger();
+    /** How often the image changed: each time a broker registered, became live or stopped being live. */
+    private final AtomicInteger imageChanges = new AtomicInteger();
     /** The controller's image version, which registrations and heartbeats are measured against. */
     private final AtomicLong imageVersion = new AtomicLong();
+    /** The version each broker's last metadata fetch said it had applied; unset: whatever it reports. */
+    private final Map<Integer, Long> fetchedVersions = new HashMap<>();
     private final BrokerMembership membership = new BrokerMembership(9_000, now::get, imageVersion::get,
-            livenessChanges::incrementAndGet);
+            id -> fetchedVersions.getOrDefault(id, Long.MAX_VALUE), imageChanges::incrementAndGet);
 
     @Test
-    void everyChangeOfWhoIsLiveIsToldAndNothingElse() {
+    void everyRegistrationAndChangeOfWhoIsLiveIsToldAndNothingElse() {
         long epoch = membership.register(1, UUID.randomUUID(), LISTENERS).epoch();
-        assertThat(livenessChanges).as("registered, still fenced").hasValue(0);
+        assertThat(imageChanges).as("registered, still fenced").hasValue(1);
 
         membership.heartbeat(1, epoch, 0, false, false);
-        assertThat(livenessChanges).as("unfenced").hasValue(1);
+        assertThat(imageChanges).as("unfenced").hasValue(2);
         membership.heartbeat(1, epoch, 0, false, false);
-        assertThat(livenessChanges).as("still live").hasValue(1);
+        assertThat(imageChanges).as("still live").hasValue(2);
 
         now.addAndGet(9_001);
         membership.fenceExpiredSessions();
-        assertThat(livenessChanges).as("session expired").hasValue(2);
+        assertThat(imageChanges).as("session expired").hasValue(3);
         membership.fenceExpiredSessions();
-        assertThat(livenessChanges).as("already fenced").hasValue(2);
+        assertThat(imageChanges).as("already fenced").hasValue(3);
         assertThat(membership.isFenced(1)).isTrue();
 
         membership.heartbeat(1, epoch, 0, false, false);
-        assertThat(livenessChanges).as("back").hasValue(3);
+        assertThat(imageChanges).as("back").hasValue(4);
         assertThat(membership.isLive(1)).isTrue();
         membership.heartbeat(1, epoch, 0, false, true);
-        assertThat(livenessChanges).as("shutting down").hasValue(4);
+        assertThat(imageChanges).as("shutting down").hasValue(5);
+    }
+
+    @Test
+    void aRestartedControllerUnfencesOnlyOnAVersionTheBrokersFetchesToItReported() {
+        imageVersion.set(3); // this controller's life has made three changes
+        long epoch = membership.register(1, UUID.randomUUID(), LISTENERS).epoch();
+        fetchedVersions.put(1, -1L); // its fetcher has not reached this controller yet
+
+        assertThat(membership.heartbeat(1, epoch, 57, false, false)).as("a version of the previous life")
+                .isEqualTo(new BrokerMembership.Heartbeat(Errors.NONE, false, true, false));
+        assertThat(liveIds()).isEmpty();
+
+        fetchedVersions.put(1, 3L);
+        assertThat(membership.heartbeat(1, epoch, 3, false, false)).as("fetched the image of its registration")
+                .isEqualTo(new BrokerMembership.Heartbeat(Errors.NONE, true, false, false));
+        assertThat(liveIds()).containsExactly(1);
     }
 
     @Test
@@ -103,13 +123,33 @@ class BrokerMembershipTest {
         assertThat(membership.heartbeat(1, epoch, 6, true, false)).as("caught up, but still loading it")
                 .isEqualTo(new BrokerMembership.Heartbeat(Errors.NONE, true, true, false));
         assertThat(liveIds()).isEmpty();
-        assertThat(livenessChanges).hasValue(0);
+        assertThat(imageChanges).as("the registration only").hasValue(1);
 
         assertThat(membership.heartbeat(1, epoch, 5, false, false)).as("the image of its registration")
                 .isEqualTo(new BrokerMembership.Heartbeat(Errors.NONE, false, false, false));
         assertThat(liveIds()).containsExactly(1);
         assertThat(membership.heartbeat(1, epoch, 5, false, false).fenced()).as("live brokers stay live while "
                 + "they follow").isFalse();
+    }
+
+    /**
+     * A registration is in the image, as Kafka's RegisterBrokerRecord in its log: brokers fetch the image that has
+     * the fenced newcomer (DescribeCluster v2 lists it), and the newcomer must apply that version to be unfenced.
+     */
+    @Test
+    void aRegistrationMovesTheImageOnAndTheBrokerMustApplyTheVersionThatHasIt() {
+        AtomicLong version = new AtomicLong(5);
+        BrokerMembership counting = new BrokerMembership(9_000, now::get, version::get, id -> Long.MAX_VALUE,
+                version::incrementAndGet); // as ImageVersion.changed
+        UUID incarnation = UUID.randomUUID();
+        long epoch = counting.register(1, incarnation, LISTENERS).epoch();
+        assertThat(version).as("the image with the fenced broker").hasValue(6);
+        assertThat(counting.registered().fenced()).extracting(BrokerMembership.RegisteredBroker::id).containsExactly(1);
+
+        counting.register(1, incarnation, LISTENERS);
+        assertThat(version).as("a retry changes nothing").hasValue(6);
+        assertThat(counting.heartbeat(1, epoch, 5, false, false).fenced()).as("the image before it").isTrue();
+        assertThat(counting.heartbeat(1, epoch, 6, false, false).fenced()).isFalse();
     }
 
     @Test

@@ -112,7 +112,11 @@ class ClusterMembershipTest {
             assertThat(before.isFenced()).as("no image applied yet").isTrue();
             assertThat(liveIds()).containsExactly(0, 1, 2);
 
-            BrokerHeartbeatResponseView after = heartbeat(controller, epoch, imageVersion(controller));
+            long version = metadataFetch(controller, -1);
+            assertThat(heartbeat(controller, epoch, version).isFenced())
+                    .as("its fetches have not told this controller it applied the version").isTrue();
+            metadataFetch(controller, version);
+            BrokerHeartbeatResponseView after = heartbeat(controller, epoch, version);
             assertThat(after.isCaughtUp()).isTrue();
             assertThat(after.isFenced()).isFalse();
             assertThat(liveIds()).containsExactly(0, 1, 2, 7);
@@ -126,11 +130,15 @@ class ClusterMembershipTest {
                         .wantFence(false).wantShutDown(false).struct()));
     }
 
-    /** The controller's image version, as a broker's metadata fetch learns it: the high watermark answered. */
-    private static long imageVersion(NodeChannel controller) throws IOException {
+    /**
+     * Broker 7's metadata fetch, saying it has applied {@code applied}: answers the controller's image version, the
+     * high watermark.
+     */
+    private static long metadataFetch(NodeChannel controller, long applied) throws IOException {
         FetchRequestView fetch = new FetchRequestView().maxWaitMs(0).minBytes(1);
+        fetch.replicaState().replicaId(7).replicaEpoch(-1);
         fetch.addTopic().topic(MetadataFetcher.METADATA_TOPIC).topicId(TopicIds.METADATA_TOPIC_ID)
-                .addPartition().partition(0).fetchOffset(-1);
+                .addPartition().partition(0).fetchOffset(applied);
         return new FetchResponseView(controller.send(ApiKey.FETCH, fetch.struct()))
                 .responses().get(0).partitions().get(0).highWatermark();
     }

@@ -19,7 +19,8 @@ class LeaderElectionsTest {
 
     @Test
     void closeEndsTheThreadThoughARebalanceIsDueLater() throws Exception {
-        BrokerMembership membership = new BrokerMembership(9_000, System::currentTimeMillis, () -> 0, () -> { });
+        BrokerMembership membership = new BrokerMembership(9_000, System::currentTimeMillis, () -> 0,
+                id -> Long.MAX_VALUE, () -> { }); // whatever a broker reports, its fetches vouch for
         long epoch = membership.register(0, UUID.randomUUID(), List.of(new Endpoint("PLAINTEXT", "localhost", 9092)))
                 .epoch();
         membership.heartbeat(0, epoch, 0, false, false);

@@ -37,7 +37,8 @@ class TopicAssignmentsTest {
     Path dir;
 
     private final AtomicLong now = new AtomicLong(1_000);
-    private final BrokerMembership membership = new BrokerMembership(9_000, now::get, () -> 0, () -> { });
+    private final BrokerMembership membership = new BrokerMembership(9_000, now::get, () -> 0,
+            id -> Long.MAX_VALUE, () -> { }); // whatever a broker reports, its fetches vouch for
     private final Map<Integer, Long> brokerEpochs = new HashMap<>();
     private TopicAssignments assignments;
 
