@@ -103,7 +103,9 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
 
     /**
      * The bounds Kafka's GroupConfig.validate checks a group's value against: its {@code group.*.min/max.*} broker
-     * keys, which this broker does not have, so their Kafka defaults apply. An empty key: no such bound.
+     * keys, read from the broker's config where it has them ({@code config/GroupKeyRanges}), else at their Kafka
+     * defaults (the assignment intervals' and delivery count limit's, keys this broker does not read). An empty
+     * key: no such bound.
      */
     private record Bounds(int min, String minKey, int max, String maxKey) {
         private static Bounds of(String family, String what, int min, int max) {
@@ -274,7 +276,7 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
         return new Change(true, null);
     }
 
-    private static String invalid(String name, String value) {
+    private String invalid(String name, String value) {
         if (name.equals(SHARE_AUTO_OFFSET_RESET)) {
             // Kafka 4.3 also takes by_duration:<ISO-8601 duration>; the share partitions here start only at the
             // log's start or end, so it is refused rather than taken and ignored.
@@ -305,11 +307,17 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
             return "Invalid value " + value + " for configuration " + name + ": Value must be at least " + atLeast;
         }
         Bounds bounds = BOUNDS.get(name);
-        if (bounds != null && parsed < bounds.min()) {
+        if (bounds != null && parsed < bound(bounds.minKey(), bounds.min())) {
             return name + " must be greater than or equal to " + bounds.minKey();
         }
-        return bounds != null && parsed > bounds.max() ? name + " must be less than or equal to " + bounds.maxKey()
-                : null;
+        return bounds != null && parsed > bound(bounds.maxKey(), bounds.max())
+                ? name + " must be less than or equal to " + bounds.maxKey() : null;
+    }
+
+    /** A bounding broker key's value here, or Kafka's default for one this broker does not read. */
+    private int bound(String key, int kafkaDefault) {
+        ConfigKey<?> known = BrokerConfig.knownKeys().get(key);
+        return known == null ? kafkaDefault : (Integer) broker.get(known);
     }
 
     /** {@code consumer.heartbeat.interval.ms}, else {@code group.consumer.heartbeat.interval.ms}. */
