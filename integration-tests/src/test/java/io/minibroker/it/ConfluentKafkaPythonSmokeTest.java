@@ -55,7 +55,7 @@ class ConfluentKafkaPythonSmokeTest {
         Assumptions.assumeTrue(Commands.succeeds("python3", "-c", "import confluent_kafka"),
                 "confluent-kafka is not installed; skipping");
         try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.consumer.heartbeat.interval.ms",
-                "500"))) {
+                "500", "group.consumer.min.heartbeat.interval.ms", "500"))) {
             String output = Commands.run(PROGRAM_DIR, "", "python3", "kip848.py", kafka.bootstrapServers(),
                     "kip848-group");
 
@@ -75,7 +75,7 @@ class ConfluentKafkaPythonSmokeTest {
         Assumptions.assumeTrue(Commands.succeeds("python3", "-c", "import confluent_kafka"),
                 "confluent-kafka is not installed; skipping");
         try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.consumer.heartbeat.interval.ms",
-                "300", "group.initial.rebalance.delay.ms", "0"))) {
+                "300", "group.consumer.min.heartbeat.interval.ms", "300", "group.initial.rebalance.delay.ms", "0"))) {
             String output = Commands.run(PROGRAM_DIR, "", "python3", "migrate.py", kafka.bootstrapServers(),
                     "migrate-group");
 

@@ -85,7 +85,8 @@ class FranzGoSmokeTest {
     void franzGoClassicGroupIsUpgradedByAKip848MemberAndDowngradedWhenItLeaves() throws Exception {
         Path program = build();
         try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0",
-                "group.consumer.heartbeat.interval.ms", "300"))) {
+                "group.consumer.heartbeat.interval.ms", "300",
+                "group.consumer.min.heartbeat.interval.ms", "300"))) {
             String output = Commands.run("", program.toString(), "migrate", kafka.bootstrapServers());
 
             assertThat(output.strip()).isEqualTo("consumed=180 types=classic,consumer,classic both_held=0");

@@ -54,7 +54,8 @@ class StreamsGroupProtocolTest {
 
     @Test
     void twoInstancesShareTheTasksAndOneTakesThemAllWhenTheOtherLeaves() throws Exception {
-        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.streams.heartbeat.interval.ms", "500"));
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.streams.heartbeat.interval.ms", "500",
+                "group.streams.min.heartbeat.interval.ms", "500"));
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(INPUT, 3, (short) 1), new NewTopic(OUTPUT, 1, (short) 1)))
                     .all().get();
@@ -96,7 +97,8 @@ class StreamsGroupProtocolTest {
 
     @Test
     void theGroupOutlivesABrokerRestartAndTheAppCountsOnExactly() throws Exception {
-        Map<String, String> heartbeats = Map.of("group.streams.heartbeat.interval.ms", "500");
+        Map<String, String> heartbeats = Map.of("group.streams.heartbeat.interval.ms", "500",
+                "group.streams.min.heartbeat.interval.ms", "500");
         EmbeddedBroker kafka = EmbeddedBroker.start(logDir, heartbeats);
         String bootstrap = kafka.bootstrapServers();
         KafkaStreams app = wordCount(bootstrap, firstStateDir);

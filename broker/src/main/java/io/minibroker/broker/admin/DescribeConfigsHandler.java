@@ -164,7 +164,8 @@ public final class DescribeConfigsHandler implements ApiHandler {
 
     /**
      * A group's configs (any group id: Kafka describes a group's configs whether or not it exists): its own value
-     * (DYNAMIC_GROUP_CONFIG), then the broker key it defaults to, set in the file or by default.
+     * (DYNAMIC_GROUP_CONFIG), then the broker key it defaults to, set in the file or by default (Kafka's key
+     * and default for one this broker does not read; the config itself at its default for one with no broker key).
      */
     private void describeGroup(String groupId, List<String> keys, DescribeConfigsResult result,
                                boolean includeSynonyms) {
@@ -185,6 +186,9 @@ public final class DescribeConfigsHandler implements ApiHandler {
             if (brokerKey != null) {
                 synonyms.add(new Synonym(brokerKey.name(), text(config.get(brokerKey)), config.isSet(brokerKey)
                         ? ConfigResources.STATIC_BROKER_CONFIG : ConfigResources.DEFAULT_CONFIG));
+            } else {
+                Map.Entry<String, String> fixed = GroupConfigs.fixedDefault(name);
+                synonyms.add(new Synonym(fixed.getKey(), fixed.getValue(), ConfigResources.DEFAULT_CONFIG));
             }
             addConfig(result, name, value, synonyms, includeSynonyms);
         });

@@ -340,7 +340,7 @@ public final class BrokerConfig {
             intKey("group.share.heartbeat.interval.ms", 5000, 1);
     public static final ConfigKey<Integer> GROUP_SHARE_SESSION_TIMEOUT_MS =
             intKey("group.share.session.timeout.ms", 45_000, 1);
-    public static final ConfigKey<Integer> GROUP_SHARE_MAX_SIZE = intKey("group.share.max.size", 200, 1);
+    public static final ConfigKey<Integer> GROUP_SHARE_MAX_SIZE = intKey("group.share.max.size", 200, 1, 1000);
     /** Kafka's internal key: how long a share partition's initialization may run before a heartbeat asks again. */
     public static final ConfigKey<Integer> GROUP_SHARE_INITIALIZE_RETRY_INTERVAL_MS =
             intKey("group.share.initialize.retry.interval.ms", 30_000, 1);
@@ -358,7 +358,7 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> SHARE_COORDINATOR_STATE_TOPIC_PRUNE_INTERVAL_MS =
             intKey("share.coordinator.state.topic.prune.interval.ms", 300_000, 1);
 
-    private static final Map<String, ConfigKey<?>> KEYS = keysByName(SecurityKeys.KEYS, NODE_ID, CLUSTER_ID,
+    private static final Map<String, ConfigKey<?>> KEYS = keysByName(concat(SecurityKeys.KEYS, GroupKeyRanges.KEYS), NODE_ID, CLUSTER_ID,
             LISTENERS, ADVERTISED_LISTENERS, INTER_BROKER_LISTENER_NAME, SOCKET_REQUEST_MAX_BYTES,
             CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUEST_BYTES,
             UNAUTHENTICATED_MAX_REQUEST_BYTES, UNAUTHENTICATED_MAX_CONNECTIONS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP,
@@ -701,6 +701,7 @@ public final class BrokerConfig {
                     "must be lower than connections.max.idle.ms");
         }
         checkIpOverrides();
+        GroupKeyRanges.check(this);
         if (get(GROUP_MIN_SESSION_TIMEOUT_MS) > get(GROUP_MAX_SESSION_TIMEOUT_MS)) {
             throw new ConfigException(GROUP_MIN_SESSION_TIMEOUT_MS.name(), get(GROUP_MIN_SESSION_TIMEOUT_MS),
                     "must not exceed group.max.session.timeout.ms");
@@ -797,6 +798,12 @@ public final class BrokerConfig {
 
     private static List<String> parseListenerNames(String text) {
         return ConfigKey.parseNames(text).stream().map(name -> name.toUpperCase(java.util.Locale.ROOT)).toList();
+    }
+
+    private static List<ConfigKey<?>> concat(List<ConfigKey<?>> first, List<ConfigKey<?>> second) {
+        List<ConfigKey<?>> both = new java.util.ArrayList<>(first);
+        both.addAll(second);
+        return both;
     }
 
     private static Map<String, ConfigKey<?>> keysByName(List<ConfigKey<?>> family, ConfigKey<?>... keys) {

@@ -142,11 +142,14 @@ public final class DynamicBrokerConfig {
         return BrokerConfig.knownKeys().containsKey(name) || SslKeys.isSslKey(name);
     }
 
-    /** Kafka's check of a value by its config's type and range, for the configs this broker parses. */
+    /**
+     * Kafka's check of a value by its config's type and range: this broker's parser for the configs it reads,
+     * Kafka's type and range ({@link DynamicKeyTypes}) for the other dynamic ones.
+     */
     private static String invalidValue(String name, String value) {
         ConfigKey<?> key = BrokerConfig.knownKeys().get(name);
         if (key == null) {
-            return null;
+            return DynamicKeyTypes.invalid(name, value);
         }
         try {
             key.parse(value);

@@ -23,7 +23,9 @@ import java.util.TreeMap;
  * the KIP-848 consumer groups' {@code consumer.session.timeout.ms} and {@code consumer.heartbeat.interval.ms},
  * defaulting to {@code group.consumer.*}; and the KIP-1071 streams groups' {@code streams.session.timeout.ms},
  * {@code streams.heartbeat.interval.ms} and {@code streams.num.standby.replicas}, defaulting to
- * {@code group.streams.*}. A group id needs no group to carry configs (Kafka resolves a group's
+ * {@code group.streams.*}. Kafka 4.3's other group configs ({@code *.assignment.interval.ms},
+ * {@code streams.initial.rebalance.delay.ms}, {@code share.renew.acknowledge.enable}) are taken, kept and described,
+ * not acted on. A value is checked as Kafka's GroupConfig.validate checks it. A group id needs no group to carry configs (Kafka resolves a group's
  * configs before it exists). The data side reads them through {@link ShareGroupConfigs}, the share-group
  * coordinator through {@link ShareGroupTimings}, the consumer-group coordinator through
  * {@code group/ConsumerGroupTimings}.
@@ -49,6 +51,11 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
     public static final String SHARE_PARTITION_MAX_RECORD_LOCKS = "share.partition.max.record.locks";
     public static final String SHARE_SESSION_TIMEOUT_MS = "share.session.timeout.ms";
     public static final String SHARE_HEARTBEAT_INTERVAL_MS = "share.heartbeat.interval.ms";
+    public static final String SHARE_RENEW_ACKNOWLEDGE_ENABLE = "share.renew.acknowledge.enable";
+    public static final String CONSUMER_ASSIGNMENT_INTERVAL_MS = "consumer.assignment.interval.ms";
+    public static final String SHARE_ASSIGNMENT_INTERVAL_MS = "share.assignment.interval.ms";
+    public static final String STREAMS_ASSIGNMENT_INTERVAL_MS = "streams.assignment.interval.ms";
+    public static final String STREAMS_INITIAL_REBALANCE_DELAY_MS = "streams.initial.rebalance.delay.ms";
     private static final String READ_COMMITTED = "read_committed";
     private static final String READ_UNCOMMITTED = "read_uncommitted";
     private static final String FILE = ".minibroker-group-configs";
@@ -67,22 +74,60 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
             STREAMS_NUM_STANDBY_REPLICAS, BrokerConfig.GROUP_STREAMS_NUM_STANDBY_REPLICAS);
 
     /**
-     * The bounds Kafka checks the consumer and streams configs against: its {@code group.consumer.min/max.*} and
-     * {@code group.streams.min/max.*} broker keys, which this broker does not have, so their defaults apply.
+     * Integer configs Kafka 4.3 takes that this broker accepts, describes and keeps but does not act on (it has no
+     * periodic assignor and no streams initial delay): the broker key Kafka names as their synonym (which this broker
+     * does not read, so its default applies) and that default.
      */
-    private record Bounds(int min, String minKey, int max, String maxKey) {
+    private record Unused(String brokerKey, int defaultValue) {
     }
 
-    private static final Map<String, Bounds> BOUNDS = Map.of(
-            CONSUMER_SESSION_TIMEOUT_MS, new Bounds(45_000, "group.consumer.min.session.timeout.ms",
-                    60_000, "group.consumer.max.session.timeout.ms"),
-            CONSUMER_HEARTBEAT_INTERVAL_MS, new Bounds(5_000, "group.consumer.min.heartbeat.interval.ms",
-                    15_000, "group.consumer.max.heartbeat.interval.ms"),
-            STREAMS_SESSION_TIMEOUT_MS, new Bounds(45_000, "group.streams.min.session.timeout.ms",
-                    60_000, "group.streams.max.session.timeout.ms"),
-            STREAMS_HEARTBEAT_INTERVAL_MS, new Bounds(5_000, "group.streams.min.heartbeat.interval.ms",
-                    15_000, "group.streams.max.heartbeat.interval.ms"),
-            STREAMS_NUM_STANDBY_REPLICAS, new Bounds(0, "", 2, "group.streams.max.standby.replicas"));
+    private static final Map<String, Unused> UNUSED_INT_CONFIGS = Map.of(
+            CONSUMER_ASSIGNMENT_INTERVAL_MS, new Unused("group.consumer.assignment.interval.ms", 1000),
+            SHARE_ASSIGNMENT_INTERVAL_MS, new Unused("group.share.assignment.interval.ms", 1000),
+            STREAMS_ASSIGNMENT_INTERVAL_MS, new Unused("group.streams.assignment.interval.ms", 1000),
+            STREAMS_INITIAL_REBALANCE_DELAY_MS, new Unused("group.streams.initial.rebalance.delay.ms", 3000));
+
+    /** The configs Kafka gives no broker synonym, with their defaults. */
+    private static final Map<String, String> NO_SYNONYM_DEFAULTS = Map.of(SHARE_AUTO_OFFSET_RESET, "latest",
+            SHARE_ISOLATION_LEVEL, READ_UNCOMMITTED, SHARE_RENEW_ACKNOWLEDGE_ENABLE, "true");
+
+    /** The lowest value Kafka's GroupConfig definition takes for each integer config (its ConfigDef "at least"). */
+    private static final Map<String, Integer> AT_LEAST = Map.ofEntries(
+            Map.entry(CONSUMER_SESSION_TIMEOUT_MS, 1), Map.entry(CONSUMER_HEARTBEAT_INTERVAL_MS, 1),
+            Map.entry(SHARE_SESSION_TIMEOUT_MS, 1), Map.entry(SHARE_HEARTBEAT_INTERVAL_MS, 1),
+            Map.entry(SHARE_RECORD_LOCK_DURATION_MS, 1000), Map.entry(SHARE_DELIVERY_COUNT_LIMIT, 2),
+            Map.entry(SHARE_PARTITION_MAX_RECORD_LOCKS, 100), Map.entry(STREAMS_SESSION_TIMEOUT_MS, 1),
+            Map.entry(STREAMS_HEARTBEAT_INTERVAL_MS, 1), Map.entry(STREAMS_NUM_STANDBY_REPLICAS, 0),
+            Map.entry(CONSUMER_ASSIGNMENT_INTERVAL_MS, 0), Map.entry(SHARE_ASSIGNMENT_INTERVAL_MS, 0),
+            Map.entry(STREAMS_ASSIGNMENT_INTERVAL_MS, 0), Map.entry(STREAMS_INITIAL_REBALANCE_DELAY_MS, 0));
+
+    /**
+     * The bounds Kafka's GroupConfig.validate checks a group's value against: its {@code group.*.min/max.*} broker
+     * keys, read from the broker's config where it has them ({@code config/GroupKeyRanges}), else at their Kafka
+     * defaults (the assignment intervals' and delivery count limit's, keys this broker does not read). An empty
+     * key: no such bound.
+     */
+    private record Bounds(int min, String minKey, int max, String maxKey) {
+        private static Bounds of(String family, String what, int min, int max) {
+            return new Bounds(min, "group." + family + ".min." + what, max, "group." + family + ".max." + what);
+        }
+    }
+
+    private static final Map<String, Bounds> BOUNDS = Map.ofEntries(
+            Map.entry(CONSUMER_SESSION_TIMEOUT_MS, Bounds.of("consumer", "session.timeout.ms", 45_000, 60_000)),
+            Map.entry(CONSUMER_HEARTBEAT_INTERVAL_MS, Bounds.of("consumer", "heartbeat.interval.ms", 5_000, 15_000)),
+            Map.entry(CONSUMER_ASSIGNMENT_INTERVAL_MS, Bounds.of("consumer", "assignment.interval.ms", 0, 15_000)),
+            Map.entry(SHARE_SESSION_TIMEOUT_MS, Bounds.of("share", "session.timeout.ms", 45_000, 60_000)),
+            Map.entry(SHARE_HEARTBEAT_INTERVAL_MS, Bounds.of("share", "heartbeat.interval.ms", 5_000, 15_000)),
+            Map.entry(SHARE_RECORD_LOCK_DURATION_MS, Bounds.of("share", "record.lock.duration.ms", 15_000, 60_000)),
+            Map.entry(SHARE_DELIVERY_COUNT_LIMIT, Bounds.of("share", "delivery.count.limit", 2, 10)),
+            Map.entry(SHARE_PARTITION_MAX_RECORD_LOCKS,
+                    Bounds.of("share", "partition.max.record.locks", 100, 4000)),
+            Map.entry(SHARE_ASSIGNMENT_INTERVAL_MS, Bounds.of("share", "assignment.interval.ms", 0, 15_000)),
+            Map.entry(STREAMS_SESSION_TIMEOUT_MS, Bounds.of("streams", "session.timeout.ms", 45_000, 60_000)),
+            Map.entry(STREAMS_HEARTBEAT_INTERVAL_MS, Bounds.of("streams", "heartbeat.interval.ms", 5_000, 15_000)),
+            Map.entry(STREAMS_ASSIGNMENT_INTERVAL_MS, Bounds.of("streams", "assignment.interval.ms", 0, 15_000)),
+            Map.entry(STREAMS_NUM_STANDBY_REPLICAS, new Bounds(0, "", 2, "group.streams.max.standby.replicas")));
 
     /** The outcome of a change: NONE, or why not. */
     public record Change(boolean ok, String message) {
@@ -140,10 +185,12 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
 
     /** The names Kafka lists for a group that this broker serves, in order. */
     public static List<String> names() {
-        return List.of(CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS, SHARE_AUTO_OFFSET_RESET,
-                SHARE_DELIVERY_COUNT_LIMIT, SHARE_HEARTBEAT_INTERVAL_MS, SHARE_ISOLATION_LEVEL,
-                SHARE_PARTITION_MAX_RECORD_LOCKS, SHARE_RECORD_LOCK_DURATION_MS, SHARE_SESSION_TIMEOUT_MS,
-                STREAMS_HEARTBEAT_INTERVAL_MS, STREAMS_NUM_STANDBY_REPLICAS, STREAMS_SESSION_TIMEOUT_MS);
+        return List.of(CONSUMER_ASSIGNMENT_INTERVAL_MS, CONSUMER_HEARTBEAT_INTERVAL_MS, CONSUMER_SESSION_TIMEOUT_MS,
+                SHARE_ASSIGNMENT_INTERVAL_MS, SHARE_AUTO_OFFSET_RESET, SHARE_DELIVERY_COUNT_LIMIT,
+                SHARE_HEARTBEAT_INTERVAL_MS, SHARE_ISOLATION_LEVEL, SHARE_PARTITION_MAX_RECORD_LOCKS,
+                SHARE_RECORD_LOCK_DURATION_MS, SHARE_RENEW_ACKNOWLEDGE_ENABLE, SHARE_SESSION_TIMEOUT_MS,
+                STREAMS_ASSIGNMENT_INTERVAL_MS, STREAMS_HEARTBEAT_INTERVAL_MS, STREAMS_INITIAL_REBALANCE_DELAY_MS,
+                STREAMS_NUM_STANDBY_REPLICAS, STREAMS_SESSION_TIMEOUT_MS);
     }
 
     /** The group's overrides (none for a group that has none). */
@@ -160,15 +207,29 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
 
     private Map<String, String> defaults() {
         Map<String, String> values = new TreeMap<>();
-        values.put(SHARE_AUTO_OFFSET_RESET, "latest");
-        values.put(SHARE_ISOLATION_LEVEL, READ_UNCOMMITTED);
+        values.putAll(NO_SYNONYM_DEFAULTS);
+        UNUSED_INT_CONFIGS.forEach((name, unused) -> values.put(name, Integer.toString(unused.defaultValue())));
         INT_CONFIGS.forEach((name, key) -> values.put(name, Integer.toString(broker.get(key))));
         return values;
     }
 
-    /** The broker key a group config defaults to, or null if it has none (the two string configs). */
+    /** The broker key a group config defaults to, or null if it has none or this broker does not read it. */
     public static ConfigKey<Integer> brokerDefault(String name) {
         return INT_CONFIGS.get(name);
+    }
+
+    /**
+     * The default synonym Kafka lists for a config whose broker key this broker does not read: the key Kafka names
+     * with its default for a config this broker does not act on, the config itself with its default for one Kafka
+     * gives no broker key; null for the others ({@link #brokerDefault}).
+     */
+    public static Map.Entry<String, String> fixedDefault(String name) {
+        Unused unused = UNUSED_INT_CONFIGS.get(name);
+        if (unused != null) {
+            return Map.entry(unused.brokerKey(), Integer.toString(unused.defaultValue()));
+        }
+        String value = NO_SYNONYM_DEFAULTS.get(name);
+        return value == null ? null : Map.entry(name, value);
     }
 
     /**
@@ -215,7 +276,7 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
         return new Change(true, null);
     }
 
-    private static String invalid(String name, String value) {
+    private String invalid(String name, String value) {
         if (name.equals(SHARE_AUTO_OFFSET_RESET)) {
             // Kafka 4.3 also takes by_duration:<ISO-8601 duration>; the share partitions here start only at the
             // log's start or end, so it is refused rather than taken and ignored.
@@ -227,24 +288,36 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
                     : "Invalid value " + value + " for configuration " + name
                     + ": String must be one of: read_committed, read_uncommitted";
         }
-        ConfigKey<Integer> key = INT_CONFIGS.get(name);
-        if (key == null) {
+        if (name.equals(SHARE_RENEW_ACKNOWLEDGE_ENABLE)) { // Kafka's BOOLEAN: either word, any case
+            return value.trim().equalsIgnoreCase("true") || value.trim().equalsIgnoreCase("false") ? null
+                    : "Invalid value " + value + " for configuration " + name
+                    + ": Expected value to be either true or false";
+        }
+        Integer atLeast = AT_LEAST.get(name);
+        if (atLeast == null) {
             return "Unknown group config name: " + name;
         }
+        int parsed;
         try {
-            int parsed = Integer.parseInt(value.trim());
-            if (!key.valid().test(parsed)) {
-                return "Invalid value " + value + " for configuration " + name + ": must be " + key.validDescription();
-            }
-            Bounds bounds = BOUNDS.get(name);
-            if (bounds != null && parsed < bounds.min()) {
-                return name + " must be greater than or equal to " + bounds.minKey();
-            }
-            return bounds != null && parsed > bounds.max() ? name + " must be less than or equal to " + bounds.maxKey()
-                    : null;
+            parsed = Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
             return "Invalid value " + value + " for configuration " + name + ": Not a number of type INT";
         }
+        if (parsed < atLeast) {
+            return "Invalid value " + value + " for configuration " + name + ": Value must be at least " + atLeast;
+        }
+        Bounds bounds = BOUNDS.get(name);
+        if (bounds != null && parsed < bound(bounds.minKey(), bounds.min())) {
+            return name + " must be greater than or equal to " + bounds.minKey();
+        }
+        return bounds != null && parsed > bound(bounds.maxKey(), bounds.max())
+                ? name + " must be less than or equal to " + bounds.maxKey() : null;
+    }
+
+    /** A bounding broker key's value here, or Kafka's default for one this broker does not read. */
+    private int bound(String key, int kafkaDefault) {
+        ConfigKey<?> known = BrokerConfig.knownKeys().get(key);
+        return known == null ? kafkaDefault : (Integer) broker.get(known);
     }
 
     /** {@code consumer.heartbeat.interval.ms}, else {@code group.consumer.heartbeat.interval.ms}. */

@@ -72,6 +72,31 @@ class DescribeConfigsEdgesTest {
         assertThat(group.errorMessage()).isEqualTo("Group name must not be empty");
     }
 
+    @Test
+    void aGroupListsKafkasGroupConfigsWithTheirDefaultSynonyms() {
+        DescribeConfigsRequestView body = new DescribeConfigsRequestView().includeSynonyms(true);
+        body.addResource().resourceType(GROUP).resourceName("g").configurationKeys(null);
+        Request request = new Request(new RequestHeader(ApiKey.DESCRIBE_CONFIGS.id(), (short) 4, 1, "test"),
+                ApiKey.DESCRIBE_CONFIGS, body.struct());
+        Map<String, List<String>> synonyms = new java.util.TreeMap<>();
+        new DescribeConfigsResponseView(handler.handle(TestContexts.on("PLAINTEXT"), request).toCompletableFuture()
+                .join()).results().get(0).configs().forEach(c -> synonyms.put(c.name(), c.synonyms().stream()
+                        .map(s -> s.name() + "=" + s.value() + "@" + s.source()).toList()));
+
+        // Kafka 4.3.1's GroupConfig.CONFIG_DEF names (its internal assignor-offload ones are not listed).
+        assertThat(synonyms.keySet()).containsExactlyElementsOf(GroupConfigs.names()).hasSize(17);
+        byte defaultConfig = 5;
+        assertThat(synonyms).containsEntry("share.auto.offset.reset", List.of("share.auto.offset.reset=latest@"
+                        + defaultConfig))
+                .containsEntry("share.isolation.level", List.of("share.isolation.level=read_uncommitted@" + defaultConfig))
+                .containsEntry("share.renew.acknowledge.enable",
+                        List.of("share.renew.acknowledge.enable=true@" + defaultConfig))
+                .containsEntry("consumer.assignment.interval.ms",
+                        List.of("group.consumer.assignment.interval.ms=1000@" + defaultConfig))
+                .containsEntry("share.session.timeout.ms",
+                        List.of("group.share.session.timeout.ms=45000@" + defaultConfig));
+    }
+
     private DescribeConfigsResult describe(byte type, String name, List<String> keys) {
         return describe(handler, type, name, keys);
     }

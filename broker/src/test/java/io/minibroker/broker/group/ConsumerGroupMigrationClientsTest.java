@@ -62,6 +62,7 @@ class ConsumerGroupMigrationClientsTest {
     @BeforeEach
     void start() throws Exception {
         broker = TestBrokers.start(logDir, Map.of("group.consumer.heartbeat.interval.ms", "200",
+                "group.consumer.min.heartbeat.interval.ms", "200",
                 "group.initial.rebalance.delay.ms", "0"));
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get();

@@ -52,7 +52,8 @@ class ConsumerProtocolClientsTest {
 
     private static final String TOPIC = "orders";
     private static final int PARTITIONS = 6;
-    private static final Map<String, String> BROKER_CONFIG = Map.of("group.consumer.heartbeat.interval.ms", "200");
+    private static final Map<String, String> BROKER_CONFIG = Map.of("group.consumer.heartbeat.interval.ms", "200",
+            "group.consumer.min.heartbeat.interval.ms", "200");
 
     @TempDir
     Path logDir;

@@ -70,6 +70,7 @@ class GroupCoordinatorFailoverTest {
     void start() throws Exception {
         running = SessionClock.startRunning(3, 1_500, Map.of("replica.lag.time.max.ms", "3000",
                 "group.initial.rebalance.delay.ms", "0", "group.consumer.heartbeat.interval.ms", "500",
+                "group.consumer.min.heartbeat.interval.ms", "500",
                 "offsets.topic.num.partitions", Integer.toString(OFFSETS_PARTITIONS),
                 "offsets.topic.replication.factor", "3"));
         cluster = running.cluster();

@@ -184,14 +184,16 @@ class ShareGroupMembershipTest {
             assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
                     new ConfigEntry("share.heartbeat.interval.ms", "50000"), AlterConfigOp.OpType.SET))))
                     .all().get()).hasCauseInstanceOf(InvalidConfigurationException.class)
-                    .hasMessageContaining("share.session.timeout.ms must be greater than share.heartbeat.interval.ms");
+                    .hasMessageContaining("share.heartbeat.interval.ms must be less than or equal to"
+                            + " group.share.max.heartbeat.interval.ms");
+            // Within the broker's group.share.min/max.* bounds (45-60 s, 5-15 s by default), as Kafka checks.
             admin.incrementalAlterConfigs(Map.of(group, List.of(
-                    new AlterConfigOp(new ConfigEntry("share.session.timeout.ms", "10000"), AlterConfigOp.OpType.SET),
-                    new AlterConfigOp(new ConfigEntry("share.heartbeat.interval.ms", "2000"),
+                    new AlterConfigOp(new ConfigEntry("share.session.timeout.ms", "50000"), AlterConfigOp.OpType.SET),
+                    new AlterConfigOp(new ConfigEntry("share.heartbeat.interval.ms", "6000"),
                             AlterConfigOp.OpType.SET)))).all().get();
         }
-        assertThat(heartbeat(join("m1")).heartbeatIntervalMs()).isEqualTo(2000);
-        clock.advance(9_999);
+        assertThat(heartbeat(join("m1")).heartbeatIntervalMs()).isEqualTo(6000);
+        clock.advance(49_999);
         assertThat(describe("g").members()).hasSize(1);
         clock.advance(1);
         waitUntilMembers(0);

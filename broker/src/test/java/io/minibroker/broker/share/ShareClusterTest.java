@@ -47,6 +47,7 @@ class ShareClusterTest {
         // initialized (the first initialization may wait for __share_group_state to be created), not 5 s later.
         cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
                 "replica.fetch.wait.max.ms", "100", "group.share.heartbeat.interval.ms", "1000",
+                "group.share.min.heartbeat.interval.ms", "1000",
                 "offsets.topic.num.partitions", "3", "offsets.topic.replication.factor", "3"));
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
