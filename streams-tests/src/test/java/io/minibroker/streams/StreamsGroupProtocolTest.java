@@ -139,7 +139,8 @@ class StreamsGroupProtocolTest {
 
     @Test
     void anAppMovedFromTheClassicProtocolToStreamsCarriesOnFromItsCommittedOffsets() throws Exception {
-        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.streams.heartbeat.interval.ms", "500"));
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, Map.of("group.streams.heartbeat.interval.ms", "500",
+                "group.streams.min.heartbeat.interval.ms", "500"));
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
             String bootstrap = kafka.bootstrapServers();
             admin.createTopics(List.of(new NewTopic(INPUT, 3, (short) 1), new NewTopic(OUTPUT, 1, (short) 1)))
