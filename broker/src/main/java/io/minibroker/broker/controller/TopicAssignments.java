@@ -443,7 +443,7 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     /**
      * A partition with these replicas, ISR and replicas being added and removed, as Kafka's PartitionChangeBuilder
      * makes it: a reassignment completes once the ISR less the replicas leaving is not empty and holds every replica
-     * being added (the replicas leaving go from the replicas and the ISR, nothing is being added or removed any
+     * being added, and, when fewer are added than removed, every target replica (the replicas leaving go from the replicas and the ISR, nothing is being added or removed any
      * more); a leader that is no longer a live member of the ISR and the replicas gives way to the first replica, in
      * order, that is (none: no leader, as this controller makes no unclean election); a new leader, or a replica
      * gone from the replicas, bumps the leader epoch.
@@ -453,8 +453,12 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         if (!adding.isEmpty() || !removing.isEmpty()) {
             List<Integer> leaving = removing;
             List<Integer> keptIsr = isr.stream().filter(id -> !leaving.contains(id)).toList();
-            if (!keptIsr.isEmpty() && keptIsr.containsAll(adding)) {
-                replicas = replicas.stream().filter(id -> !leaving.contains(id)).toList();
+            List<Integer> target = replicas.stream().filter(id -> !leaving.contains(id)).toList();
+            // A move to fewer replicas also waits for every target replica to be in sync, so that an in-sync copy
+            // is never dropped while a lagging one stays (Kafka's maybeCompleteReassignment).
+            boolean shrinkInSync = adding.size() >= removing.size() || keptIsr.containsAll(target);
+            if (!keptIsr.isEmpty() && keptIsr.containsAll(adding) && shrinkInSync) {
+                replicas = target;
                 isr = keptIsr;
                 adding = List.of();
                 removing = List.of();

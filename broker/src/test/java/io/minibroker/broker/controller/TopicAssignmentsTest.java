@@ -352,6 +352,22 @@ class TopicAssignmentsTest {
     }
 
     @Test
+    void aMoveToFewerReplicasWaitsForEveryTargetReplicaInSyncAsKafkas() {
+        UUID topicId = assignments.image().topic("t").orElseThrow().id();
+        assertThat(alterIsr(topicId, 0, List.of(member(0), member(2)))).as("node 1 lags").isEqualTo(Errors.NONE);
+
+        assertThat(assignments.reassign("t", 0, List.of(0, 1), true).error()).isEqualTo(Errors.NONE);
+        assertThat(partition().reassigning()).as("node 2, in sync, is kept while node 1 lags").isTrue();
+        assertThat(partition().isr()).containsExactly(0, 2);
+
+        // Partition epoch 2: the ISR change and the reassignment each moved it on.
+        assertThat(alterIsr(topicId, 2, List.of(member(0), member(2), member(1)))).isEqualTo(Errors.NONE);
+        assertThat(partition().reassigning()).isFalse();
+        assertThat(partition().replicas()).containsExactly(0, 1);
+        assertThat(partition().isr()).containsExactlyInAnyOrder(0, 1);
+    }
+
+    @Test
     void aMoveWaitsForItsNewcomerInTheIsrOutlivesAReopenAndCompletesThere() throws Exception {
         assertThat(assignments.create("m", manual(List.of(List.of(0))), Map.of(), false).error()).isEqualTo(Errors.NONE);
         assertThat(assignments.reassign("m", 0, List.of(1), true).error()).isEqualTo(Errors.NONE);
