@@ -4,6 +4,7 @@ import io.minibroker.broker.admin.ConfigResources;
 import io.minibroker.broker.metadata.BrokerDirectory;
 import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
 import io.minibroker.protocol.message.view.DescribeConfigsResponseView;
@@ -229,7 +230,7 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
         }
         try {
             onSecurity.accept(SecurityRecords.decode(answer.records()));
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | ProtocolException e) {
             throw new IOException("unreadable ACL or SCRAM records from the controller", e);
         }
         securityDigest = answer.highWatermark();

@@ -291,7 +291,7 @@ public final class SecurityRecords {
             for (int i = 0; i < entities; i++) {
                 String type = readString(in);
                 byte[] name = readNullableBytes(in);
-                skipTaggedFields(in);
+                Wire.skipTaggedFields(in);
                 entity.put(type, name == null ? null : new String(name, StandardCharsets.UTF_8));
             }
             String key = readString(in);
@@ -305,18 +305,6 @@ public final class SecurityRecords {
             if (feature != null) { // one this broker does not know is not one it acts on
                 features.put(feature, level);
             }
-        }
-    }
-
-    private static void skipTaggedFields(ByteBuf in) {
-        int count = Wire.readUnsignedVarint(in);
-        for (int i = 0; i < count; i++) {
-            Wire.readUnsignedVarint(in); // the tag
-            int size = Wire.readUnsignedVarint(in);
-            if (size > in.readableBytes()) {
-                throw new IllegalArgumentException("a metadata record's tagged field runs past its end");
-            }
-            in.skipBytes(size);
         }
     }
 

@@ -465,10 +465,8 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
             }
         }
         int leader = current.leader();
-        if (leader == NO_LEADER || !isr.contains(leader) || !replicas.contains(leader) || !membership.isLive(leader)) {
-            List<Integer> newIsr = isr;
-            leader = replicas.stream().filter(id -> newIsr.contains(id) && membership.isLive(id)).findFirst()
-                    .orElse(NO_LEADER);
+        if (leader == NO_LEADER || !replicas.contains(leader) || !mayLead(isr, leader)) {
+            leader = firstThatMayLead(replicas, isr);
         }
         boolean bump = leader != current.leader() || !replicas.containsAll(current.replicas());
         return new PartitionImage(current.index(), leader, bump ? current.leaderEpoch() + 1 : current.leaderEpoch(),
@@ -860,11 +858,20 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
 
     /** A replica may lead if it is in the ISR and its broker is live (registered, not fenced). */
     private boolean mayLead(PartitionImage partition, int replica) {
-        return partition.isr().contains(replica) && membership.isLive(replica);
+        return mayLead(partition.isr(), replica);
+    }
+
+    /** Kafka's clean election rule: a replica in the ISR whose broker is live. */
+    private boolean mayLead(List<Integer> isr, int replica) {
+        return isr.contains(replica) && membership.isLive(replica);
     }
 
     private int firstThatMayLead(PartitionImage partition) {
-        return partition.replicas().stream().filter(r -> mayLead(partition, r)).findFirst().orElse(NO_LEADER);
+        return firstThatMayLead(partition.replicas(), partition.isr());
+    }
+
+    private int firstThatMayLead(List<Integer> replicas, List<Integer> isr) {
+        return replicas.stream().filter(r -> mayLead(isr, r)).findFirst().orElse(NO_LEADER);
     }
 
     /** The partition under a new leader: the next leader epoch, the same replicas and ISR. */

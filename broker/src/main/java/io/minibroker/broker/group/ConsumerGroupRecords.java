@@ -223,19 +223,10 @@ final class ConsumerGroupRecords {
             for (int p = 0; p < count; p++) {
                 numbers.add(value.readInt());
             }
-            skipTaggedFields(value);
+            Wire.skipTaggedFields(value);
             partitions.put(topic, numbers);
         }
         return TopicAssignment.copyOf(partitions);
-    }
-
-    /** Tagged fields this broker does not write (Kafka's later additions) are skipped. */
-    static void skipTaggedFields(ByteBuf buf) {
-        int count = Wire.readUnsignedVarint(buf);
-        for (int i = 0; i < count; i++) {
-            Wire.readUnsignedVarint(buf);
-            buf.skipBytes(Wire.readUnsignedVarint(buf));
-        }
     }
 
     static void checkVersion(ByteBuf value, short type) {
@@ -340,7 +331,7 @@ final class ConsumerGroupRecords {
                 String name = readCompactString(value);
                 byte[] metadata = new byte[Wire.readUnsignedVarint(value) - 1];
                 value.readBytes(metadata);
-                skipTaggedFields(value);
+                Wire.skipTaggedFields(value);
                 protocols.put(name, metadata);
             }
             return new ConsumerGroupMember.ClassicMetadata(sessionTimeoutMs, protocols);

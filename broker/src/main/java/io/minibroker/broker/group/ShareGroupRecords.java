@@ -18,7 +18,7 @@ import static io.minibroker.broker.group.ConsumerGroupRecords.checkVersion;
 import static io.minibroker.broker.group.ConsumerGroupRecords.key;
 import static io.minibroker.broker.group.ConsumerGroupRecords.readCompactString;
 import static io.minibroker.broker.group.ConsumerGroupRecords.readPartitions;
-import static io.minibroker.broker.group.ConsumerGroupRecords.skipTaggedFields;
+import static io.minibroker.protocol.types.Wire.skipTaggedFields;
 import static io.minibroker.broker.group.ConsumerGroupRecords.writeCompactString;
 import static io.minibroker.broker.group.ConsumerGroupRecords.writePartitions;
 

@@ -1,6 +1,7 @@
 package io.minibroker.broker.quota;
 
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.protocol.frame.Frames;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.FetchRequestView;
@@ -17,9 +18,6 @@ import java.util.concurrent.ScheduledExecutorService;
  * ThrottleTimeMs, and the connection is then muted for that long (KIP-219), which the request handler does.
  */
 public final class ClientQuotaEnforcement {
-
-    /** Kafka's response header: the correlation id, and in flexible versions an empty tagged-field count. */
-    private static final int SIZE_AND_CORRELATION_ID_BYTES = 8;
 
     private final ClientQuotaManager produce;
     private final ClientQuotaManager fetch;
@@ -64,10 +62,8 @@ public final class ClientQuotaEnforcement {
             return new Throttle(throttleMs, response);
         }
         if (request.api() == ApiKey.FETCH && response != null && fetch.enabled() && !fromFollower(request)) {
-            // Sized only under a quota: Kafka counts the whole response, size prefix and header included.
-            int responseBytes = SIZE_AND_CORRELATION_ID_BYTES
-                    + (ApiKey.FETCH.response().isFlexible(request.version()) ? 1 : 0)
-                    + ApiKey.FETCH.response().sizeOf(response, request.version());
+            // Sized only under a quota, as Kafka's FetchResponse.sizeOf: the size prefix and the body, no header.
+            int responseBytes = Frames.SIZE_PREFIX_BYTES + ApiKey.FETCH.response().sizeOf(response, request.version());
             int throttleMs = fetch.recordAndGetThrottleTimeMs(user, clientId, responseBytes);
             if (throttleMs > 0) {
                 fetch.unrecord(user, clientId, responseBytes);
@@ -92,7 +88,7 @@ public final class ClientQuotaEnforcement {
 
     /** The most bytes a consumer's Fetch may answer with under its client's quota; no bound for a follower's. */
     public int fetchMaxBytes(String user, Request fetchRequest) {
-        return fromFollower(fetchRequest) ? Integer.MAX_VALUE
+        return !fetch.enabled() || fromFollower(fetchRequest) ? Integer.MAX_VALUE
                 : fetch.maxValueInQuotaWindow(user, clientId(fetchRequest));
     }
 

@@ -23,7 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * cluster's controller in the same file under its {@code .minibroker-controller}, where brokers forward the changes;
  * each broker of a cluster holds a {@linkplain #mirror mirror} that every image it fetches replaces
  * ({@link #install}). Reads take the in-memory copy, a map replaced whole on each change, after which the listeners
- * are told (the quota managers, the controller's image version).
+ * are told (the ips' connection rates, resolved there; the controller's image version).
  */
 public final class ClientQuotas {
 

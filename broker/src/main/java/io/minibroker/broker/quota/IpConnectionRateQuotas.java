@@ -19,24 +19,34 @@ public final class IpConnectionRateQuotas {
 
     private static final Logger LOG = LoggerFactory.getLogger(IpConnectionRateQuotas.class);
 
+    /** The quotas by address and the default ip's, resolved when the quotas change. */
+    private record Bounds(Map<InetAddress, Double> byAddress, Double byDefault) {
+    }
+
     private final ClientQuotas quotas;
     private final LongSupplier clockMs;
     private final RateTable<InetAddress> rates;
-    /** The quotas by address, resolved once per change of the quotas (the map, by identity). */
-    private Map<QuotaEntity, Map<String, Double>> resolvedFrom;
-    private Map<InetAddress, Double> byAddress = Map.of();
-    private Double byDefault;
+    /**
+     * Replaced whole by {@link #resolve}, which runs where the quotas change (the disk thread of an AlterClientQuotas,
+     * the thread that installs an image), never on the event loop that accepts a connection: a name may take a DNS
+     * lookup, as Kafka resolves ip entities when it applies a quota, not when a connection comes.
+     */
+    private volatile Bounds bounds = new Bounds(Map.of(), null);
+    /** Serializes {@link #resolve}, so that the last to run read the newest quotas; not the accepting lock. */
+    private final Object resolving = new Object();
 
     public IpConnectionRateQuotas(ClientQuotas quotas, LongSupplier clockMs, int samples, int windowSeconds) {
         this.quotas = quotas;
         this.clockMs = clockMs;
         this.rates = new RateTable<>(samples, windowSeconds * 1000L);
+        resolve();
+        quotas.onChange(this::resolve);
     }
 
     /** Records a new connection from {@code address}; returns how long it is throttled for, 0 if within quota. */
     public synchronized int recordAndGetThrottleTimeMs(InetAddress address) {
-        resolve();
-        Double bound = byAddress.getOrDefault(address, byDefault);
+        Bounds current = bounds;
+        Double bound = current.byAddress().getOrDefault(address, current.byDefault());
         if (bound == null) {
             rates.remove(address); // a quota removed: its address starts afresh if one is set again
             return 0;
@@ -46,10 +56,12 @@ public final class IpConnectionRateQuotas {
     }
 
     private void resolve() {
-        Map<QuotaEntity, Map<String, Double>> all = quotas.all();
-        if (all == resolvedFrom) {
-            return;
+        synchronized (resolving) {
+            bounds = resolved(quotas.all());
         }
+    }
+
+    private static Bounds resolved(Map<QuotaEntity, Map<String, Double>> all) {
         Map<InetAddress, Double> resolved = new HashMap<>();
         Double fallback = null;
         for (Map.Entry<QuotaEntity, Map<String, Double>> entry : all.entrySet()) {
@@ -68,8 +80,6 @@ public final class IpConnectionRateQuotas {
                 LOG.warn("The connection_creation_rate quota of ip {} is not applied: it does not resolve", ip);
             }
         }
-        byAddress = resolved;
-        byDefault = fallback;
-        resolvedFrom = all;
+        return new Bounds(Map.copyOf(resolved), fallback);
     }
 }

@@ -60,7 +60,9 @@ final class SampledRate {
         if (fullWindows < minFullWindows) {
             elapsed += (minFullWindows - fullWindows) * windowMs;
         }
-        return elapsed;
+        // At least 1 ms, as Kafka's: with one sample a value at its window's start is otherwise measured over 0 ms,
+        // an infinite rate whose throttle time comes out NaN, so nothing would be throttled.
+        return Math.max(elapsed, 1);
     }
 
     private void currentWindow(long nowMs) {

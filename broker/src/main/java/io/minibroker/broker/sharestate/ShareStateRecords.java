@@ -107,7 +107,7 @@ final class ShareStateRecords {
             long last = Wire.readInt64(in);
             RecordState state = RecordState.forId(Wire.readInt8(in));
             int deliveryCount = Wire.readInt16(in);
-            skipTaggedFields(in);
+            Wire.skipTaggedFields(in);
             batches.add(new ShareStateSnapshot.StateBatch(first, last, state, deliveryCount));
         }
         int deliveryCompleteCount = readDeliveryCompleteCount(in);
@@ -132,13 +132,4 @@ final class ShareStateRecords {
         return deliveryCompleteCount;
     }
 
-    private static void skipTaggedFields(ByteBuf in) {
-        int fields = Wire.readUnsignedVarint(in);
-        for (int i = 0; i < fields; i++) {
-            Wire.readUnsignedVarint(in); // the tag
-            int size = Wire.readUnsignedVarint(in);
-            Wire.require(in, size, "a tagged field");
-            in.skipBytes(size);
-        }
-    }
 }

@@ -138,6 +138,21 @@ public final class PartitionRules {
     /** Kafka's checks of one manual replica list, in its order (brokers by id), with its messages. */
     private static String invalidAssignment(List<Integer> replicas, int replicationFactor,
                                             Collection<Integer> brokers) {
+        String invalid = invalidReplicaList(replicas, brokers);
+        if (invalid == null && replicas.size() != replicationFactor) {
+            return "The manual partition assignment includes a partition with " + replicas.size()
+                    + " replica(s), but this is not consistent with previous partitions, which have "
+                    + replicationFactor + " replica(s).";
+        }
+        return invalid;
+    }
+
+    /**
+     * Kafka's validateManualPartitionAssignment without a replication factor to match, as its controller checks a
+     * reassignment's target too: an empty list, then over the brokers in increasing id an unregistered one or one
+     * named twice; null if none of these.
+     */
+    static String invalidReplicaList(List<Integer> replicas, Collection<Integer> brokers) {
         if (replicas.isEmpty()) {
             return "The manual partition assignment includes an empty replica list.";
         }
@@ -153,11 +168,6 @@ public final class PartitionRules {
                 return "The manual partition assignment includes the broker " + broker + " more than once.";
             }
             previous = broker;
-        }
-        if (replicas.size() != replicationFactor) {
-            return "The manual partition assignment includes a partition with " + replicas.size()
-                    + " replica(s), but this is not consistent with previous partitions, which have "
-                    + replicationFactor + " replica(s).";
         }
         return null;
     }

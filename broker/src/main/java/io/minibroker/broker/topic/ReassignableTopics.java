@@ -2,8 +2,6 @@ package io.minibroker.broker.topic;
 
 import io.minibroker.protocol.error.Errors;
 
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -65,25 +63,12 @@ public interface ReassignableTopics {
      */
     static Outcome refusal(List<Integer> target, Set<Integer> registered, int currentReplicationFactor,
                            boolean allowReplicationFactorChange) {
-        if (target.isEmpty()) {
-            return new Outcome(Errors.INVALID_REPLICA_ASSIGNMENT,
-                    "The manual partition assignment includes an empty replica list.");
+        String invalid = PartitionRules.invalidReplicaList(target, registered);
+        if (invalid != null) {
+            return new Outcome(Errors.INVALID_REPLICA_ASSIGNMENT, invalid);
         }
-        List<Integer> sorted = new ArrayList<>(target);
-        sorted.sort(Integer::compare);
-        Integer previous = null;
-        for (Integer broker : sorted) {
-            if (!registered.contains(broker)) {
-                return new Outcome(Errors.INVALID_REPLICA_ASSIGNMENT, "The manual partition assignment includes broker "
-                        + broker + ", but no such broker is registered.");
-            }
-            if (broker.equals(previous)) {
-                return new Outcome(Errors.INVALID_REPLICA_ASSIGNMENT, "The manual partition assignment includes the "
-                        + "broker " + previous + " more than once.");
-            }
-            previous = broker;
-        }
-        if (!allowReplicationFactorChange && new HashSet<>(target).size() != currentReplicationFactor) {
+        // No broker is named twice by now: the list's size is the replication factor asked for.
+        if (!allowReplicationFactorChange && target.size() != currentReplicationFactor) {
             return new Outcome(Errors.INVALID_REPLICATION_FACTOR, "The replication factor is changed from "
                     + currentReplicationFactor + " to " + target.size());
         }

@@ -93,6 +93,20 @@ public final class Wire {
         throw new ProtocolException("varint of more than five bytes");
     }
 
+    /**
+     * Skips a tagged-field section (a count, then each field's tag, size and bytes), as a reader of a record that
+     * a later version of Kafka may have added fields to does; a field that runs past the buffer's end is refused.
+     */
+    public static void skipTaggedFields(ByteBuf in) {
+        int count = readUnsignedVarint(in);
+        for (int i = 0; i < count; i++) {
+            readUnsignedVarint(in); // the tag
+            int size = readUnsignedVarint(in);
+            require(in, size, "tagged field");
+            in.skipBytes(size);
+        }
+    }
+
     /** Reads at most ten bytes; as for {@link #readUnsignedVarint}, bits of the last past the 64th are dropped. */
     public static long readUnsignedVarlong(ByteBuf in) {
         long value = 0;
