@@ -2,6 +2,7 @@ package io.minibroker.broker.sharegroup;
 
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.ConfigKey;
+import io.minibroker.broker.config.GroupKeyRanges;
 import io.minibroker.broker.config.ResourceConfigsFile;
 import io.minibroker.broker.share.ShareGroupConfigs;
 import io.minibroker.broker.share.ShareGroupSettings;
@@ -108,26 +109,41 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
      * key: no such bound.
      */
     private record Bounds(int min, String minKey, int max, String maxKey) {
-        private static Bounds of(String family, String what, int min, int max) {
+        private static Bounds of(ConfigKey<Integer> min, ConfigKey<Integer> max) {
+            return new Bounds(min.defaultValue(), min.name(), max.defaultValue(), max.name());
+        }
+
+        /** Bounding keys this broker does not read, at Kafka's defaults. */
+        private static Bounds unread(String family, String what, int min, int max) {
             return new Bounds(min, "group." + family + ".min." + what, max, "group." + family + ".max." + what);
         }
     }
 
     private static final Map<String, Bounds> BOUNDS = Map.ofEntries(
-            Map.entry(CONSUMER_SESSION_TIMEOUT_MS, Bounds.of("consumer", "session.timeout.ms", 45_000, 60_000)),
-            Map.entry(CONSUMER_HEARTBEAT_INTERVAL_MS, Bounds.of("consumer", "heartbeat.interval.ms", 5_000, 15_000)),
-            Map.entry(CONSUMER_ASSIGNMENT_INTERVAL_MS, Bounds.of("consumer", "assignment.interval.ms", 0, 15_000)),
-            Map.entry(SHARE_SESSION_TIMEOUT_MS, Bounds.of("share", "session.timeout.ms", 45_000, 60_000)),
-            Map.entry(SHARE_HEARTBEAT_INTERVAL_MS, Bounds.of("share", "heartbeat.interval.ms", 5_000, 15_000)),
-            Map.entry(SHARE_RECORD_LOCK_DURATION_MS, Bounds.of("share", "record.lock.duration.ms", 15_000, 60_000)),
-            Map.entry(SHARE_DELIVERY_COUNT_LIMIT, Bounds.of("share", "delivery.count.limit", 2, 10)),
+            Map.entry(CONSUMER_SESSION_TIMEOUT_MS, Bounds.of(GroupKeyRanges.GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS,
+                    GroupKeyRanges.GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS)),
+            Map.entry(CONSUMER_HEARTBEAT_INTERVAL_MS, Bounds.of(GroupKeyRanges.GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS,
+                    GroupKeyRanges.GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS)),
+            Map.entry(CONSUMER_ASSIGNMENT_INTERVAL_MS, Bounds.unread("consumer", "assignment.interval.ms", 0, 15_000)),
+            Map.entry(SHARE_SESSION_TIMEOUT_MS, Bounds.of(GroupKeyRanges.GROUP_SHARE_MIN_SESSION_TIMEOUT_MS,
+                    GroupKeyRanges.GROUP_SHARE_MAX_SESSION_TIMEOUT_MS)),
+            Map.entry(SHARE_HEARTBEAT_INTERVAL_MS, Bounds.of(GroupKeyRanges.GROUP_SHARE_MIN_HEARTBEAT_INTERVAL_MS,
+                    GroupKeyRanges.GROUP_SHARE_MAX_HEARTBEAT_INTERVAL_MS)),
+            Map.entry(SHARE_RECORD_LOCK_DURATION_MS, Bounds.of(GroupKeyRanges.GROUP_SHARE_MIN_RECORD_LOCK_DURATION_MS,
+                    GroupKeyRanges.GROUP_SHARE_MAX_RECORD_LOCK_DURATION_MS)),
+            Map.entry(SHARE_DELIVERY_COUNT_LIMIT, Bounds.unread("share", "delivery.count.limit", 2, 10)),
             Map.entry(SHARE_PARTITION_MAX_RECORD_LOCKS,
-                    Bounds.of("share", "partition.max.record.locks", 100, 4000)),
-            Map.entry(SHARE_ASSIGNMENT_INTERVAL_MS, Bounds.of("share", "assignment.interval.ms", 0, 15_000)),
-            Map.entry(STREAMS_SESSION_TIMEOUT_MS, Bounds.of("streams", "session.timeout.ms", 45_000, 60_000)),
-            Map.entry(STREAMS_HEARTBEAT_INTERVAL_MS, Bounds.of("streams", "heartbeat.interval.ms", 5_000, 15_000)),
-            Map.entry(STREAMS_ASSIGNMENT_INTERVAL_MS, Bounds.of("streams", "assignment.interval.ms", 0, 15_000)),
-            Map.entry(STREAMS_NUM_STANDBY_REPLICAS, new Bounds(0, "", 2, "group.streams.max.standby.replicas")));
+                    Bounds.of(GroupKeyRanges.GROUP_SHARE_MIN_PARTITION_MAX_RECORD_LOCKS,
+                            GroupKeyRanges.GROUP_SHARE_MAX_PARTITION_MAX_RECORD_LOCKS)),
+            Map.entry(SHARE_ASSIGNMENT_INTERVAL_MS, Bounds.unread("share", "assignment.interval.ms", 0, 15_000)),
+            Map.entry(STREAMS_SESSION_TIMEOUT_MS, Bounds.of(GroupKeyRanges.GROUP_STREAMS_MIN_SESSION_TIMEOUT_MS,
+                    GroupKeyRanges.GROUP_STREAMS_MAX_SESSION_TIMEOUT_MS)),
+            Map.entry(STREAMS_HEARTBEAT_INTERVAL_MS, Bounds.of(GroupKeyRanges.GROUP_STREAMS_MIN_HEARTBEAT_INTERVAL_MS,
+                    GroupKeyRanges.GROUP_STREAMS_MAX_HEARTBEAT_INTERVAL_MS)),
+            Map.entry(STREAMS_ASSIGNMENT_INTERVAL_MS, Bounds.unread("streams", "assignment.interval.ms", 0, 15_000)),
+            Map.entry(STREAMS_NUM_STANDBY_REPLICAS, new Bounds(0, "",
+                    GroupKeyRanges.GROUP_STREAMS_MAX_STANDBY_REPLICAS.defaultValue(),
+                    GroupKeyRanges.GROUP_STREAMS_MAX_STANDBY_REPLICAS.name())));
 
     /** The outcome of a change: NONE, or why not. */
     public record Change(boolean ok, String message) {
