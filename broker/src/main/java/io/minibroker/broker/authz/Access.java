@@ -150,11 +150,7 @@ final class Access {
     }
 
     private Struct errorAnswer(Errors error) {
-        Struct body = request.api().response().newMessage();
-        if (ErrorCodes.overwrite(body, request.version(), error.code()) == 0) {
-            throw new IllegalStateException(request.api() + " v" + request.version() + " has no top-level error code");
-        }
-        return body;
+        return ErrorCodes.topLevelAnswer(request.api().response(), request.version(), error.code());
     }
 
     /** The refusal of the whole request in the shape {@code answer} builds. */

@@ -52,14 +52,7 @@ final class ErrorAnswers {
             case FETCH -> fetch(new FetchRequestView(request.body()), error);
             case LIST_OFFSETS -> listOffsets(new ListOffsetsRequestView(request.body()), code);
             case OFFSET_COMMIT -> offsetCommit(new OffsetCommitRequestView(request.body()), code);
-            default -> {
-                Struct body = request.api().response().newMessage();
-                if (ErrorCodes.overwrite(body, request.version(), code) == 0) {
-                    throw new IllegalStateException(request.api() + " v" + request.version()
-                            + " has no top-level error code: inject its error after serving");
-                }
-                yield body;
-            }
+            default -> ErrorCodes.topLevelAnswer(request.api().response(), request.version(), code);
         };
     }
 

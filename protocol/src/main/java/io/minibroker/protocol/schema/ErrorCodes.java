@@ -70,6 +70,18 @@ public final class ErrorCodes {
     }
 
     /**
+     * A fresh {@code response} at {@code version} answering the whole request with {@code code} in its top-level
+     * error code; a response without one (its codes are all in arrays, empty in a fresh message) cannot say it.
+     */
+    public static Struct topLevelAnswer(MessageSchema response, short version, short code) {
+        Struct body = response.newMessage();
+        if (overwrite(body, version, code) == 0) {
+            throw new IllegalStateException(response + " v" + version + " has no top-level error code");
+        }
+        return body;
+    }
+
+    /**
      * The indexes of the fields a walk visits, worked out once per struct schema so that counting a response's
      * codes compares no field names: each int16 {@code ErrorCode}, each struct and each array of structs.
      */
