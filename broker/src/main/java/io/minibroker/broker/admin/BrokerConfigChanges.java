@@ -4,6 +4,7 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.ConfigKey;
 import io.minibroker.broker.config.DynamicBrokerConfig;
+import io.minibroker.broker.config.EligibleLeaderReplicasSafety;
 import io.minibroker.broker.topic.ConfigurableTopics.Change;
 import io.minibroker.protocol.error.Errors;
 
@@ -26,8 +27,9 @@ import static io.minibroker.broker.admin.AlterConfigOp.SUBTRACT;
  * broker that gets the request preprocesses it ({@link #preprocess}, Kafka's ConfigAdminManager): a logger's level is
  * set there and then; a broker config change must name this broker or the cluster default and pass
  * {@link DynamicBrokerConfig}'s checks. What passes is stored ({@link #persist}) where the topic configs live: by the
- * same node on a single node, by the controller in a cluster, whose checks (ControllerConfigurationValidator) are only
- * of the name. {@link #alter} does both, for a node that is its own controller.
+ * same node on a single node, by the controller in a cluster, whose checks (ControllerConfigurationValidator) are
+ * of the name, and of {@code min.insync.replicas} while ELR is on ({@link EligibleLeaderReplicasSafety}).
+ * {@link #alter} does both, for a node that is its own controller.
  */
 public final class BrokerConfigChanges {
 
@@ -58,21 +60,31 @@ public final class BrokerConfigChanges {
     private final int nodeId;
     private final BrokerConfigOverrides stored;
     private final RuntimeLoggers loggers;
+    /** The store's KIP-966 rules; null at a cluster's broker, which only preprocesses. */
+    private final EligibleLeaderReplicasSafety elr;
 
-    private BrokerConfigChanges(int nodeId, BrokerConfigOverrides stored, RuntimeLoggers loggers) {
+    private BrokerConfigChanges(int nodeId, BrokerConfigOverrides stored, RuntimeLoggers loggers,
+                                EligibleLeaderReplicasSafety elr) {
         this.nodeId = nodeId;
         this.stored = stored;
         this.loggers = loggers;
+        this.elr = elr;
     }
 
-    /** A broker's: it preprocesses against {@code stored} (its own, or its mirror of the controller's). */
+    /** A cluster's broker: it preprocesses against its mirror of the controller's {@code stored}. */
     public static BrokerConfigChanges ofBroker(int nodeId, BrokerConfigOverrides stored, RuntimeLoggers loggers) {
-        return new BrokerConfigChanges(nodeId, stored, loggers);
+        return new BrokerConfigChanges(nodeId, stored, loggers, null);
+    }
+
+    /** A single node's: it preprocesses, then keeps what passed in its own {@code stored}. */
+    public static BrokerConfigChanges ofSingleNode(int nodeId, BrokerConfigOverrides stored, RuntimeLoggers loggers,
+                                                   EligibleLeaderReplicasSafety elr) {
+        return new BrokerConfigChanges(nodeId, stored, loggers, elr);
     }
 
     /** A controller's: it stores what brokers preprocessed, into the cluster's {@code stored}. */
-    public static BrokerConfigChanges atController(BrokerConfigOverrides stored) {
-        return new BrokerConfigChanges(-1, stored, RuntimeLoggers.NONE);
+    public static BrokerConfigChanges atController(BrokerConfigOverrides stored, EligibleLeaderReplicasSafety elr) {
+        return new BrokerConfigChanges(-1, stored, RuntimeLoggers.NONE, elr);
     }
 
     /** Preprocesses, then stores what passed: a single node's whole change. */
@@ -131,6 +143,10 @@ public final class BrokerConfigChanges {
                 }
             }
             Map<String, String> configs = after(name, ops, incremental);
+            String unsafe = elr.refusal(name, configs);
+            if (unsafe != null) {
+                throw new Refused(Errors.INVALID_CONFIG, unsafe);
+            }
             if (!validateOnly) {
                 stored.replace(name, configs);
             }

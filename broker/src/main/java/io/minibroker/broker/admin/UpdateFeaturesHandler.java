@@ -2,6 +2,7 @@ package io.minibroker.broker.admin;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.config.EligibleLeaderReplicasSafety;
 import io.minibroker.broker.feature.FeatureUpdate;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.protocol.error.Errors;
@@ -10,6 +11,7 @@ import io.minibroker.protocol.message.view.UpdateFeaturesRequestView;
 import io.minibroker.protocol.message.view.UpdateFeaturesResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -34,10 +36,13 @@ public final class UpdateFeaturesHandler implements ApiHandler {
 
     private final FinalizedFeatures features;
     private final int nodeId;
+    private final EligibleLeaderReplicasSafety elr;
 
-    public UpdateFeaturesHandler(FinalizedFeatures features, int nodeId) {
+    /** @param elr the configs an update that enables ELR must make safe, as Kafka writes them with the update */
+    public UpdateFeaturesHandler(FinalizedFeatures features, int nodeId, EligibleLeaderReplicasSafety elr) {
         this.features = features;
         this.nodeId = nodeId;
+        this.elr = elr;
     }
 
     @Override
@@ -50,6 +55,14 @@ public final class UpdateFeaturesHandler implements ApiHandler {
             updates.add(new FeatureUpdate(key.feature(), key.maxVersionLevel(), type));
         }
         FinalizedFeatures.Update outcome = features.update(updates, asked.validateOnly(), nodeId);
+        if (outcome.error() == Errors.NONE && !asked.validateOnly()) {
+            try {
+                elr.ensure();
+            } catch (IOException e) {
+                outcome = new FinalizedFeatures.Update(Errors.UNKNOWN_SERVER_ERROR,
+                        "cannot store the cluster-level min.insync.replicas: " + e.getMessage());
+            }
+        }
         UpdateFeaturesResponseView response = new UpdateFeaturesResponseView().errorCode(outcome.error().code());
         if (outcome.error() != Errors.NONE) {
             response.errorMessage(outcome.error() == Errors.INVALID_UPDATE_VERSION ? REFUSED + outcome.message()

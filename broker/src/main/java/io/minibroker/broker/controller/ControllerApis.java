@@ -18,6 +18,7 @@ import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.config.EligibleLeaderReplicasSafety;
 import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.config.Endpoint;
@@ -73,7 +74,9 @@ public final class ControllerApis {
                                        GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs,
                                        ClientQuotas clientQuotas,
                                        FinalizedFeatures features, MetadataFollowers followers) {
-        BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.atController(brokerConfigs)::persist;
+        EligibleLeaderReplicasSafety elr = new EligibleLeaderReplicasSafety(features, brokerConfigs,
+                config.get(BrokerConfig.MIN_INSYNC_REPLICAS));
+        BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.atController(brokerConfigs, elr)::persist;
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         SupportedApis apis = new SupportedApis();
@@ -105,7 +108,7 @@ public final class ControllerApis {
                 .add(ApiKey.DESCRIBE_CONFIGS, onDisk.apply(new DescribeConfigsHandler(assignments::overrides, config,
                         node, groupConfigs, brokerConfigs, RuntimeLoggers.NONE)))
                 .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)))
-                .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, nodeId)))
+                .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, nodeId, elr)))
                 .add(ApiKey.ALTER_CLIENT_QUOTAS, onDisk.apply(new AlterClientQuotasHandler(clientQuotas)))
                 .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> followers.report(nodeId,
                         version.current(), List.of(new Endpoint(config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES)

@@ -18,6 +18,7 @@ import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.authz.TopicFacts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.config.EligibleLeaderReplicasSafety;
 import io.minibroker.broker.quota.ClientQuotaEnforcement;
 import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.feature.FinalizedFeatures;
@@ -216,6 +217,10 @@ public final class Broker implements AutoCloseable {
             short transactionVersion = config.get(BrokerConfig.TRANSACTION_VERSION).shortValue();
             broker.features = config.inCluster() ? FinalizedFeatures.mirror(transactionVersion)
                     : FinalizedFeatures.open(config.logDirs().get(0), transactionVersion, () -> { });
+            if (!config.inCluster()) { // a cluster's are its controller's
+                new EligibleLeaderReplicasSafety(broker.features, broker.dynamicConfigs,
+                        config.get(BrokerConfig.MIN_INSYNC_REPLICAS)).ensure();
+            }
             broker.maintenance = new LogMaintenance(broker.topics.logs(), clock,
                     config.get(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS),
                     config.get(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS),

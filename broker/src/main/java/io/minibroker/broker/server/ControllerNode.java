@@ -5,6 +5,7 @@ import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.config.EligibleLeaderReplicasSafety;
 import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.controller.AssignmentStore;
@@ -69,6 +70,11 @@ final class ControllerNode {
             TopicAssignments assignments = TopicAssignments.open(membership, config.logDirs().get(0),
                     imageVersion::changed);
             Path controllerDir = Files.createDirectories(config.logDirs().get(0).resolve(AssignmentStore.DIR));
+            BrokerConfigOverrides brokerConfigs = BrokerConfigOverrides.open(controllerDir, imageVersion::changed);
+            FinalizedFeatures features = FinalizedFeatures.open(controllerDir,
+                    config.get(BrokerConfig.TRANSACTION_VERSION).shortValue(), imageVersion::changed);
+            new EligibleLeaderReplicasSafety(features, brokerConfigs, config.get(BrokerConfig.MIN_INSYNC_REPLICAS))
+                    .ensure();
             ClientQuotas clientQuotas = ClientQuotas.open(controllerDir);
             clientQuotas.onChange(imageVersion::changed);
             SupportedApis apis = ControllerApis.create(config, node, membership, assignments, imageVersion, io,
@@ -76,11 +82,8 @@ final class ControllerNode {
                             config.get(SecurityKeys.SUPER_USERS),
                             config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null,
                     ScramCredentials.open(controllerDir),
-                    GroupConfigs.open(config, controllerDir, imageVersion::changed),
-                    BrokerConfigOverrides.open(controllerDir, imageVersion::changed),
-                    clientQuotas,
-                    FinalizedFeatures.open(controllerDir, config.get(BrokerConfig.TRANSACTION_VERSION).shortValue(),
-                            imageVersion::changed), new MetadataFollowers(clock::wallClockMs));
+                    GroupConfigs.open(config, controllerDir, imageVersion::changed), brokerConfigs, clientQuotas,
+                    features, new MetadataFollowers(clock::wallClockMs));
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             LeaderElections elections = new LeaderElections(membership, assignments,
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),

@@ -14,6 +14,7 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.config.EligibleLeaderReplicasSafety;
 import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.feature.FinalizedFeatures;
@@ -58,8 +59,10 @@ final class SingleNodeApis {
                                       Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation,
                                       BrokerClock clock) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
-        BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.ofBroker(node.nodeId(), dynamicConfigs,
-                loggers)::alter;
+        EligibleLeaderReplicasSafety elr = new EligibleLeaderReplicasSafety(features, dynamicConfigs,
+                config.get(BrokerConfig.MIN_INSYNC_REPLICAS));
+        BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.ofSingleNode(node.nodeId(), dynamicConfigs,
+                loggers, elr)::alter;
         security.register(apis, null, onDisk);
         SingleNodeReassignments reassignments = new SingleNodeReassignments(topics, node.nodeId());
         apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation))
@@ -79,7 +82,7 @@ final class SingleNodeApis {
                         ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node,
                         groupConfigs, dynamicConfigs, loggers))
-                .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, node.nodeId())))
+                .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, node.nodeId(), elr)))
                 .add(ApiKey.ALTER_CLIENT_QUOTAS, onDisk.apply(new AlterClientQuotasHandler(clientQuotas)))
                 // The node is its own controller, the only voter: no one fetches an image from it.
                 .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> QuorumReport.leaderAlone(node.nodeId(),

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * DescribeConfigs' sources and synonyms, as Apache Kafka 4.3.1 answers them for the same settings (its
@@ -94,7 +95,10 @@ class DescribeConfigsSynonymsTest {
         try (Admin admin = TestBrokers.admin(broker)) {
             ConfigResource clusterDefaults = new ConfigResource(ConfigResource.Type.BROKER, "");
             assertThat(admin.describeConfigs(List.of(clusterDefaults)).all().get().get(clusterDefaults).entries())
-                    .as("no dynamic defaults are set (kafka-configs --entity-default)").isEmpty();
+                    .as("only the cluster-level min.insync.replicas that Kafka 4.3.1 writes with ELR on"
+                            + " (kafka-configs --entity-default)")
+                    .extracting(ConfigEntry::name, ConfigEntry::value, ConfigEntry::source)
+                    .containsExactly(tuple("min.insync.replicas", "1", ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG));
         }
         try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
             Struct request = ApiKey.DESCRIBE_CONFIGS.request().newMessage();

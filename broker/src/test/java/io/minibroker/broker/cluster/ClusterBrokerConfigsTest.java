@@ -10,6 +10,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,6 +24,7 @@ import java.util.Map;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Dynamic broker configs in a cluster of three, as Kafka's are ConfigRecords of resource type BROKER: the broker a
@@ -119,6 +121,23 @@ class ClusterBrokerConfigsTest {
                         "2:" + Errors.INVALID_REQUEST.code() + ":Each resource must appear at most once.",
                         "2:" + Errors.INVALID_REQUEST.code() + ":Each resource must appear at most once.",
                         ALTERED_ON + ":" + Errors.INVALID_REQUEST.code() + ":Error due to duplicate config keys");
+    }
+
+    @Test
+    void theControllerKeepsOneClusterLevelMinInsyncReplicasWhileElrIsOnAndRefusesABrokersOwn() throws Exception {
+        // Kafka 4.3.1's controller writes it at the cluster's bootstrap (ELR is finalized at 1 by default).
+        for (int node = 0; node < 3; node++) {
+            int id = node;
+            await(() -> described(id, ConfigResources.BROKER, Integer.toString(id), "min.insync.replicas", "1",
+                    ConfigResources.DYNAMIC_DEFAULT_BROKER_CONFIG), "node " + id + " to have the cluster's value");
+        }
+        try (Admin admin = admin(ALTERED_ON)) {
+            ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(ALTERED_ON));
+            assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(broker, List.of(new AlterConfigOp(
+                    new ConfigEntry("min.insync.replicas", "2"), AlterConfigOp.OpType.SET)))).all().get())
+                    .hasCauseInstanceOf(InvalidConfigurationException.class)
+                    .hasMessageContaining("Broker-level min.insync.replicas cannot be altered while ELR is enabled.");
+        }
     }
 
     private Admin admin(int node) {
