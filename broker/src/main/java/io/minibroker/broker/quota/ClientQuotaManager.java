@@ -3,6 +3,7 @@ package io.minibroker.broker.quota;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
@@ -38,11 +39,21 @@ public final class ClientQuotaManager {
     private record Level(QuotaEntity entity, Tags tags) {
     }
 
-    /** Whether these quotas (the map, by identity: replaced whole on each change) hold one of this kind. */
-    private record Enabled(Map<QuotaEntity, Map<String, Double>> quotas, boolean enabled) {
+    /** A client without a quota of this kind, in {@link Resolved#byClient}. */
+    private static final Applied NONE = new Applied(null, 0);
+    /** At most this many clients' choices are kept: client ids come from clients, who may make up any number. */
+    private static final int MOST_CLIENTS_RESOLVED = 10_000;
+
+    /**
+     * What these quotas (the map, by identity: replaced whole on each change) say for this kind: whether any is
+     * set, and the quota each client asked about so far gets, so that a request looks its client up once instead
+     * of walking the callback's eight entities.
+     */
+    private record Resolved(Map<QuotaEntity, Map<String, Double>> quotas, boolean enabled,
+                            Map<Tags, Applied> byClient) {
     }
 
-    private volatile Enabled enabled;
+    private volatile Resolved resolved;
 
     public ClientQuotaManager(String key, ClientQuotas quotas, LongSupplier clockMs, int samples, int windowSeconds) {
         this.key = key;
@@ -87,15 +98,30 @@ public final class ClientQuotaManager {
 
     /** Whether a quota of this kind is set for anyone (else nothing is recorded). */
     public boolean enabled() {
-        return enabled(quotas.all());
+        return resolved(quotas.all()).enabled();
     }
 
-    /** The quota that applies to the client (Kafka's default callback order), with its rate's tags; null if none. */
+    /** The quota that applies to the client, with its rate's tags; null if none. */
     private Applied applied(String user, String clientId) {
-        Map<QuotaEntity, Map<String, Double>> all = quotas.all();
-        if (!enabled(all)) {
+        Resolved current = resolved(quotas.all());
+        if (!current.enabled()) {
             return null;
         }
+        Map<Tags, Applied> byClient = current.byClient();
+        Tags client = new Tags(user, clientId);
+        Applied applied = byClient.get(client);
+        if (applied == null) {
+            if (byClient.size() >= MOST_CLIENTS_RESOLVED) {
+                byClient.clear();
+            }
+            applied = lookUp(current.quotas(), user, clientId);
+            byClient.put(client, applied);
+        }
+        return applied == NONE ? null : applied;
+    }
+
+    /** Kafka's default callback order: the first of the eight entities with a quota of this kind, or NONE. */
+    private Applied lookUp(Map<QuotaEntity, Map<String, Double>> all, String user, String clientId) {
         Tags both = new Tags(user, clientId);
         Tags userOnly = new Tags(user, "");
         Tags clientOnly = new Tags("", clientId);
@@ -111,7 +137,7 @@ public final class ClientQuotaManager {
                 return new Applied(level.tags(), bound);
             }
         }
-        return null;
+        return NONE;
     }
 
     private static QuotaEntity entity(String user, String clientId) {
@@ -121,13 +147,14 @@ public final class ClientQuotaManager {
         return new QuotaEntity(entries);
     }
 
-    /** Whether any entity has a quota of this kind: looked for once per change of the quotas, not per request. */
-    private boolean enabled(Map<QuotaEntity, Map<String, Double>> all) {
-        Enabled known = enabled;
+    /** What {@code all} says for this kind: worked out once per change of the quotas, not per request. */
+    private Resolved resolved(Map<QuotaEntity, Map<String, Double>> all) {
+        Resolved known = resolved;
         if (known == null || known.quotas() != all) {
-            known = new Enabled(all, all.values().stream().anyMatch(values -> values.containsKey(key)));
-            enabled = known;
+            known = new Resolved(all, all.values().stream().anyMatch(values -> values.containsKey(key)),
+                    new ConcurrentHashMap<>());
+            resolved = known;
         }
-        return known.enabled();
+        return known;
     }
 }
