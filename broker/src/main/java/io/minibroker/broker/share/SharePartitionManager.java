@@ -426,8 +426,13 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
             persister.write(partition.key(), partition.snapshot(), partition.leaderEpoch(),
                     partition.stateEpoch()).exceptionally(failure -> {
                 if (!closed) { // else the stop cut the write short: dropped, as a release made after it is
-                    log.warn("Cannot persist the state of {}", partition.key(), failure);
-                    dropIfFenced(partition, failure);
+                    Errors error = dropIfFenced(partition, failure);
+                    if (error == Errors.UNKNOWN_SERVER_ERROR) {
+                        log.warn("Cannot persist the state of {}", partition.key(), failure);
+                    } else { // the coordinator's answer (a topic deleted meanwhile, a moved coordinator): no trace
+                        log.warn("Cannot persist the state of {}: the share coordinator answered {}", partition.key(),
+                                error);
+                    }
                 }
                 return null;
             });
