@@ -56,7 +56,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Backpressure: reading stops while the connection has {@value #MAX_IN_FLIGHT} requests read and unanswered or
  * while its outbound buffer is above the high-water mark (a client that does not read its responses), and resumes
- * when both clear, so a connection's memory stays bounded. An idle connection is closed.
+ * when both clear, so a connection's memory stays bounded. A frame read while an earlier request is served waits
+ * here, and its bytes count in the shared request budget ({@code queued.max.request.bytes}) until it is dispatched,
+ * as Kafka's memory pool counts a request's buffer: frames held whole are counted past the limit if need be (they
+ * are in memory already), and the partial frames of every connection, this one's next included, then wait for room
+ * ({@link FrameDecoder}), so a client pipelining large requests behind a parked one cannot grow the heap without
+ * bound. An idle connection is closed.
  */
 public final class RequestHandler extends ChannelInboundHandlerAdapter {
 
@@ -80,8 +85,13 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
      */
     private int throttles;
     private final ResponseQueue responses = new ResponseQueue();
-    /** Frames read while a request of this connection is being served, each with when it was read. */
+    /**
+     * Frames read while a request of this connection is being served, each with when it was read and what it holds
+     * of {@link #requestBytes}.
+     */
     private final ArrayDeque<ReadFrame> waiting = new ArrayDeque<>();
+    /** The shared budget of request bytes the frames in {@link #waiting} count in; null for none (tests). */
+    private final MemoryBudget requestBytes;
     /** Requests handed to their handlers and not answered yet, and how many of them are Produce requests. */
     private int unanswered;
     private int unansweredProduces;
@@ -91,8 +101,9 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private Executor eventLoop;
 
     public RequestHandler(SupportedApis apis, String listenerName, NetworkMetrics metrics, SaslSession sasl,
-                          BrokerControls controls, ClientQuotaEnforcement quotas) {
+                          BrokerControls controls, ClientQuotaEnforcement quotas, MemoryBudget requestBytes) {
         this.apis = apis;
+        this.requestBytes = requestBytes;
         this.quotas = quotas;
         this.listenerName = listenerName;
         this.metrics = metrics;
@@ -122,14 +133,30 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                 draining = false;
             }
         } else {
-            waiting.add(new ReadFrame(frame, metrics.receivedNanos()));
+            waiting.add(new ReadFrame(frame, metrics.receivedNanos(), hold(frame)));
             metrics.requestsWaiting(1);
         }
         serveWaiting(ctx);
         updateAutoRead(ctx);
     }
 
-    private record ReadFrame(ByteBuf frame, long receivedNanos) {
+    private record ReadFrame(ByteBuf frame, long receivedNanos, long heldBytes) {
+    }
+
+    /** Counts a queued frame, size prefix included as the decoder reserved it, in the request budget. */
+    private long hold(ByteBuf frame) {
+        if (requestBytes == null) {
+            return 0;
+        }
+        long bytes = Frames.SIZE_PREFIX_BYTES + (long) frame.readableBytes();
+        requestBytes.hold(bytes);
+        return bytes;
+    }
+
+    private void unhold(long bytes) {
+        if (bytes > 0) {
+            requestBytes.release(bytes);
+        }
     }
 
     /**
@@ -150,6 +177,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             while (!waiting.isEmpty() && mayServe(waiting.peek().frame()) && ctx.channel().isActive()) {
                 ReadFrame next = waiting.poll();
                 metrics.requestsWaiting(-1);
+                unhold(next.heldBytes());
                 serve(ctx, next.frame(), next.receivedNanos());
             }
         } finally {
@@ -428,7 +456,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         metrics.connectionClosed();
         responses.discard();
-        waiting.forEach(read -> read.frame().release());
+        waiting.forEach(read -> {
+            read.frame().release();
+            unhold(read.heldBytes());
+        });
         metrics.requestsWaiting(-waiting.size());
         waiting.clear();
         ctx.fireChannelInactive();
