@@ -86,8 +86,8 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private int throttles;
     private final ResponseQueue responses = new ResponseQueue();
     /**
-     * Frames read while a request of this connection is being served, each with when it was read and what it holds
-     * of {@link #requestBytes}.
+     * Frames read while a request of this connection is being served, each with what it holds of
+     * {@link #requestBytes}.
      */
     private final ArrayDeque<ReadFrame> waiting = new ArrayDeque<>();
     /** The shared budget of request bytes the frames in {@link #waiting} count in; null for none (tests). */
@@ -128,19 +128,19 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             // The common case: nothing before it waits for an answer, so it goes at once, queued nowhere.
             draining = true;
             try {
-                serve(ctx, frame, metrics.receivedNanos());
+                serve(ctx, frame);
             } finally {
                 draining = false;
             }
         } else {
-            waiting.add(new ReadFrame(frame, metrics.receivedNanos(), hold(frame)));
+            waiting.add(new ReadFrame(frame, hold(frame)));
             metrics.requestsWaiting(1);
         }
         serveWaiting(ctx);
         updateAutoRead(ctx);
     }
 
-    private record ReadFrame(ByteBuf frame, long receivedNanos, long heldBytes) {
+    private record ReadFrame(ByteBuf frame, long heldBytes) {
     }
 
     /** Counts a queued frame, size prefix included as the decoder reserved it, in the request budget. */
@@ -178,17 +178,21 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                 ReadFrame next = waiting.poll();
                 metrics.requestsWaiting(-1);
                 unhold(next.heldBytes());
-                serve(ctx, next.frame(), next.receivedNanos());
+                serve(ctx, next.frame());
             }
         } finally {
             draining = false;
         }
     }
 
-    /** Dispatches one frame; a frame that breaks the protocol closes the connection. */
-    private void serve(ChannelHandlerContext ctx, ByteBuf frame, long receivedNanos) {
+    /**
+     * Dispatches one frame; a frame that breaks the protocol closes the connection. The request's time starts here,
+     * not when a frame queued behind an earlier request was read, as Kafka's TotalTimeMs starts when it reads a
+     * request: its muted channel leaves one pipelined behind another unread until that one's answer is sent.
+     */
+    private void serve(ChannelHandlerContext ctx, ByteBuf frame) {
         try {
-            dispatch(ctx, frame, receivedNanos);
+            dispatch(ctx, frame, metrics.receivedNanos());
         } catch (ProtocolException e) {
             frame.release();
             LOG.warn("Closing connection from {}: {} ({})", ctx.channel().remoteAddress(), e.getMessage(), e.error());
