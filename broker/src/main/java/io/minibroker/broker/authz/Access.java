@@ -27,14 +27,14 @@ final class Access {
     /** The top-level field of an answer that {@link #refuseWithMessage} fills. */
     private static final String ERROR_MESSAGE = "ErrorMessage";
 
-    private final StandardAuthorizer authorizer;
+    private final Authorizer authorizer;
     private final KafkaPrincipal principal;
     private final String host;
     private final RequestContext context;
     private final Request request;
     private final ApiHandler handler;
 
-    Access(StandardAuthorizer authorizer, RequestContext context, Request request, ApiHandler handler) {
+    Access(Authorizer authorizer, RequestContext context, Request request, ApiHandler handler) {
         this.authorizer = authorizer;
         this.principal = context.principal();
         this.host = AclApisHandler.host(context.clientAddress());
@@ -112,7 +112,7 @@ final class Access {
     }
 
     /** A principal's rights on topics, as the authorizer answers them now. */
-    private record PrincipalRights(StandardAuthorizer authorizer, KafkaPrincipal principal, String host)
+    private record PrincipalRights(Authorizer authorizer, KafkaPrincipal principal, String host)
             implements TopicRights {
 
         @Override

@@ -30,11 +30,11 @@ public final class AuthorizingHandler implements ApiHandler {
         CompletionStage<Struct> check(Access access);
     }
 
-    private final StandardAuthorizer authorizer;
+    private final Authorizer authorizer;
     private final ApiHandler handler;
     private final ApiCheck check;
 
-    private AuthorizingHandler(StandardAuthorizer authorizer, ApiHandler handler, ApiCheck check) {
+    private AuthorizingHandler(Authorizer authorizer, ApiHandler handler, ApiCheck check) {
         this.authorizer = authorizer;
         this.handler = handler;
         this.check = check;
@@ -43,7 +43,7 @@ public final class AuthorizingHandler implements ApiHandler {
     /**
      * The handler to register for {@code api}: {@code handler} itself where no authorization is needed.
      */
-    public static ApiHandler wrap(ApiKey api, ApiHandler handler, StandardAuthorizer authorizer, TopicFacts topics) {
+    public static ApiHandler wrap(ApiKey api, ApiHandler handler, Authorizer authorizer, TopicFacts topics) {
         if (UNCHECKED.contains(api)) {
             return handler;
         }
@@ -59,7 +59,7 @@ public final class AuthorizingHandler implements ApiHandler {
      * that principal may describe, a topic would drop out of the brokers' image, and its logs with it, as Kafka's
      * brokers, reading the metadata log, never see.
      */
-    public static ApiHandler wrapOnController(ApiKey api, ApiHandler handler, StandardAuthorizer authorizer) {
+    public static ApiHandler wrapOnController(ApiKey api, ApiHandler handler, Authorizer authorizer) {
         if (api == ApiKey.FETCH || api == ApiKey.METADATA) {
             return new AuthorizingHandler(authorizer, handler,
                     access -> AdminApiChecks.onCluster(access, AclOperation.CLUSTER_ACTION));

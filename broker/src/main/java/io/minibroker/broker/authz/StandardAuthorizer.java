@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  * <p>The bindings are kept in an {@link AclIndex} by resource type and pattern, so a check reads only the bindings
  * that cover its resource.
  */
-public final class StandardAuthorizer {
+public final class StandardAuthorizer implements Authorizer {
 
     /** The name Kafka's authorizeByResourceType asks about first (Authorizer's "hardcode"). */
     private static final String ANY_RESOURCE_NAME = "hardcode";
@@ -77,6 +77,7 @@ public final class StandardAuthorizer {
         return index.bindings();
     }
 
+    @Override
     public boolean authorize(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type,
                              String name) {
         if (superUsers.contains(principal)) {
@@ -89,6 +90,7 @@ public final class StandardAuthorizer {
         };
     }
 
+    @Override
     public boolean isSuperUser(KafkaPrincipal principal) {
         return superUsers.contains(principal);
     }
@@ -102,6 +104,7 @@ public final class StandardAuthorizer {
      * literal {@code *} allows; otherwise some other ALLOW must name a resource no DENY covers (a literal DENY of the same
      * name, or a prefixed DENY of a prefix of it).
      */
+    @Override
     public boolean allowsAny(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type) {
         if (authorize(principal, host, operation, type, ANY_RESOURCE_NAME)) {
             return true;

@@ -4,11 +4,9 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
-import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicIds;
-import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
@@ -18,9 +16,7 @@ import io.minibroker.protocol.message.view.DescribeTopicPartitionsResponseView.D
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -58,28 +54,9 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
         this.image = image;
     }
 
-    /**
-     * A single node's topics as an image: the node leads every partition, its only replica, at leader epoch 0 (as its
-     * Metadata answers), and is reachable on each of its listeners.
-     */
+    /** A single node's topics as an image ({@link SingleNodeImage}: built again only when they change). */
     public static Supplier<ClusterMetadata> singleNode(LocalNode node, TopicRegistry topics) {
-        return () -> {
-            List<ClusterMetadata.BrokerNode> brokers = new ArrayList<>();
-            for (Endpoint listener : node.advertisedListeners().get()) {
-                brokers.add(new ClusterMetadata.BrokerNode(node.nodeId(), listener.listenerName(), listener.host(),
-                        listener.port()));
-            }
-            Map<String, TopicImage> images = new HashMap<>();
-            List<Integer> self = List.of(node.nodeId());
-            for (TopicMetadata topic : topics.all()) {
-                List<PartitionImage> partitions = new ArrayList<>(topic.partitions());
-                for (int partition = 0; partition < topic.partitions(); partition++) {
-                    partitions.add(new PartitionImage(partition, node.nodeId(), 0, self, self, List.of()));
-                }
-                images.put(topic.name(), new TopicImage(topic.name(), topic.id(), partitions));
-            }
-            return new ClusterMetadata(brokers, images);
-        };
+        return new SingleNodeImage(node, topics);
     }
 
     @Override

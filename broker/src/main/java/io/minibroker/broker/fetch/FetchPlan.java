@@ -98,9 +98,10 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
         } else {
             topics = resolver.request(body);
         }
-        int maxBytes = Math.min(version >= 3 ? body.maxBytes() : Integer.MAX_VALUE, fetchMaxBytes);
+        FetchBytes bytes = FetchBytes.capped(body.minBytes(), version >= 3 ? body.maxBytes() : Integer.MAX_VALUE,
+                fetchMaxBytes);
         byte isolationLevel = version >= ISOLATION_LEVEL_FROM_VERSION ? body.isolationLevel() : 0;
-        return new FetchPlan(version, replicaId, replicaEpoch, Math.min(body.minBytes(), maxBytes), maxBytes,
+        return new FetchPlan(version, replicaId, replicaEpoch, bytes.minBytes(), bytes.maxBytes(),
                 isolationLevel, topics, leadership, fetchOnlyLeader, context, cached);
     }
 

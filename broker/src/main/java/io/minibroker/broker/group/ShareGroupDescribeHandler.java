@@ -35,6 +35,11 @@ public final class ShareGroupDescribeHandler implements ApiHandler {
         ShareGroupDescribeResponseView response = new ShareGroupDescribeResponseView();
         for (String groupId : new ShareGroupDescribeRequestView(request.body()).groupIds()) {
             DescribedGroup described = response.addGroup().groupId(groupId).groupState("").assignorName("");
+            if (groupId.isEmpty()) {
+                // Kafka's group coordinator service, before it looks for the group's coordinator: no message.
+                described.errorCode(Errors.INVALID_GROUP_ID.code());
+                continue;
+            }
             Errors notHere = coordinator.coordinatorError(groupId);
             if (notHere != Errors.NONE) {
                 described.errorCode(notHere.code());

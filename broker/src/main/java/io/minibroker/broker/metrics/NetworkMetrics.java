@@ -25,7 +25,7 @@ import java.util.function.IntConsumer;
  * <pre>
  *   kafka.network.requestmetrics.requests       counter  request          RequestMetrics RequestsPerSec
  *   kafka.network.requestmetrics.errors         counter  request, error   RequestMetrics ErrorsPerSec (NONE too)
- *   kafka.network.requestmetrics.totaltime      timer    request          RequestMetrics TotalTimeMs (arrival to written)
+ *   kafka.network.requestmetrics.totaltime      timer    request          RequestMetrics TotalTimeMs (taken up to written)
  *   kafka.server.socket.server.metrics.incoming.byte  counter  listener   socket-server-metrics incoming-byte-total
  *   kafka.server.socket.server.metrics.outgoing.byte  counter  listener   socket-server-metrics outgoing-byte-total
  *   kafka.server.socket.server.metrics.connection.count  gauge  listener  socket-server-metrics connection-count
@@ -92,7 +92,10 @@ public final class NetworkMetrics {
         return name.toString();
     }
 
-    /** When a request's frame arrived, on the broker's clock: what {@link #responseWritten} measures from. */
+    /**
+     * When a request is taken up, on the broker's clock: what {@link #responseWritten} measures from. That is when
+     * its frame arrived, or for one queued behind an earlier request of its connection, when that one was answered.
+     */
     public long receivedNanos() {
         return clock.monotonicNanos();
     }

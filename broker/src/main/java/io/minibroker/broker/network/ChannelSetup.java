@@ -107,7 +107,8 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
                 .addLast("flush", new FlushConsolidationHandler())
                 .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
                 .addLast("frame", frames)
-                .addLast("request", new RequestHandler(apis, listenerName, metrics, sasl, controls, quotas));
+                .addLast("request", new RequestHandler(apis, listenerName, metrics, sasl, controls, quotas,
+                        limits.requestBytes()));
     }
 
     /** Tells the quotas once, the first time it is asked after the connection authenticated. */

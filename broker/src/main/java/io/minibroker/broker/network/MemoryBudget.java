@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Bytes that connections may hold for requests they are still reading, shared by all of them: the role of Kafka's
- * {@code MemoryPool} behind {@code queued.max.request.bytes}. A connection reserves a whole frame's size once its
+ * Bytes that connections may hold for requests they are still reading or have queued unserved, shared by all of
+ * them: the role of Kafka's {@code MemoryPool} behind {@code queued.max.request.bytes}. A connection reserves a whole frame's size once its
  * size prefix is read and before it buffers the frame's bytes, as Kafka's selector allocates a receive's buffer; when
  * the budget is spent it waits, and is woken when bytes are released. Granting whole frames (not bytes as they
  * arrive) means connections that got their share always finish, so partial frames can never deadlock the budget.
@@ -38,6 +38,14 @@ public final class MemoryBudget {
         }
         reserved += bytes;
         return true;
+    }
+
+    /**
+     * Counts {@code bytes} that are in memory already (a whole frame queued behind a request being served), past the
+     * limit if need be: reservations then wait until enough is released.
+     */
+    public synchronized void hold(long bytes) {
+        reserved += bytes;
     }
 
     /** Forgets a waiter whose connection closed. */

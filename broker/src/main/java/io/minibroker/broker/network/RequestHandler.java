@@ -56,7 +56,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Backpressure: reading stops while the connection has {@value #MAX_IN_FLIGHT} requests read and unanswered or
  * while its outbound buffer is above the high-water mark (a client that does not read its responses), and resumes
- * when both clear, so a connection's memory stays bounded. An idle connection is closed.
+ * when both clear, so a connection's memory stays bounded. A frame read while an earlier request is served waits
+ * here, and its bytes count in the shared request budget ({@code queued.max.request.bytes}) until it is dispatched,
+ * as Kafka's memory pool counts a request's buffer: frames held whole are counted past the limit if need be (they
+ * are in memory already), and the partial frames of every connection, this one's next included, then wait for room
+ * ({@link FrameDecoder}), so a client pipelining large requests behind a parked one cannot grow the heap without
+ * bound. An idle connection is closed.
  */
 public final class RequestHandler extends ChannelInboundHandlerAdapter {
 
@@ -80,8 +85,13 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
      */
     private int throttles;
     private final ResponseQueue responses = new ResponseQueue();
-    /** Frames read while a request of this connection is being served, each with when it was read. */
+    /**
+     * Frames read while a request of this connection is being served, each with what it holds of
+     * {@link #requestBytes}.
+     */
     private final ArrayDeque<ReadFrame> waiting = new ArrayDeque<>();
+    /** The shared budget of request bytes the frames in {@link #waiting} count in; null for none (tests). */
+    private final MemoryBudget requestBytes;
     /** Requests handed to their handlers and not answered yet, and how many of them are Produce requests. */
     private int unanswered;
     private int unansweredProduces;
@@ -91,8 +101,9 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     private Executor eventLoop;
 
     public RequestHandler(SupportedApis apis, String listenerName, NetworkMetrics metrics, SaslSession sasl,
-                          BrokerControls controls, ClientQuotaEnforcement quotas) {
+                          BrokerControls controls, ClientQuotaEnforcement quotas, MemoryBudget requestBytes) {
         this.apis = apis;
+        this.requestBytes = requestBytes;
         this.quotas = quotas;
         this.listenerName = listenerName;
         this.metrics = metrics;
@@ -117,19 +128,35 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             // The common case: nothing before it waits for an answer, so it goes at once, queued nowhere.
             draining = true;
             try {
-                serve(ctx, frame, metrics.receivedNanos());
+                serve(ctx, frame);
             } finally {
                 draining = false;
             }
         } else {
-            waiting.add(new ReadFrame(frame, metrics.receivedNanos()));
+            waiting.add(new ReadFrame(frame, hold(frame)));
             metrics.requestsWaiting(1);
         }
         serveWaiting(ctx);
         updateAutoRead(ctx);
     }
 
-    private record ReadFrame(ByteBuf frame, long receivedNanos) {
+    private record ReadFrame(ByteBuf frame, long heldBytes) {
+    }
+
+    /** Counts a queued frame, size prefix included as the decoder reserved it, in the request budget. */
+    private long hold(ByteBuf frame) {
+        if (requestBytes == null) {
+            return 0;
+        }
+        long bytes = Frames.SIZE_PREFIX_BYTES + (long) frame.readableBytes();
+        requestBytes.hold(bytes);
+        return bytes;
+    }
+
+    private void unhold(long bytes) {
+        if (bytes > 0) {
+            requestBytes.release(bytes);
+        }
     }
 
     /**
@@ -150,17 +177,22 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             while (!waiting.isEmpty() && mayServe(waiting.peek().frame()) && ctx.channel().isActive()) {
                 ReadFrame next = waiting.poll();
                 metrics.requestsWaiting(-1);
-                serve(ctx, next.frame(), next.receivedNanos());
+                unhold(next.heldBytes());
+                serve(ctx, next.frame());
             }
         } finally {
             draining = false;
         }
     }
 
-    /** Dispatches one frame; a frame that breaks the protocol closes the connection. */
-    private void serve(ChannelHandlerContext ctx, ByteBuf frame, long receivedNanos) {
+    /**
+     * Dispatches one frame; a frame that breaks the protocol closes the connection. The request's time starts here,
+     * not when a frame queued behind an earlier request was read, as Kafka's TotalTimeMs starts when it reads a
+     * request: its muted channel leaves one pipelined behind another unread until that one's answer is sent.
+     */
+    private void serve(ChannelHandlerContext ctx, ByteBuf frame) {
         try {
-            dispatch(ctx, frame, receivedNanos);
+            dispatch(ctx, frame, metrics.receivedNanos());
         } catch (ProtocolException e) {
             frame.release();
             LOG.warn("Closing connection from {}: {} ({})", ctx.channel().remoteAddress(), e.getMessage(), e.error());
@@ -428,7 +460,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         metrics.connectionClosed();
         responses.discard();
-        waiting.forEach(read -> read.frame().release());
+        waiting.forEach(read -> {
+            read.frame().release();
+            unhold(read.heldBytes());
+        });
         metrics.requestsWaiting(-waiting.size());
         waiting.clear();
         ctx.fireChannelInactive();

@@ -86,9 +86,13 @@ public final class ClientQuotaEnforcement {
                 .sessionId(incremental ? answered.sessionId() : 0).struct();
     }
 
-    /** The most bytes a consumer's Fetch may answer with under its client's quota; no bound for a follower's. */
+    /**
+     * The most bytes a consumer's Fetch or ShareFetch may answer with under its client's quota, as Kafka's KafkaApis
+     * bounds both; no bound for a follower's Fetch.
+     */
     public int fetchMaxBytes(String user, Request fetchRequest) {
-        return !fetch.enabled() || fromFollower(fetchRequest) ? Integer.MAX_VALUE
+        boolean follower = fetchRequest.api() == ApiKey.FETCH && fromFollower(fetchRequest);
+        return !fetch.enabled() || follower ? Integer.MAX_VALUE
                 : fetch.maxValueInQuotaWindow(user, clientId(fetchRequest));
     }
 

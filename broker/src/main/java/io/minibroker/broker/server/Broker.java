@@ -304,7 +304,7 @@ public final class Broker implements AutoCloseable {
         SupportedApis apis = new SupportedApis();
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         registerDataApis(apis, leadership, onDisk);
-        shareGroups.register(apis);
+        shareGroups.register(apis, clientQuotaEnforcement::fetchMaxBytes);
         // Topics created on a client's account: by the controller in a cluster.
         RuntimeLoggers loggers = RuntimeLoggers.find();
         TopicCreation autoCreation = cluster != null

@@ -34,10 +34,12 @@ import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.NodeChannels;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
 import io.minibroker.purgatory.Purgatory;
 import io.minibroker.purgatory.PurgatoryMeters;
 
 import java.util.function.Supplier;
+import java.util.function.ToIntBiFunction;
 
 /**
  * The share groups' data side as a broker wires it (KIP-932): the share partitions with their parked ShareFetches
@@ -57,6 +59,8 @@ final class ShareGroupApis implements AutoCloseable {
     private final ShareCoordinator stateCoordinator;
     private final ShareStatePersister persister;
     private final long loadWaitMs;
+    /** {@code fetch.max.bytes}, which bounds a ShareFetch's answer as a Fetch's. */
+    private final int fetchMaxBytes;
 
     /**
      * @param groupConfigs the group configs: a single node's own, a cluster broker's mirror of the controller's
@@ -69,6 +73,7 @@ final class ShareGroupApis implements AutoCloseable {
                    MeterRegistry registry, Supplier<GroupCoordinator> coordinator) {
         this.topics = topics;
         this.loadWaitMs = config.get(BrokerConfig.SHARE_COORDINATOR_WRITE_TIMEOUT_MS);
+        this.fetchMaxBytes = config.get(BrokerConfig.FETCH_MAX_BYTES);
         int nodeId = config.get(BrokerConfig.NODE_ID);
         // As Kafka's share coordinator, a state counts once replicated to the topic's min.insync.replicas.
         CoordinatorAppender appender = config.inCluster()
@@ -116,9 +121,14 @@ final class ShareGroupApis implements AutoCloseable {
         return SharePartitionManager.wakingOnNewData(leadership, partitions);
     }
 
-    /** ShareFetch, ShareAcknowledge, the share-group offsets admin APIs and the share coordinator's. */
-    void register(SupportedApis apis) {
-        apis.add(ApiKey.SHARE_FETCH, new ShareFetchHandler(partitions, sessions, logs, loadWaitMs))
+    /**
+     * ShareFetch, ShareAcknowledge, the share-group offsets admin APIs and the share coordinator's.
+     *
+     * @param quotaWindowBytes the most bytes a client's fetch quota lets through in a window, by user and request
+     */
+    void register(SupportedApis apis, ToIntBiFunction<String, Request> quotaWindowBytes) {
+        apis.add(ApiKey.SHARE_FETCH, new ShareFetchHandler(partitions, sessions, logs, loadWaitMs, fetchMaxBytes,
+                        quotaWindowBytes))
                 .add(ApiKey.SHARE_ACKNOWLEDGE, new ShareAcknowledgeHandler(partitions, sessions, logs))
                 .add(ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS, new DescribeShareGroupOffsetsHandler(partitions,
                         membership, topics, logs))

@@ -2,6 +2,7 @@ package io.minibroker.broker.share;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.fetch.FetchBytes;
 import io.minibroker.broker.share.ShareSessionCache.Resolution;
 import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
 import io.minibroker.protocol.error.Errors;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.ToIntBiFunction;
 
 /**
  * ShareFetch (KIP-932): the member's share session is resolved by its epoch, the acknowledgements it carries are
@@ -24,7 +26,9 @@ import java.util.function.Function;
  * acknowledgements released), at once when
  * there are {@code MinBytes} of them (or no wait is allowed), otherwise after parking in the "ShareFetch" purgatory
  * until there are or {@code MaxWaitMs} passes. A final-epoch request only acknowledges: the session closes and
- * whatever the member still holds is released to the others.
+ * whatever the member still holds is released to the others. MaxBytes and MinBytes are bounded as Fetch's are
+ * ({@link FetchBytes}): by {@code fetch.max.bytes} and the client's fetch quota window, as Kafka's KafkaApis bounds
+ * them.
  */
 public final class ShareFetchHandler implements ApiHandler {
 
@@ -36,13 +40,19 @@ public final class ShareFetchHandler implements ApiHandler {
     private final ShareLogs logs;
     /** How long a fetch asking not to wait waits for its share partitions' state to load. */
     private final long loadWaitMs;
+    /** {@code fetch.max.bytes}: the most bytes an answer holds, whatever the request asks. */
+    private final int fetchMaxBytes;
+    /** The most bytes the client's fetch quota lets through in a window, by user and request. */
+    private final ToIntBiFunction<String, Request> quotaWindowBytes;
 
     public ShareFetchHandler(SharePartitionManager manager, ShareSessionCache sessions, ShareLogs logs,
-                             long loadWaitMs) {
+                             long loadWaitMs, int fetchMaxBytes, ToIntBiFunction<String, Request> quotaWindowBytes) {
         this.manager = manager;
         this.sessions = sessions;
         this.logs = logs;
         this.loadWaitMs = loadWaitMs;
+        this.fetchMaxBytes = fetchMaxBytes;
+        this.quotaWindowBytes = quotaWindowBytes;
     }
 
     @Override
@@ -89,6 +99,8 @@ public final class ShareFetchHandler implements ApiHandler {
         ShareSessionCache.ShareSession session = resolution.session();
         ShareFetchWork.RecordLimit recordLimit = new ShareFetchWork.RecordLimit(mode, body.maxRecords(),
                 body.batchSize());
+        FetchBytes bytes = FetchBytes.capped(body.minBytes(), body.maxBytes(),
+                Math.min(fetchMaxBytes, quotaWindowBytes.applyAsInt(context.principal().name(), request)));
         CompletableFuture<Map<TopicIdPartition, AcknowledgeResult>> acked =
                 ShareAcknowledgements.apply(manager, logs, groupId, memberId, acks, renewOnly);
         Function<Map<TopicIdPartition, AcknowledgeResult>, CompletionStage<Struct>> fetch = ackResults -> {
@@ -100,7 +112,8 @@ public final class ShareFetchHandler implements ApiHandler {
             List<TopicIdPartition> fetched = epoch == ShareSessionCache.FINAL_EPOCH || renewOnly
                     ? List.of() : rotated(session.partitions(), epoch);
             ShareFetchWork work = new ShareFetchWork(manager, logs, groupId, memberId, fetched,
-                    context.topicRights(), body.minBytes(), body.maxWaitMs(), body.maxBytes(), recordLimit, acks, ackResults,
+                    context.topicRights(), bytes.minBytes(), body.maxWaitMs(), bytes.maxBytes(), recordLimit, acks,
+                    ackResults,
                     context.eventLoop(), context.listenerName());
             if (fetched.isEmpty() || work.asksForNothing() || work.canAnswer()) {
                 // read here, as Fetch reads

@@ -14,9 +14,13 @@ final class ShareRequests {
     private ShareRequests() {
     }
 
-    /** Kafka refuses a request without a group id or a valid member id as INVALID_REQUEST. */
+    /**
+     * Kafka refuses a request without a group id (null) or a valid member id as INVALID_REQUEST. An empty group id
+     * goes on, as in Kafka 4.3.1's KafkaApis: its session is kept as any other's, and its share partitions fail to
+     * load at the share coordinator, which serves no group without a name.
+     */
     static boolean namesMember(String groupId, String memberId) {
-        return groupId != null && !groupId.isEmpty() && ShareMemberIds.isValid(memberId);
+        return groupId != null && ShareMemberIds.isValid(memberId);
     }
 
     /** Adds one partition's acknowledgement batches, read through the request's own view types. */

@@ -58,6 +58,27 @@ class ShareChecksTest {
     @TempDir
     Path dir;
     private StandardAuthorizer authorizer;
+    /** Each resource the checks asked the authorizer about, as "OPERATION TYPE:name". */
+    private final List<String> asked = new ArrayList<>();
+    /** The authorizer as the checks see it: {@link #authorizer}, recording each question in {@link #asked}. */
+    private final Authorizer counting = new Authorizer() {
+        @Override
+        public boolean authorize(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type,
+                                 String name) {
+            asked.add(operation + " " + type + ":" + name);
+            return authorizer.authorize(principal, host, operation, type, name);
+        }
+
+        @Override
+        public boolean allowsAny(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type) {
+            return authorizer.allowsAny(principal, host, operation, type);
+        }
+
+        @Override
+        public boolean isSuperUser(KafkaPrincipal principal) {
+            return authorizer.isSuperUser(principal);
+        }
+    };
     private final List<Request> served = new ArrayList<>();
     private final List<RequestContext> contexts = new ArrayList<>();
 
@@ -82,7 +103,7 @@ class ShareChecksTest {
             return CompletableFuture.completedFuture(response.get());
         };
         Map<UUID, String> names = Map.of(OPEN, "open", CLOSED, "closed");
-        ApiHandler handler = AuthorizingHandler.wrap(api, recording, authorizer,
+        ApiHandler handler = AuthorizingHandler.wrap(api, recording, counting,
                 new TopicFacts(id -> Optional.ofNullable(names.get(id)), name -> names.entrySet().stream()
                         .filter(e -> e.getValue().equals(name)).map(Map.Entry::getKey).findFirst(),
                         (name, partition) -> names.containsValue(name), false));
@@ -300,6 +321,29 @@ class ShareChecksTest {
         assertThat(new ShareGroupHeartbeatResponseView(call(ApiKey.SHARE_GROUP_HEARTBEAT, (short) 1,
                 request.struct(), () -> new ShareGroupHeartbeatResponseView().struct())).errorCode())
                 .isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED.code());
+    }
+
+    /**
+     * A share member's heartbeat asks the authorizer for the group's READ once, whether its member id is valid or
+     * not (checked first, then the group's READ), and for each subscribed topic's DESCRIBE once.
+     */
+    @Test
+    void aShareHeartbeatAsksForTheGroupOnce() {
+        ShareGroupHeartbeatRequestView request = new ShareGroupHeartbeatRequestView().groupId("g")
+                .memberId("member-a").memberEpoch(0).subscribedTopicNames(List.of("open"));
+        ShareGroupHeartbeatResponseView answer = new ShareGroupHeartbeatResponseView(call(
+                ApiKey.SHARE_GROUP_HEARTBEAT, (short) 1, request.struct(),
+                () -> new ShareGroupHeartbeatResponseView().struct()));
+        assertThat(answer.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(served).hasSize(1);
+        assertThat(asked).containsExactly("READ GROUP:g", "DESCRIBE TOPIC:open");
+
+        asked.clear();
+        request.memberId("m".repeat(37)); // not a member id Kafka takes: refused once the group's READ is allowed
+        assertThat(new ShareGroupHeartbeatResponseView(call(ApiKey.SHARE_GROUP_HEARTBEAT, (short) 1,
+                request.struct(), () -> new ShareGroupHeartbeatResponseView().struct())).errorCode())
+                .isEqualTo(Errors.INVALID_REQUEST.code());
+        assertThat(asked).containsExactly("READ GROUP:g");
     }
 
     /** A described group refused for its members' topics is a new DescribedGroup in Kafka: no authorized operations. */

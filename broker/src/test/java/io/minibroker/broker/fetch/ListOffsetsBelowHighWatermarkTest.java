@@ -120,6 +120,44 @@ class ListOffsetsBelowHighWatermarkTest {
     }
 
     /**
+     * Duplicates are found however the request names them: a topic named in two entries, an index above those told
+     * apart by bits, a request of many topics; partitions named once beside them are served.
+     */
+    @Test
+    void duplicatesAreFoundWhateverTheRequestsShape() {
+        assertThat(errors(new String[] {"t", "t"}, new int[][] {{0}, {0}})).as("a topic named twice")
+                .containsExactly(Errors.INVALID_REQUEST, Errors.INVALID_REQUEST);
+        assertThat(errors(new String[] {"t", "t"}, new int[][] {{0}, {70}})).as("a topic named twice, apart")
+                .containsExactly(Errors.NONE, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+        assertThat(errors(new String[] {"t"}, new int[][] {{70, 0, 70}})).as("an index past 63")
+                .containsExactly(Errors.INVALID_REQUEST, Errors.NONE, Errors.INVALID_REQUEST);
+        String[] many = new String[20];
+        int[][] partitions = new int[20][];
+        for (int i = 0; i < many.length; i++) {
+            many[i] = i == 19 ? "t" : "other-" + i;
+            partitions[i] = i == 19 ? new int[] {0, 0} : new int[] {0};
+        }
+        assertThat(errors(many, partitions).subList(19, 21)).as("twenty topics")
+                .containsExactly(Errors.INVALID_REQUEST, Errors.INVALID_REQUEST);
+    }
+
+    /** The errors of a request naming {@code partitions[i]} of {@code names[i]}, in the order named. */
+    private List<Errors> errors(String[] names, int[][] partitions) {
+        Struct body = ApiKey.LIST_OFFSETS.request().newMessage().set("ReplicaId", CONSUMER)
+                .set("IsolationLevel", (byte) 0);
+        for (int i = 0; i < names.length; i++) {
+            Struct named = body.addElement("Topics").set("Name", names[i]);
+            for (int index : partitions[i]) {
+                named.addElement("Partitions").set("PartitionIndex", index).set("CurrentLeaderEpoch", -1)
+                        .set("Timestamp", LATEST);
+            }
+        }
+        return answer(body, (short) 7).getStructs("Topics").stream()
+                .flatMap(topic -> topic.getStructs("Partitions").stream())
+                .map(partition -> Errors.forCode(partition.getInt16("ErrorCode"))).toList();
+    }
+
+    /**
      * A negative index or an empty name is a partition not here, answered UNKNOWN_TOPIC_OR_PARTITION beside the
      * request's other partitions, as Kafka answers it; the request itself is not refused.
      */

@@ -66,7 +66,7 @@ class FileRegionResponseTest {
         SupportedApis apis = new SupportedApis().add(ApiKey.FETCH, (context, request) -> answer);
         channel = new EmbeddedChannel(new RequestHandler(apis, "PLAINTEXT",
                 new NetworkMetrics(new SimpleMeterRegistry(), "PLAINTEXT", apis.entries().keySet(),
-                        BrokerClock.system()), null, null, null));
+                        BrokerClock.system()), null, null, null, null));
         ByteBuf request = MessageCodec.encodeRequest(ByteBufAllocator.DEFAULT,
                 new RequestHeader(ApiKey.FETCH.id(), VERSION, 42, "test"), ApiKey.FETCH.request().newMessage());
         channel.writeInbound(request.skipBytes(Frames.SIZE_PREFIX_BYTES));

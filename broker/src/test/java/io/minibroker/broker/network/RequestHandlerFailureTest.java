@@ -30,7 +30,7 @@ class RequestHandlerFailureTest {
         SupportedApis apis = new SupportedApis().add(ApiKey.METADATA, handler);
         return new EmbeddedChannel(new RequestHandler(apis, "PLAINTEXT",
                 new NetworkMetrics(new SimpleMeterRegistry(), "PLAINTEXT", apis.entries().keySet(),
-                        BrokerClock.system()), null, null, null));
+                        BrokerClock.system()), null, null, null, null));
     }
 
     private static ByteBuf metadataFrame() {

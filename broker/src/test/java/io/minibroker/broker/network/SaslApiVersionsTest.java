@@ -50,7 +50,7 @@ class SaslApiVersionsTest {
                 new SaslSession.Limits(524_288, 100));
         EmbeddedChannel channel = new EmbeddedChannel(new RequestHandler(apis, "SASL_PLAINTEXT",
                 new NetworkMetrics(new SimpleMeterRegistry(), "SASL_PLAINTEXT", apis.entries().keySet(),
-                        BrokerClock.system()), sasl, null, null));
+                        BrokerClock.system()), sasl, null, null, null));
 
         channel.writeInbound(apiVersionsFrame(1));
         channel.runPendingTasks();

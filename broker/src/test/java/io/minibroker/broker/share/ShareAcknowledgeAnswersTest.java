@@ -76,7 +76,8 @@ class ShareAcknowledgeAnswersTest {
         PartitionLeadership leadership = new TestLeadership(partition -> true, 1, ELSEWHERE);
         ShareSessionCache sessions = new ShareSessionCache(100);
         ShareLogs logs = new ShareLogs(topics, leadership);
-        fetches = new ShareFetchHandler(manager, sessions, logs, 1000);
+        fetches = new ShareFetchHandler(manager, sessions, logs, 1000, Integer.MAX_VALUE,
+                (user, request) -> Integer.MAX_VALUE);
         acknowledgements = new ShareAcknowledgeHandler(manager, sessions, logs);
     }
 

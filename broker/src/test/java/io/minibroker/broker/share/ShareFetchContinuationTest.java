@@ -103,7 +103,8 @@ class ShareFetchContinuationTest {
         append(2);
         UUID topicId = topics.get("t").orElseThrow().id();
         ShareFetchHandler handler = new ShareFetchHandler(manager, new ShareSessionCache(10),
-                new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), 1000);
+                new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), 1000, Integer.MAX_VALUE,
+                (user, request) -> Integer.MAX_VALUE);
         RequestContext context = TestContexts.onEventLoop(new InetSocketAddress("127.0.0.1", 1001), eventLoop);
         ShareFetchResponseView opened = new ShareFetchResponseView(
                 handler.handle(context, fetch(topicId, 0)).toCompletableFuture().get());
