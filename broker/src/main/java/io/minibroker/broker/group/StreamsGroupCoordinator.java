@@ -354,7 +354,7 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
         StreamsReconciliation.reconcile(member, group.assignmentEpoch, group.targetOf(member.memberId),
                 () -> group.owners(request.memberId()), request.ownedTasks());
         if (member.state == StreamsGroupMember.State.UNREVOKED_TASKS && member.revocationToken != revocationBefore) {
-            timeouts.revoking(group, member);
+            timeouts.revoking(group, member, member.rebalanceTimeoutMs);
         }
         timeouts.heartbeat(group, member, settings.sessionTimeoutMs(group.groupId));
         if (request.shutdownApplication()) {
@@ -615,7 +615,7 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
             for (StreamsGroupMember member : group.members.values()) {
                 timeouts.heartbeat(group, member, settings.sessionTimeoutMs(group.groupId));
                 if (member.state == StreamsGroupMember.State.UNREVOKED_TASKS) {
-                    timeouts.revoking(group, member);
+                    timeouts.revoking(group, member, member.rebalanceTimeoutMs);
                 }
             }
         }
