@@ -86,6 +86,17 @@ final class ClassicGroupCoordinator {
         }
     }
 
+    /** Whether no classic group of that id has members: none holds the id, or one with commits only, or left. */
+    boolean isEmpty(String groupId) {
+        ClassicGroup group = groups.get(groupId);
+        if (group == null) {
+            return true;
+        }
+        synchronized (group) {
+            return group.members.isEmpty();
+        }
+    }
+
     /**
      * Gives the id of an empty classic group to a group of another protocol, as Kafka's maybeDeleteEmptyClassicGroup
      * does for a first StreamsGroupHeartbeat: an Empty one (commits only, or left by its members; pending joins are

@@ -49,7 +49,7 @@ final class ClassicMembersOfConsumerGroups {
                 return CompletableFuture.completedFuture(null);
             }
             if (error != Errors.INCONSISTENT_GROUP_PROTOCOL) { // the refusal "it has members" means: take it in
-                return CompletableFuture.completedFuture(GroupResponses.joinError(error, request.memberId()));
+                return CompletableFuture.completedFuture(GroupResponses.joinRefused(error));
             }
             return consumers.thread().compose(() -> joinOnCoordinatorThread(request));
         });
@@ -65,30 +65,31 @@ final class ClassicMembersOfConsumerGroups {
                 return CompletableFuture.completedFuture(null);
             }
             if (!ConsumerSubscription.PROTOCOL_TYPE.equals(request.protocolType()) || request.protocols().isEmpty()) {
-                return refuse(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId());
+                return refuse(Errors.INCONSISTENT_GROUP_PROTOCOL);
             }
             String protocolName = request.protocols().keySet().iterator().next();
             ConsumerProtocol.Subscription subscription;
             try {
                 subscription = ConsumerProtocol.subscription(request.protocols().get(protocolName));
             } catch (ProtocolException e) {
-                return refuse(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId());
+                return refuse(Errors.INCONSISTENT_GROUP_PROTOCOL);
             }
             if (request.memberId().isEmpty() && request.groupInstanceId() == null
                     && request.version() >= KNOWN_MEMBER_ID_VERSION) {
-                return refuse(Errors.MEMBER_ID_REQUIRED, UUID.randomUUID().toString());
+                return CompletableFuture.completedFuture(
+                        GroupResponses.joinError(Errors.MEMBER_ID_REQUIRED, UUID.randomUUID().toString()));
             }
             if (request.groupInstanceId() != null && !request.memberId().isEmpty()) {
                 // As Kafka: only a join without a member id may take an instance over; a known one must hold it
                 Errors notHolder = group.instanceHolderCheck(request.memberId(), request.groupInstanceId());
                 if (notHolder != Errors.NONE) {
-                    return refuse(notHolder, request.memberId());
+                    return refuse(notHolder);
                 }
             }
             ConsumerGroupMember member = memberFor(group, request);
             if (member == null) {
                 return refuse(group.members.containsKey(request.memberId()) ? Errors.UNKNOWN_MEMBER_ID
-                        : Errors.GROUP_MAX_SIZE_REACHED, request.memberId());
+                        : Errors.GROUP_MAX_SIZE_REACHED);
             }
             boolean bump = !group.members.containsKey(member.memberId);
             if (bump) {
@@ -157,8 +158,9 @@ final class ClassicMembersOfConsumerGroups {
         return member;
     }
 
-    private static CompletableFuture<Struct> refuse(Errors error, String memberId) {
-        return CompletableFuture.completedFuture(GroupResponses.joinError(error, memberId));
+    /** Kafka throws these refusals: the answer names no member ({@link GroupResponses#joinRefused}). */
+    private static CompletableFuture<Struct> refuse(Errors error) {
+        return CompletableFuture.completedFuture(GroupResponses.joinRefused(error));
     }
 
     /**

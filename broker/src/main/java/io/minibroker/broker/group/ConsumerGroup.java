@@ -60,7 +60,10 @@ final class ConsumerGroup {
     Set<String> subscribedNames = Set.of();
     /** The group's records as last written to {@code __consumer_offsets}, by key ({@link ConsumerGroupRecords}). */
     Map<java.nio.ByteBuffer, byte[]> written = new LinkedHashMap<>();
-    /** Set when upgraded from a classic group whose metadata record the next write deletes. */
+    /**
+     * Set when it took a classic group's id (upgraded, or in place of an empty one): its next write deletes the
+     * classic group's metadata record.
+     */
     boolean replacesClassicGroup;
     private boolean dead;
 

@@ -291,7 +291,7 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
         CurrentAssignmentBuilder.reconcile(member, group.assignmentEpoch, group.targetOf(member.memberId),
                 group.owners(), owned);
         if (member.state == MemberState.UNREVOKED_PARTITIONS && member.revocationToken != revocation) {
-            timeouts.revoking(group, member);
+            timeouts.revoking(group, member, member.rebalanceTimeoutMs);
         }
         sessionAlive(group, member);
     }
@@ -663,7 +663,7 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
             for (ConsumerGroupMember member : group.allMembers()) {
                 sessionAlive(group, member);
                 if (member.state == MemberState.UNREVOKED_PARTITIONS) {
-                    timeouts.revoking(group, member);
+                    timeouts.revoking(group, member, member.rebalanceTimeoutMs);
                 }
             }
         }

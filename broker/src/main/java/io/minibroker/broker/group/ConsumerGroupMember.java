@@ -32,6 +32,8 @@ final class ConsumerGroupMember extends TimedMember {
      */
     Predicate<String> describableTopics = topic -> true;
     String serverAssignor;
+    /** Its RebalanceTimeoutMs: how long it has to revoke what it must give up; -1 until it tells. */
+    int rebalanceTimeoutMs = -1;
     /** Set for a member that joined through the classic protocol (a mixed group); null for a KIP-848 member. */
     ClassicMetadata classic;
 

@@ -77,9 +77,16 @@ final class ConsumerGroupMigration {
         return null;
     }
 
-    /** An empty classic group (the caller holds its lock) gives way to a consumer group of that id. */
+    /**
+     * An empty classic group (the caller holds its lock) gives way to a consumer group of that id, whose first write
+     * tombstones the classic metadata, as Kafka's maybeDeleteEmptyClassicGroup adds the tombstone to the join's
+     * records.
+     */
     void releaseEmpty(ClassicGroup classic) {
+        ConsumerGroup group = new ConsumerGroup(classic.groupId);
+        group.replacesClassicGroup = true;
         membership.release(classic);
+        groups.restored(group);
     }
 
     /** A classic member as a classic-protocol member of the consumer group, at the classic group's generation. */

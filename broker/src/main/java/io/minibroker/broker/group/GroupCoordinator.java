@@ -358,13 +358,12 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      */
     CompletableFuture<Struct> join(JoinRequest request) {
         if (shareGroups.get(request.groupId()) != null) { // Kafka: not one classic members may join
-            return CompletableFuture.completedFuture(
-                    GroupResponses.joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+            return CompletableFuture.completedFuture(GroupResponses.joinRefused(Errors.INCONSISTENT_GROUP_PROTOCOL));
         }
         if (streamsGroups.get(request.groupId()) != null) {
             return streams.yieldToClassic(request.groupId()).thenCompose(error -> error == Errors.NONE
                     ? membership.join(request)
-                    : CompletableFuture.completedFuture(GroupResponses.joinError(error, request.memberId())));
+                    : CompletableFuture.completedFuture(GroupResponses.joinRefused(error)));
         }
         if (consumerGroups.get(request.groupId()) != null) {
             return classicMembers.join(request).thenCompose(answer -> answer != null

@@ -9,6 +9,8 @@ import io.minibroker.protocol.schema.Struct;
 final class GroupResponses {
 
     static final int NO_GENERATION = -1;
+    /** Kafka's JoinGroupRequest.UNKNOWN_MEMBER_ID: no member id. */
+    static final String UNKNOWN_MEMBER_ID = "";
 
     private GroupResponses() {
     }
@@ -51,6 +53,15 @@ final class GroupResponses {
             }
         }
         return response;
+    }
+
+    /**
+     * A join Kafka's coordinator refuses by throwing, or for a group classic members cannot join (a share group, a
+     * streams group with members): its answer is a bare JoinGroupResponseData with the error, so with Kafka's
+     * UNKNOWN_MEMBER_ID (empty) as the member id whatever the request named.
+     */
+    static Struct joinRefused(Errors error) {
+        return joinError(error, UNKNOWN_MEMBER_ID);
     }
 
     static Struct joinError(Errors error, String memberId) {

@@ -9,9 +9,10 @@ import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * The timers of consumer-group and streams-group members, each kind in a purgatory of its own on the broker clock
- * ("ConsumerGroupHeartbeat", "StreamsGroupHeartbeat"): a session timeout restarted by every heartbeat, and a
- * rebalance timeout (the member's {@code RebalanceTimeoutMs}) while it has partitions or tasks to revoke; and any other
+ * The timers of consumer-, streams- and share-group members, each kind in a purgatory of its own on the broker clock
+ * ("ConsumerGroupHeartbeat", "StreamsGroupHeartbeat", "ShareGroupHeartbeat"): a session timeout restarted by every
+ * heartbeat, and a rebalance timeout (the member's {@code RebalanceTimeoutMs}) while it has partitions or tasks to
+ * revoke (never for a share-group member, which revokes nothing, as Kafka's has no rebalance timeout); and any other
  * timeout a coordinator watches on a member of its own ({@link #watch}: a classic-protocol member's join and sync
  * timeouts in a mixed consumer group). Each watches a token of the member; when the token moves on the timeout
  * completes quietly, else it expires and the {@link Expiry} fences the member, taking the group's lock itself.
@@ -42,9 +43,12 @@ final class MemberTimeouts<G, M extends TimedMember> {
         watch(group, member, sessionTimeoutMs, () -> member.sessionToken, token, "session timeout");
     }
 
-    /** Starts the rebalance timeout of a member that must revoke, for the revocation under way. */
-    void revoking(G group, M member) {
-        watch(group, member, member.rebalanceTimeoutMs, () -> member.revocationToken, member.revocationToken,
+    /**
+     * Starts the rebalance timeout of a member that must revoke, for the revocation under way: the
+     * {@code RebalanceTimeoutMs} it asked for.
+     */
+    void revoking(G group, M member, int rebalanceTimeoutMs) {
+        watch(group, member, rebalanceTimeoutMs, () -> member.revocationToken, member.revocationToken,
                 "rebalance timeout");
     }
 

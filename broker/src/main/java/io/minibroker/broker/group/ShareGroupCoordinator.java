@@ -7,12 +7,15 @@ import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 
 import static java.util.concurrent.CompletableFuture.completedFuture;
 
@@ -23,7 +26,7 @@ import static java.util.concurrent.CompletableFuture.completedFuture;
  * by the simple assignor ({@link ShareGroupAssignor}). A share-group member needs no reconciliation (a partition may
  * be shared), so each member takes its target, and the group's assignment epoch as its member epoch, on its next
  * heartbeat. Members silent for their group's session timeout ({@link ShareGroupTimings}) are removed
- * ({@link ShareGroupSessions}).
+ * ({@link MemberTimeouts}).
  *
  * <p>As for consumer groups, every change is written to {@code __consumer_offsets} ({@link ShareGroups#write}) on
  * the coordinator's thread under the group's lock, and the heartbeat answered once the write counts. A group id
@@ -36,13 +39,15 @@ import static java.util.concurrent.CompletableFuture.completedFuture;
  * and assigns them (Kafka's initializedAssignmentPending). DeleteGroups of a share group is
  * {@link ShareGroupDeletion}'s, the offsets admin APIs' part {@link ShareGroupOffsetsAdmin}'s.
  */
-final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
+final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, ShareGroupMember> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ShareGroupCoordinator.class);
 
     private final ShareGroups groups;
     private final GroupTypes types;
     private final CoordinatorThread thread;
     private final ShareGroupAssignor assignor;
-    private final ShareGroupSessions sessions;
+    private final MemberTimeouts<ShareGroup, ShareGroupMember> timeouts;
     private final ShareGroupTimings timings;
     private final ShareGroupStateInitializer states;
     private final int maxSize;
@@ -54,7 +59,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
         this.types = types;
         this.thread = thread;
         this.assignor = new ShareGroupAssignor(topics);
-        this.sessions = new ShareGroupSessions(clock, this);
+        this.timeouts = new MemberTimeouts<>("ShareGroupHeartbeat", clock, this);
         this.timings = timings;
         this.states = states;
         this.maxSize = config.get(BrokerConfig.GROUP_SHARE_MAX_SIZE);
@@ -198,7 +203,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
             member.memberEpoch = group.assignmentEpoch;
         }
         member.assignedPartitions = group.targetOf(member.memberId);
-        sessions.heartbeat(group, member, timings.sessionTimeoutMs(group.groupId));
+        timeouts.heartbeat(group, member, timings.sessionTimeoutMs(group.groupId));
         boolean changed = joining || member.memberEpoch != epochBefore
                 || !member.assignedPartitions.equals(assignedBefore);
         return new ShareGroupHeartbeat.Response(Errors.NONE, null, member.memberId, member.memberEpoch,
@@ -247,7 +252,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
      * no member's target (Kafka's initializedAssignmentPending): the leaver's, unless another member holds them too.
      */
     private void removeMember(ShareGroup group, ShareGroupMember member) {
-        sessions.end(member);
+        timeouts.end(member);
         group.members.remove(member.memberId);
         group.targetAssignment.remove(member.memberId);
         recomputeSubscription(group);
@@ -265,12 +270,13 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
     }
 
     @Override
-    public void sessionExpired(ShareGroup group, ShareGroupMember member, long token) {
+    public void expired(ShareGroup group, ShareGroupMember member, LongSupplier current, long token, String why) {
         thread.run(() -> {
             synchronized (group) {
-                if (group.isDead() || group.members.get(member.memberId) != member || member.sessionToken != token) {
+                if (group.isDead() || group.members.get(member.memberId) != member || current.getAsLong() != token) {
                     return;
                 }
+                LOG.info("Removing member {} of share group {}: its {} expired", member.memberId, group.groupId, why);
                 removeMember(group, member);
                 groups.write(group);
             }
@@ -286,7 +292,7 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
             groups.restored(group);
             states.replayed(group);
             for (ShareGroupMember member : group.members.values()) {
-                sessions.heartbeat(group, member, timings.sessionTimeoutMs(group.groupId));
+                timeouts.heartbeat(group, member, timings.sessionTimeoutMs(group.groupId));
             }
         }
     }
@@ -294,17 +300,17 @@ final class ShareGroupCoordinator implements ShareGroupSessions.Expiry {
     /** Forgets a group whose partition this broker no longer leads; its members' sessions end. */
     void unload(ShareGroup group) {
         synchronized (group) {
-            group.members.values().forEach(sessions::end);
+            group.members.values().forEach(timeouts::end);
             groups.forget(group);
         }
     }
 
 
     void bindMetersTo(MeterRegistry registry) {
-        sessions.bindMetersTo(registry);
+        timeouts.bindMetersTo(registry);
     }
 
     void close() throws InterruptedException {
-        sessions.close();
+        timeouts.close();
     }
 }

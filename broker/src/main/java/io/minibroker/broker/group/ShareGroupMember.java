@@ -10,7 +10,7 @@ import java.util.UUID;
  * heartbeated at), the topics it subscribes to and the partitions assigned to it. A share group needs no
  * reconciliation: a partition may be assigned to several members at once, so a member takes its target at once.
  */
-final class ShareGroupMember {
+final class ShareGroupMember extends TimedMember {
 
     /** The epoch a member sends to leave the group, as ShareGroupHeartbeat defines it. */
     static final int LEAVE_GROUP_MEMBER_EPOCH = -1;
@@ -25,8 +25,6 @@ final class ShareGroupMember {
     String clientHost = "";
     List<String> subscribedTopicNames = List.of();
     Map<UUID, Set<Integer>> assignedPartitions = Map.of();
-    /** Moves on with every heartbeat; a session timeout armed at an earlier token has been superseded. */
-    long sessionToken;
 
     ShareGroupMember(String memberId) {
         this.memberId = memberId;

@@ -193,27 +193,24 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
         }
         StreamsGroup group = groups.get(groupId);
         boolean created = group == null;
+        boolean overClassic = false;
         if (created) {
             String anotherType = types.notA(GroupType.STREAMS, groupId);
             boolean joining = request.memberEpoch() == 0;
             // Kafka's getOrCreateStreamsGroup: an empty classic group (an app moved from group.protocol=classic,
             // its commits kept) gives way to the streams group; any other group of the id refuses the member.
-            boolean replacesClassic = anotherType != null && joining && types.holds(GroupType.CLASSIC, groupId)
-                    && classicMembership.releaseIfEmpty(groupId);
-            if (anotherType != null && !replacesClassic) {
+            overClassic = anotherType != null && joining && types.holds(GroupType.CLASSIC, groupId)
+                    && classicMembership.isEmpty(groupId);
+            if (anotherType != null && !overClassic) {
                 return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND, anotherType));
             }
             if (!joining) {
                 return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
                         "Streams group " + groupId + " not found."));
             }
-            group = groups.getOrCreate(groupId);
-            if (replacesClassic) {
-                synchronized (group) {
-                    groups.replacesClassicGroup(group);
-                }
-                LOG.info("Group {}: the empty classic group became a streams group", groupId);
-            }
+            // Not listed until the join is accepted, as Kafka's new group exists only once its records are replayed:
+            // a refused join (a static member, an invalid topology) leaves no trace, the classic group kept.
+            group = new StreamsGroup(groupId);
         }
         Outcome outcome;
         CompletableFuture<Long> written = null;
@@ -223,12 +220,16 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
             }
             outcome = request.memberEpoch() < 0 ? new Outcome(leave(group, request), List.of())
                     : heartbeat(group, request, created);
-            if (outcome.response().error() == Errors.NONE) {
+            if (outcome.response().error() == Errors.NONE && !created) {
                 written = groups.write(group, group.members.get(outcome.response().memberId()));
             }
         }
-        if (written == null) {
-            groups.forgetIfUnused(group);
+        if (outcome.response().error() == Errors.NONE && created) {
+            written = listAndWrite(group, overClassic, outcome.response().memberId());
+            if (written == null) {
+                return completedFuture(StreamsGroupHeartbeat.Response.error(Errors.GROUP_ID_NOT_FOUND,
+                        types.notA(GroupType.STREAMS, groupId)));
+            }
         }
         if (!outcome.toCreate().isEmpty()) {
             internalTopics.createAsDecided(outcome.toCreate());
@@ -240,6 +241,29 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
         // in memory, written with the group's next one.
         return written.handle((offset, failure) -> failure == null ? outcome.response()
                 : StreamsGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null));
+    }
+
+    /**
+     * Lists a group a first join made, now that the join is accepted, and writes it. Over an empty classic group,
+     * that group is released first and its metadata record tombstoned in the streams group's first batch, as Kafka
+     * writes the tombstone with the join's records. Null if a classic member joined meanwhile: the classic group
+     * keeps the id, and the streams group is dropped with its member's timeouts.
+     */
+    private CompletableFuture<Long> listAndWrite(StreamsGroup group, boolean overClassic, String memberId) {
+        if (overClassic && !classicMembership.releaseIfEmpty(group.groupId)) {
+            synchronized (group) {
+                group.members.values().forEach(timeouts::end);
+            }
+            return null;
+        }
+        synchronized (group) {
+            if (overClassic) {
+                groups.replacesClassicGroup(group);
+                LOG.info("Group {}: the empty classic group became a streams group", group.groupId);
+            }
+            groups.list(group);
+            return groups.write(group, group.members.get(memberId));
+        }
     }
 
     /** A heartbeat's answer, and the internal topics the broker is to create for it. */
@@ -330,7 +354,7 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
         StreamsReconciliation.reconcile(member, group.assignmentEpoch, group.targetOf(member.memberId),
                 () -> group.owners(request.memberId()), request.ownedTasks());
         if (member.state == StreamsGroupMember.State.UNREVOKED_TASKS && member.revocationToken != revocationBefore) {
-            timeouts.revoking(group, member);
+            timeouts.revoking(group, member, member.rebalanceTimeoutMs);
         }
         timeouts.heartbeat(group, member, settings.sessionTimeoutMs(group.groupId));
         if (request.shutdownApplication()) {
@@ -587,11 +611,11 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
                     group.configuredTopology = null; // configured again, and refused, at the next heartbeat
                 }
             }
-            groups.restored(group);
+            groups.list(group);
             for (StreamsGroupMember member : group.members.values()) {
                 timeouts.heartbeat(group, member, settings.sessionTimeoutMs(group.groupId));
                 if (member.state == StreamsGroupMember.State.UNREVOKED_TASKS) {
-                    timeouts.revoking(group, member);
+                    timeouts.revoking(group, member, member.rebalanceTimeoutMs);
                 }
             }
         }

@@ -32,6 +32,8 @@ final class StreamsGroupMember extends TimedMember {
     String processId = "";
     Endpoint userEndpoint;
     Map<String, String> clientTags = Map.of();
+    /** Its RebalanceTimeoutMs: how long it has to revoke what it must give up; -1 until it tells. */
+    int rebalanceTimeoutMs = -1;
 
     int memberEpoch;
     int previousMemberEpoch;

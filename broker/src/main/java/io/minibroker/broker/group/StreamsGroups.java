@@ -33,16 +33,15 @@ final class StreamsGroups {
         return groups.get(groupId);
     }
 
-    StreamsGroup getOrCreate(String groupId) {
-        return groups.computeIfAbsent(groupId, StreamsGroup::new);
-    }
-
     List<StreamsGroup> all() {
         return new ArrayList<>(groups.values());
     }
 
-    /** Lists a group replayed from the offsets topic in place of any earlier one of that id. */
-    void restored(StreamsGroup group) {
+    /**
+     * Lists the group under its id, in place of any earlier one: one replayed from the offsets topic, or one a first
+     * join made, once the join is accepted.
+     */
+    void list(StreamsGroup group) {
         groups.put(group.groupId, group);
     }
 
@@ -102,14 +101,5 @@ final class StreamsGroups {
     void forget(StreamsGroup group) {
         group.markDead();
         groups.remove(group.groupId, group);
-    }
-
-    /** Forgets a group a refused first join made: it has no member and no topology. */
-    void forgetIfUnused(StreamsGroup group) {
-        synchronized (group) {
-            if (!group.isDead() && group.members.isEmpty() && group.topology == null) {
-                forget(group);
-            }
-        }
     }
 }

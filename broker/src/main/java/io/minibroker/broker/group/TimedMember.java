@@ -1,9 +1,9 @@
 package io.minibroker.broker.group;
 
 /**
- * What the timeouts of a consumer-group or streams-group member watch ({@link MemberTimeouts}): two tokens, and the
- * rebalance timeout it asked for. The tokens are volatile so that a timeout can tell, without the group's lock, that
- * it was superseded.
+ * What the timeouts of a consumer-, streams- or share-group member watch ({@link MemberTimeouts}): two tokens, volatile
+ * so that a timeout can tell, without the group's lock, that it was superseded. A share-group member has nothing to
+ * revoke (a partition may be shared): its revocation token only moves when it is removed.
  */
 abstract class TimedMember {
 
@@ -11,6 +11,4 @@ abstract class TimedMember {
     volatile long sessionToken;
     /** Bumped whenever the member's revocation ends or restarts: the rebalance timeout watches it. */
     volatile long revocationToken;
-    /** Its RebalanceTimeoutMs: how long it has to revoke what it must give up; -1 until it tells. */
-    int rebalanceTimeoutMs = -1;
 }

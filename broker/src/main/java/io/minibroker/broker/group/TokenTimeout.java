@@ -6,8 +6,7 @@ import java.util.function.LongSupplier;
 
 /**
  * A member's timeout in a purgatory (a session, a rebalance): done quietly once the member's token moves on (a sign
- * of life superseded it), else, expired, it calls back. What {@link MemberTimeouts} and
- * {@link ShareGroupSessions} watch.
+ * of life superseded it), else, expired, it calls back. What {@link MemberTimeouts} watches.
  */
 final class TokenTimeout extends DelayedOperation {
     private final LongSupplier current;

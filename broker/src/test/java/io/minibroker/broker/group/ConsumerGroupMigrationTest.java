@@ -17,6 +17,7 @@ import io.minibroker.protocol.message.view.OffsetCommitRequestView;
 import io.minibroker.protocol.message.view.OffsetCommitResponseView;
 import io.minibroker.protocol.message.view.SyncGroupRequestView;
 import io.minibroker.protocol.message.view.SyncGroupResponseView;
+import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.common.TopicPartition;
@@ -401,6 +402,36 @@ class ConsumerGroupMigrationTest {
         assertThat(describe().errorCode()).as("still classic after a restart")
                 .isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
         assertThat(client.describedMemberCount("g")).isEqualTo(1);
+    }
+
+    /**
+     * Kafka's getOrMaybeCreateConsumerGroup adds the empty classic group's tombstone to the join's records: the
+     * classic metadata is deleted in the batch that writes the consumer group's first records.
+     */
+    @Test
+    void anEmptyClassicGroupBecomesAConsumerGroupItsMetadataTombstonedInTheSameBatch() throws Exception {
+        start(Map.of());
+        createTopic();
+        String classic = stableClassicGroup();
+        Struct leave = ApiKey.LEAVE_GROUP.request().newMessage().set("GroupId", "g");
+        leave.addElement("Members").set("MemberId", classic);
+        assertThat(client.call(ApiKey.LEAVE_GROUP, 4, leave).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(client.describedState("g")).isEqualTo("Empty");
+
+        assertThat(heartbeat("m1", 0).errorCode()).isEqualTo(Errors.NONE.code());
+        client.close();
+        broker.close();
+        ByteBuffer classicMetadata = ByteBuffer.wrap(GroupMetadataRecord.key("g"));
+        ByteBuffer consumerMetadata = ConsumerGroupRecords.key(ConsumerGroupRecords.METADATA, "g", null);
+        List<Map<ByteBuffer, byte[]>> batches = OffsetsTopicSegments.batches(logDir);
+        assertThat(batches).filteredOn(batch -> batch.containsKey(consumerMetadata)).first()
+                .satisfies(first -> {
+                    assertThat(first).containsEntry(classicMetadata, null);
+                    assertThat(first.keySet().iterator().next()).as("the tombstone first, as Kafka's records")
+                            .isEqualTo(classicMetadata);
+                });
+        start(Map.of());
+        assertThat(describe().members()).extracting(m -> m.memberId()).containsExactly("m1");
     }
 
     @Test

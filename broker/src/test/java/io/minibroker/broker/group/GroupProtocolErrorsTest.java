@@ -5,6 +5,13 @@ import io.minibroker.broker.server.Eventually;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatResponseView;
+import io.minibroker.protocol.message.view.JoinGroupResponseView;
+import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.ShareGroupHeartbeatResponseView;
+import io.minibroker.protocol.message.view.StreamsGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.StreamsGroupHeartbeatResponseView;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
@@ -16,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -203,6 +211,48 @@ class GroupProtocolErrorsTest {
 
         assertThat(client.call(ApiKey.SYNC_GROUP, SYNC_V5, sync).getInt16("ErrorCode"))
                 .isEqualTo(Errors.ILLEGAL_GENERATION.code());
+    }
+
+    /**
+     * Kafka's classicGroupJoin answers a join for a share group or a streams group with members with a bare
+     * JoinGroupResponseData, and a refusal by a consumer group with members is thrown and answered the same way: the
+     * error, generation -1, no protocol, no leader and no member id, whatever member id the request named.
+     */
+    @Test
+    void aJoinRefusedByAGroupOfAnotherTypeNamesNoMember() throws IOException {
+        ConsumerGroupHeartbeatResponseView consumer = new ConsumerGroupHeartbeatResponseView(client.call(
+                ApiKey.CONSUMER_GROUP_HEARTBEAT, 1, new ConsumerGroupHeartbeatRequestView().groupId("consumer")
+                        .memberId("c1").memberEpoch(0).rebalanceTimeoutMs(30_000)
+                        .subscribedTopicNames(List.of("t")).topicPartitions(List.of()).struct()));
+        assertThat(consumer.errorCode()).isEqualTo(Errors.NONE.code());
+        ShareGroupHeartbeatResponseView share = new ShareGroupHeartbeatResponseView(client.call(
+                ApiKey.SHARE_GROUP_HEARTBEAT, 1, new ShareGroupHeartbeatRequestView().groupId("share")
+                        .memberId("s1").memberEpoch(0).subscribedTopicNames(List.of("t")).struct()));
+        assertThat(share.errorCode()).isEqualTo(Errors.NONE.code());
+        StreamsGroupHeartbeatRequestView streamsJoin = new StreamsGroupHeartbeatRequestView().groupId("streams")
+                .memberId("k1").memberEpoch(0).rebalanceTimeoutMs(30_000).processId("p1")
+                .activeTasks(new ArrayList<>()).standbyTasks(new ArrayList<>()).warmupTasks(new ArrayList<>())
+                .topology(new StreamsGroupHeartbeatRequestView.Topology().epoch(0));
+        streamsJoin.topology().addSubtopology().subtopologyId("0").sourceTopics(List.of("t"));
+        StreamsGroupHeartbeatResponseView streams = new StreamsGroupHeartbeatResponseView(client.call(
+                ApiKey.STREAMS_GROUP_HEARTBEAT, 0, streamsJoin.struct()));
+        assertThat(streams.errorCode()).isEqualTo(Errors.NONE.code());
+
+        for (String groupId : List.of("consumer", "share", "streams")) {
+            for (String memberId : List.of("", "a-member-of-old")) {
+                Struct join = joinRequest(groupId, memberId, 10_000, new byte[0]).set("ProtocolType", "connect");
+                JoinGroupResponseView refused = new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, JOIN_V9,
+                        join));
+                assertThat(refused.errorCode()).as(groupId).isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL.code());
+                assertThat(refused.memberId()).as(groupId + ", member id named: " + memberId).isEmpty();
+                assertThat(refused.generationId()).as(groupId).isEqualTo(-1);
+                assertThat(refused.protocolType()).as(groupId).isNull();
+                assertThat(refused.protocolName()).as(groupId).isEmpty();
+                assertThat(refused.leader()).as(groupId).isEmpty();
+                assertThat(refused.skipAssignment()).as(groupId).isFalse();
+                assertThat(refused.members()).as(groupId).isEmpty();
+            }
+        }
     }
 
     @Test

@@ -409,10 +409,8 @@ class StreamsGroupHeartbeatTest {
                 .typesFilter(List.of()).struct())).groups();
     }
 
-    @Test
-    void anEmptyClassicGroupGivesItsIdToAStreamsGroupWhichKeepsItsCommits() throws Exception {
-        start(Map.of("group.initial.rebalance.delay.ms", "0"));
-        // An app on group.protocol=classic: a member joins, syncs, commits and stays.
+    /** An app on group.protocol=classic: a member joins, syncs and commits offset 5 of input-0; its id. */
+    private String classicMemberCommitted() throws IOException {
         String memberId = classicJoin("").getString("MemberId");
         Struct joined = classicJoin(memberId);
         assertThat(joined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
@@ -426,15 +424,27 @@ class StreamsGroupHeartbeatTest {
         commit.addTopic().name("input").addPartition().partitionIndex(0).committedOffset(5);
         assertThat(new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 9, commit.struct())).topics()
                 .get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+        return memberId;
+    }
+
+    private void classicLeave(String memberId) throws IOException {
+        Struct leave = ApiKey.LEAVE_GROUP.request().newMessage().set("GroupId", "app");
+        leave.addElement("Members").set("MemberId", memberId);
+        assertThat(client.call(ApiKey.LEAVE_GROUP, 4, leave).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+    }
+
+    @Test
+    void anEmptyClassicGroupGivesItsIdToAStreamsGroupWhichKeepsItsCommits() throws Exception {
+        start(Map.of("group.initial.rebalance.delay.ms", "0"));
+        // An app on group.protocol=classic: a member joins, syncs, commits and stays.
+        String memberId = classicMemberCommitted();
 
         StreamsGroupHeartbeatResponseView whileClassicMembers = heartbeat(join("m1", "p1"));
         assertThat(whileClassicMembers.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
         assertThat(whileClassicMembers.errorMessage()).isEqualTo("Group app is not a streams group.");
 
         // The app stops (its member leaves) and comes back with group.protocol=streams.
-        Struct leave = ApiKey.LEAVE_GROUP.request().newMessage().set("GroupId", "app");
-        leave.addElement("Members").set("MemberId", memberId);
-        assertThat(client.call(ApiKey.LEAVE_GROUP, 4, leave).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        classicLeave(memberId);
         StreamsGroupHeartbeatResponseView m1 = heartbeat(join("m1", "p1"));
         assertThat(m1.errorCode()).isEqualTo(Errors.NONE.code());
         untilReady("m1", m1.memberEpoch());
@@ -450,6 +460,40 @@ class StreamsGroupHeartbeatTest {
                 .isEqualTo("streams"));
         assertThat(describe().members()).extracting(StreamsGroupDescribeResponseView.Member::memberId)
                 .containsExactly("m1");
+        assertThat(committedOffset()).isEqualTo(5);
+    }
+
+    /**
+     * Kafka's getOrCreateStreamsGroup only adds the classic group's tombstone to the join's records, which a refused
+     * join never writes: the empty classic group stays, in memory as in the log, until a join is accepted.
+     */
+    @Test
+    void aRefusedStreamsJoinLeavesTheEmptyClassicGroupItWouldReplace() throws Exception {
+        start(Map.of("group.initial.rebalance.delay.ms", "0"));
+        classicLeave(classicMemberCommitted());
+
+        StreamsGroupHeartbeatResponseView staticMember = heartbeat(join("m1", "p1").instanceId("i1"));
+        assertThat(staticMember.errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+        assertThat(allGroups()).as("after a static member's refusal").singleElement().satisfies(group -> {
+            assertThat(group.groupType()).isEqualTo("classic");
+            assertThat(group.groupState()).isEqualTo("Empty");
+        });
+        StreamsGroupHeartbeatRequestView unsized = join("m1", "p1");
+        unsized.topology().subtopologies().get(0).repartitionSinkTopics(List.of()); // app-repartition: no writer
+        StreamsGroupHeartbeatResponseView invalid = heartbeat(unsized);
+        assertThat(invalid.errorCode()).isEqualTo(Errors.STREAMS_INVALID_TOPOLOGY.code());
+        assertThat(allGroups()).as("after an invalid topology's refusal").singleElement().satisfies(group -> {
+            assertThat(group.groupType()).isEqualTo("classic");
+            assertThat(group.groupState()).isEqualTo("Empty");
+        });
+        assertThat(committedOffset()).isEqualTo(5);
+
+        assertThat(heartbeat(join("m1", "p1")).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(allGroups()).singleElement().satisfies(group -> assertThat(group.groupType())
+                .isEqualTo("streams"));
+        restart();
+        assertThat(allGroups()).singleElement().satisfies(group -> assertThat(group.groupType())
+                .isEqualTo("streams"));
         assertThat(committedOffset()).isEqualTo(5);
     }
 
