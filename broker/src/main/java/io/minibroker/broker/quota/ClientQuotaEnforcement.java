@@ -7,14 +7,15 @@ import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.ProduceResponseView;
+import io.minibroker.protocol.message.view.ShareFetchResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The byte-rate quotas of Produce and Fetch, as Kafka's KafkaApis applies them once a request is served: a Produce
- * records its request's size against {@code producer_byte_rate}, a consumer's Fetch its response's size against
- * {@code consumer_byte_rate} (a follower's fetch is not a client's). The throttle time goes into the response's
+ * records its request's size against {@code producer_byte_rate}, a consumer's Fetch or ShareFetch its response's
+ * size against {@code consumer_byte_rate} (a follower's fetch is not a client's). The throttle time goes into the response's
  * ThrottleTimeMs, and the connection is then muted for that long (KIP-219), which the request handler does.
  */
 public final class ClientQuotaEnforcement {
@@ -61,17 +62,31 @@ public final class ClientQuotaEnforcement {
             }
             return new Throttle(throttleMs, response);
         }
-        if (request.api() == ApiKey.FETCH && response != null && fetch.enabled() && !fromFollower(request)) {
-            // Sized only under a quota, as Kafka's FetchResponse.sizeOf: the size prefix and the body, no header.
-            int responseBytes = Frames.SIZE_PREFIX_BYTES + ApiKey.FETCH.response().sizeOf(response, request.version());
+        boolean consumerFetch = request.api() == ApiKey.FETCH && !fromFollower(request)
+                || request.api() == ApiKey.SHARE_FETCH;
+        if (consumerFetch && response != null && fetch.enabled()) {
+            // Sized only under a quota, as Kafka's FetchResponse.sizeOf and ShareFetchResponse.sizeOf: the size
+            // prefix and the body, no header.
+            int responseBytes = Frames.SIZE_PREFIX_BYTES + request.api().response().sizeOf(response, request.version());
             int throttleMs = fetch.recordAndGetThrottleTimeMs(user, clientId, responseBytes);
             if (throttleMs > 0) {
                 fetch.unrecord(user, clientId, responseBytes);
-                return new Throttle(throttleMs, throttledFetch(request, response, throttleMs));
+                return new Throttle(throttleMs, request.api() == ApiKey.FETCH
+                        ? throttledFetch(request, response, throttleMs) : throttledShareFetch(response, throttleMs));
             }
             return new Throttle(0, response);
         }
         return new Throttle(0, response);
+    }
+
+    /**
+     * Kafka 4.3.1's ShareFetchContext.throttleResponse: the session's error if the fetch had one, no partitions. The
+     * records the fetch acquired are not sent; as in Kafka, they stay acquired until their locks expire
+     * ({@code group.share.record.lock.duration.ms}) and then go to the next fetch, this member's or another's.
+     */
+    private static Struct throttledShareFetch(Struct served, int throttleMs) {
+        return new ShareFetchResponseView().throttleTimeMs(throttleMs)
+                .errorCode(new ShareFetchResponseView(served).errorCode()).struct();
     }
 
     /**
