@@ -148,7 +148,10 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             }
         };
 
-        /** This broker now leads the partition, at this leader epoch. */
+        /**
+         * This broker now leads the partition, at this leader epoch; also when it goes on leading it in a new term
+         * (no {@link #onResigned} in between), as Kafka's onElection is called for every leader epoch.
+         */
         void onLeading(TopicPartition partition, int leaderEpoch);
 
         /** This broker no longer leads the partition (another leads it, it has none, or it is no longer here). */
@@ -305,12 +308,16 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         previous.forEach((partition, before) -> {
             HostedPartition now = next.get(partition);
             if (before.leader() != null && (now == null || now.leader() != before.leader())) {
-                // Leadership lost, or the topic deleted: what was parked on it is answered now.
-                LOG.info("No longer leading {}", partition);
+                // A new term, leadership lost, or the topic deleted: what was parked on it is looked at again.
                 producePurgatory.checkAndComplete(partition);
                 fetchPurgatory.checkAndComplete(partition);
                 deleteRecordsPurgatory.checkAndComplete(partition);
-                leadershipListener.onResigned(partition);
+                if (now == null || now.leader() == null) {
+                    LOG.info("No longer leading {}", partition);
+                    leadershipListener.onResigned(partition);
+                }
+                // A leader that goes on leading in a new term (a reassignment removed a follower) does not resign:
+                // as Kafka's coordinators, the listener only hears of the new epoch.
             }
         });
         next.forEach((partition, now) -> {
