@@ -309,9 +309,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             HostedPartition now = next.get(partition);
             if (before.leader() != null && (now == null || now.leader() != before.leader())) {
                 // A new term, leadership lost, or the topic deleted: what was parked on it is looked at again.
-                producePurgatory.checkAndComplete(partition);
-                fetchPurgatory.checkAndComplete(partition);
-                deleteRecordsPurgatory.checkAndComplete(partition);
+                checkParked(partition);
                 if (now == null || now.leader() == null) {
                     LOG.info("No longer leading {}", partition);
                     leadershipListener.onResigned(partition);
@@ -369,6 +367,10 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             return;
         }
         fetchers.unfollow(movedAway);
+        // What was parked here (on a leader, or a consumer's read from this follower) is answered while the log is
+        // still there: NOT_LEADER_OR_FOLLOWER with the new leader, as Kafka, which still has the partition in its
+        // metadata; once deleted, the log would answer UNKNOWN_TOPIC_OR_PARTITION, the answer for a deleted topic.
+        movedAway.forEach(this::checkParked);
         for (TopicPartition partition : movedAway) {
             try {
                 topics.deleteReplicaLog(partition);
@@ -379,17 +381,31 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
     }
 
+    /** Completes what is parked on the partition and can be answered now (this broker's role in it changed). */
+    private void checkParked(TopicPartition partition) {
+        producePurgatory.checkAndComplete(partition);
+        fetchPurgatory.checkAndComplete(partition);
+        deleteRecordsPurgatory.checkAndComplete(partition);
+    }
+
     /** Deletes the topics here that the image does not give this broker any replica of. */
     private void deleteTopicsNotIn(ClusterMetadata image) {
         for (TopicMetadata local : List.copyOf(topics.all())) {
-            boolean hostedHere = image.topic(local.name())
-                    .filter(topic -> topic.id().equals(local.id()))
-                    .filter(topic -> topic.partitions().stream().anyMatch(p -> p.replicas().contains(nodeId)))
-                    .isPresent();
-            if (hostedHere) {
-                continue;
+            Optional<TopicImage> stillInCluster = image.topic(local.name())
+                    .filter(topic -> topic.id().equals(local.id()));
+            if (stillInCluster.isPresent()) {
+                if (stillInCluster.get().partitions().stream().anyMatch(p -> p.replicas().contains(nodeId))) {
+                    continue;
+                }
+                // Every replica here was moved away: what was parked on them is answered before the logs go, as in
+                // deleteReplicasMovedAway.
+                LOG.info("No longer a replica of any partition of topic {}: deleting it here", local.name());
+                for (int partition = 0; partition < local.partitions(); partition++) {
+                    checkParked(new TopicPartition(local.name(), partition));
+                }
+            } else {
+                LOG.info("Topic {} is no longer in the cluster's metadata: deleting it here", local.name());
             }
-            LOG.info("Topic {} is no longer in the cluster's metadata: deleting it here", local.name());
             Errors deleted = topics.delete(local.name());
             if (deleted != Errors.NONE) {
                 LOG.warn("Could not delete topic {}: {}", local.name(), deleted);
