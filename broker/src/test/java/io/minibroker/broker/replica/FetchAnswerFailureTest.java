@@ -9,32 +9,24 @@ import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.frame.OutboundFrame;
-import io.minibroker.protocol.message.ApiKey;
-import io.minibroker.protocol.message.MessageCodec;
-import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.FetchResponseView.FetchableTopicResponse;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -115,23 +107,18 @@ class FetchAnswerFailureTest {
         return response;
     }
 
-    /** A leader that hands each fetch to the test and sends the answer the test gives, one connection at a time. */
+    /** A leader that hands each fetch to the test and sends the answer the test gives. */
     private static final class ScriptedLeader implements AutoCloseable {
 
-        private final ServerSocket server;
         private final BlockingQueue<FetchRequestView> fetches = new LinkedBlockingQueue<>();
         private final BlockingQueue<FetchResponseView> answers = new LinkedBlockingQueue<>();
-        private final Thread thread;
-
-        ScriptedLeader() throws IOException {
-            server = new ServerSocket(0);
-            thread = new Thread(this::serve, "scripted-leader");
-            thread.setDaemon(true);
-            thread.start();
-        }
+        private final ScriptedPeer peer = new ScriptedPeer("scripted-leader", request -> {
+            fetches.add(new FetchRequestView(request.body()));
+            return Optional.of(answers.take().struct());
+        });
 
         int port() {
-            return server.getLocalPort();
+            return peer.port();
         }
 
         /** The next fetch the follower sent, waited for as long as the follower's backoff and a loaded machine take. */
@@ -145,38 +132,9 @@ class FetchAnswerFailureTest {
             answers.add(response);
         }
 
-        private void serve() {
-            while (!server.isClosed()) {
-                try (Socket connection = server.accept()) {
-                    DataInputStream in = new DataInputStream(connection.getInputStream());
-                    OutputStream out = connection.getOutputStream();
-                    while (true) {
-                        byte[] frame = new byte[in.readInt()];
-                        in.readFully(frame);
-                        Request request = MessageCodec.decodeRequest(Unpooled.wrappedBuffer(frame));
-                        fetches.add(new FetchRequestView(request.body()));
-                        OutboundFrame answer = MessageCodec.encodeResponse(ByteBufAllocator.DEFAULT, ApiKey.FETCH,
-                                request.header().apiVersion(), request.header().correlationId(),
-                                answers.take().struct());
-                        for (Object piece : answer.pieces()) {
-                            ByteBuf bytes = (ByteBuf) piece;
-                            bytes.readBytes(out, bytes.readableBytes());
-                        }
-                        answer.release();
-                        out.flush();
-                    }
-                } catch (IOException e) {
-                    // the follower closed, or the test ended: take the next connection, if any
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }
-
         @Override
         public void close() throws IOException {
-            server.close();
-            thread.interrupt();
+            peer.close();
         }
     }
 }

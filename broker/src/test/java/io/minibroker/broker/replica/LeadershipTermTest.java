@@ -1,18 +1,11 @@
 package io.minibroker.broker.replica;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.minibroker.broker.admin.DelayedDeleteRecords;
 import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
-import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.config.BrokerConfig;
-import io.minibroker.broker.fetch.FetchHandler;
 import io.minibroker.broker.log.TopicPartition;
-import io.minibroker.broker.metrics.BrokerTopicMetrics;
-import io.minibroker.broker.produce.ProduceHandler;
-import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.purgatory.time.ManualClock;
@@ -54,13 +47,7 @@ class LeadershipTermTest {
         BrokerClock clock = BrokerClock.manual(new ManualClock());
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString(), "node.id", "0")),
                 Clock.systemUTC());
-        replicas = new ReplicaManager(0, topics, ProduceHandler.newPurgatory(1000, clock.purgatoryClock()),
-                FetchHandler.newPurgatory(1000, clock.purgatoryClock()),
-                DelayedDeleteRecords.newPurgatory(1000, clock.purgatoryClock()),
-                new ReplicaFetchers(0, () -> 1, FetcherSettings.of(BrokerConfig.of(Map.of())), ClientSecurity.NONE,
-                        new BrokerTopicMetrics(new SimpleMeterRegistry()), partition -> { }),
-                new NodeChannel("localhost", 1, "leadership-term-test", 10_000), 30_000, 9_000, 60_000, () -> 1,
-                clock);
+        replicas = TestReplicaManagers.nodeZero(topics, 1, 30_000, clock);
         replicas.setLeadershipListener(new ReplicaManager.LeadershipListener() {
             @Override
             public void onLeading(TopicPartition partition, int leaderEpoch) {
