@@ -56,6 +56,17 @@ final class CoordinatedPartitions {
         led.put(partition, new Lead(leaderEpoch, State.LOADING));
     }
 
+    /**
+     * Led again at a newer epoch, with no resignation in between: a loaded partition stays loaded at that epoch,
+     * as Kafka's coordinator runtime keeps an active coordinator and only notes the epoch. False when the
+     * partition is not loaded here (it is to be loaded).
+     */
+    boolean ledAgain(int partition, int leaderEpoch) {
+        Lead lead = led.computeIfPresent(partition, (index, current) -> current.state() == State.LOADED
+                ? new Lead(leaderEpoch, State.LOADED) : current);
+        return lead != null && lead.state() == State.LOADED;
+    }
+
     /** The load of this epoch finished; false if leadership moved meanwhile (nothing changes). */
     boolean loaded(int partition, int leaderEpoch) {
         return led.replace(partition, new Lead(leaderEpoch, State.LOADING), new Lead(leaderEpoch, State.LOADED));

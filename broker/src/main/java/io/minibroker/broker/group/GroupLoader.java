@@ -66,9 +66,17 @@ final class GroupLoader {
         }
     }
 
-    /** Leading a partition of the offsets topic: replays it on the coordinator's thread, then serves its groups. */
+    /**
+     * Leading a partition of the offsets topic: replays it on the coordinator's thread, then serves its groups. One
+     * already loaded here (led on in a new term) keeps its groups, their members and parked joins.
+     */
     void onLeading(TopicPartition partition, int leaderEpoch) {
         if (!partition.topic().equals(OffsetsTopic.NAME)) {
+            return;
+        }
+        if (groups.coordinated().ledAgain(partition.partition(), leaderEpoch)) {
+            LOG.info("Still coordinating the groups of {}-{} (leader epoch {})", OffsetsTopic.NAME,
+                    partition.partition(), leaderEpoch);
             return;
         }
         groups.coordinated().loading(partition.partition(), leaderEpoch);

@@ -268,6 +268,21 @@ final class ReplicaFetcher implements AutoCloseable {
             }
             throw new IOException("leader " + leader.id() + " refused the fetch: " + topLevel);
         }
+        try {
+            takeAnswer(response, requested, asOf);
+        } catch (IOException | RuntimeException e) {
+            // The leader's session counts every partition of this answer as told; those not taken (a failed append,
+            // cut or log start move, or an out-of-range reset) would not be named again until they change. A full
+            // fetch next has them all told again (Kafka's fetcher gets there by dropping the failed partition from
+            // its session and adding it back after a backoff).
+            session.failed();
+            throw e;
+        }
+    }
+
+    /** Takes each partition's part of an answer the session accepted; out-of-range ones are settled after. */
+    private void takeAnswer(FetchResponseView response, Map<String, FollowedPartition> requested,
+                            Set<FollowedPartition> asOf) throws IOException {
         boolean anyRefused = false;
         List<FollowedPartition> outOfRange = new ArrayList<>();
         for (FetchableTopicResponse topic : response.responses()) {

@@ -148,7 +148,10 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             }
         };
 
-        /** This broker now leads the partition, at this leader epoch. */
+        /**
+         * This broker now leads the partition, at this leader epoch; also when it goes on leading it in a new term
+         * (no {@link #onResigned} in between), as Kafka's onElection is called for every leader epoch.
+         */
         void onLeading(TopicPartition partition, int leaderEpoch);
 
         /** This broker no longer leads the partition (another leads it, it has none, or it is no longer here). */
@@ -305,12 +308,14 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         previous.forEach((partition, before) -> {
             HostedPartition now = next.get(partition);
             if (before.leader() != null && (now == null || now.leader() != before.leader())) {
-                // Leadership lost, or the topic deleted: what was parked on it is answered now.
-                LOG.info("No longer leading {}", partition);
-                producePurgatory.checkAndComplete(partition);
-                fetchPurgatory.checkAndComplete(partition);
-                deleteRecordsPurgatory.checkAndComplete(partition);
-                leadershipListener.onResigned(partition);
+                // A new term, leadership lost, or the topic deleted: what was parked on it is looked at again.
+                checkParked(partition);
+                if (now == null || now.leader() == null) {
+                    LOG.info("No longer leading {}", partition);
+                    leadershipListener.onResigned(partition);
+                }
+                // A leader that goes on leading in a new term (a reassignment removed a follower) does not resign:
+                // as Kafka's coordinators, the listener only hears of the new epoch.
             }
         });
         next.forEach((partition, now) -> {
@@ -362,6 +367,10 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             return;
         }
         fetchers.unfollow(movedAway);
+        // What was parked here (on a leader, or a consumer's read from this follower) is answered while the log is
+        // still there: NOT_LEADER_OR_FOLLOWER with the new leader, as Kafka, which still has the partition in its
+        // metadata; once deleted, the log would answer UNKNOWN_TOPIC_OR_PARTITION, the answer for a deleted topic.
+        movedAway.forEach(this::checkParked);
         for (TopicPartition partition : movedAway) {
             try {
                 topics.deleteReplicaLog(partition);
@@ -372,17 +381,31 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
     }
 
+    /** Completes what is parked on the partition and can be answered now (this broker's role in it changed). */
+    private void checkParked(TopicPartition partition) {
+        producePurgatory.checkAndComplete(partition);
+        fetchPurgatory.checkAndComplete(partition);
+        deleteRecordsPurgatory.checkAndComplete(partition);
+    }
+
     /** Deletes the topics here that the image does not give this broker any replica of. */
     private void deleteTopicsNotIn(ClusterMetadata image) {
         for (TopicMetadata local : List.copyOf(topics.all())) {
-            boolean hostedHere = image.topic(local.name())
-                    .filter(topic -> topic.id().equals(local.id()))
-                    .filter(topic -> topic.partitions().stream().anyMatch(p -> p.replicas().contains(nodeId)))
-                    .isPresent();
-            if (hostedHere) {
-                continue;
+            Optional<TopicImage> stillInCluster = image.topic(local.name())
+                    .filter(topic -> topic.id().equals(local.id()));
+            if (stillInCluster.isPresent()) {
+                if (stillInCluster.get().partitions().stream().anyMatch(p -> p.replicas().contains(nodeId))) {
+                    continue;
+                }
+                // Every replica here was moved away: what was parked on them is answered before the logs go, as in
+                // deleteReplicasMovedAway.
+                LOG.info("No longer a replica of any partition of topic {}: deleting it here", local.name());
+                for (int partition = 0; partition < local.partitions(); partition++) {
+                    checkParked(new TopicPartition(local.name(), partition));
+                }
+            } else {
+                LOG.info("Topic {} is no longer in the cluster's metadata: deleting it here", local.name());
             }
-            LOG.info("Topic {} is no longer in the cluster's metadata: deleting it here", local.name());
             Errors deleted = topics.delete(local.name());
             if (deleted != Errors.NONE) {
                 LOG.warn("Could not delete topic {}: {}", local.name(), deleted);

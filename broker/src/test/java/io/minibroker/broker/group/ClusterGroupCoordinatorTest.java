@@ -130,6 +130,25 @@ class ClusterGroupCoordinatorTest {
     }
 
     @Test
+    void leadingOnInANewTermKeepsTheGroupsAndTheirParkedJoins() throws Exception {
+        lead(0);
+        assertThat(join("").get().getInt16("ErrorCode")).as("the first member").isEqualTo(Errors.NONE.code());
+        CompletableFuture<Struct> parked = join("");
+        assertThat(parked).as("waiting for the first member to rejoin").isNotDone();
+
+        // A reassignment removed a follower: the same leader, a new epoch, and no resignation in between.
+        coordinator.onLeading(OFFSETS, 1);
+        assertThat(coordinator.coordinatorError(GROUP)).as("not loading again").isEqualTo(Errors.NONE);
+        // Another group's commit (the same partition) is appended on the coordinator's thread after whatever the
+        // new term queued there.
+        CompletableFuture<Map<TopicPartition, Errors>> committed = commit("another-group", 11);
+        await(() -> offsetsLog().logEndOffset() == 1, "the commit to be appended");
+        assertThat(parked).as("the parked join still waits").isNotDone();
+        replicateAll();
+        assertThat(committed.get().values()).containsOnly(Errors.NONE);
+    }
+
+    @Test
     void resigningAnswersParkedJoinsNotCoordinatorAndLeadingAgainReplaysTheCommits() throws Exception {
         lead(0);
         CompletableFuture<Map<TopicPartition, Errors>> committed = commit(9);
@@ -272,9 +291,14 @@ class ClusterGroupCoordinatorTest {
     }
 
     private CompletableFuture<Map<TopicPartition, Errors>> commit(long offset) {
+        return commit(GROUP, offset);
+    }
+
+    /** A simple commit (no generation) of the group's offset of orders-0. */
+    private CompletableFuture<Map<TopicPartition, Errors>> commit(String groupId, long offset) {
         Map<TopicPartition, OffsetStore.CommittedOffset> offsets = new LinkedHashMap<>();
         offsets.put(new TopicPartition("orders", 0), new OffsetStore.CommittedOffset(offset, -1, ""));
-        return coordinator.commitOffsets(new OffsetCommit(GROUP, -1, "", null, offsets, (short) 9));
+        return coordinator.commitOffsets(new OffsetCommit(groupId, -1, "", null, offsets, (short) 9));
     }
 
     /** A JoinGroup v3 (no MEMBER_ID_REQUIRED round) of a consumer with one protocol. */

@@ -52,4 +52,18 @@ class CoordinatedPartitionsTest {
         assertThat(led.loaded(1, 0)).as("the load of an older term").isFalse();
         assertThat(led.check(1)).isEqualTo(Errors.COORDINATOR_LOAD_IN_PROGRESS);
     }
+
+    @Test
+    void aLoadedPartitionLedAgainInANewTermStaysLoaded() {
+        CoordinatedPartitions led = CoordinatedPartitions.cluster();
+        assertThat(led.ledAgain(2, 1)).as("not led here: to be loaded").isFalse();
+
+        led.loading(2, 0);
+        assertThat(led.ledAgain(2, 1)).as("still loading: loaded again in the new term").isFalse();
+        led.loading(2, 1);
+        assertThat(led.loaded(2, 1)).isTrue();
+
+        assertThat(led.ledAgain(2, 2)).isTrue();
+        assertThat(led.check(2)).isEqualTo(Errors.NONE);
+    }
 }

@@ -1,42 +1,24 @@
 package io.minibroker.broker.replica;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.minibroker.broker.admin.DelayedDeleteRecords;
 import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
-import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.config.BrokerConfig;
-import io.minibroker.broker.fetch.FetchHandler;
 import io.minibroker.broker.log.TopicPartition;
-import io.minibroker.broker.metrics.BrokerTopicMetrics;
-import io.minibroker.broker.produce.ProduceHandler;
-import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.frame.OutboundFrame;
-import io.minibroker.protocol.message.ApiKey;
-import io.minibroker.protocol.message.MessageCodec;
-import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.AlterPartitionRequestView;
 import io.minibroker.protocol.message.view.AlterPartitionResponseView;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -77,13 +59,7 @@ class AlterPartitionResendTest {
         BrokerClock clock = BrokerClock.manual(manual);
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString(), "node.id", "0")),
                 Clock.systemUTC());
-        replicas = new ReplicaManager(0, topics, ProduceHandler.newPurgatory(1000, clock.purgatoryClock()),
-                FetchHandler.newPurgatory(1000, clock.purgatoryClock()),
-                DelayedDeleteRecords.newPurgatory(1000, clock.purgatoryClock()),
-                new ReplicaFetchers(0, () -> 1, FetcherSettings.of(BrokerConfig.of(Map.of())), ClientSecurity.NONE,
-                        new BrokerTopicMetrics(new SimpleMeterRegistry()), partition -> { }),
-                new NodeChannel("localhost", controller.port(), "alter-partition-test", 10_000), LAG_MS, 9_000,
-                60_000, () -> 1, clock);
+        replicas = TestReplicaManagers.nodeZero(topics, controller.port(), LAG_MS, clock);
         // Node 0 leads, node 1 follows and never fetches: after the lag the leader asks for an ISR of [0].
         replicas.apply(new ClusterMetadata(List.of(new BrokerNode(0, "PLAINTEXT", "localhost", 1),
                 new BrokerNode(1, "PLAINTEXT", "localhost", 2)), Map.of("t", new TopicImage("t", TOPIC_ID,
@@ -152,25 +128,19 @@ class AlterPartitionResendTest {
      */
     private static final class ScriptedController implements AutoCloseable {
 
-        private final ServerSocket server;
         private final BlockingQueue<Optional<Function<AlterPartitionRequestView, Struct>>> script =
                 new LinkedBlockingQueue<>();
         private final List<List<Integer>> requests = new CopyOnWriteArrayList<>();
-        private final Thread thread;
-
-        ScriptedController() {
-            try {
-                server = new ServerSocket(0);
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-            thread = new Thread(this::serve, "scripted-controller");
-            thread.setDaemon(true);
-            thread.start();
-        }
+        private final ScriptedPeer peer = new ScriptedPeer("scripted-controller", request -> {
+            AlterPartitionRequestView asked = new AlterPartitionRequestView(request.body());
+            Optional<Function<AlterPartitionRequestView, Struct>> next = script.take();
+            requests.add(asked.topics().get(0).partitions().get(0).newIsrWithEpochs().stream()
+                    .map(AlterPartitionRequestView.BrokerState::brokerId).toList());
+            return next.map(answer -> answer.apply(asked));
+        });
 
         int port() {
-            return server.getLocalPort();
+            return peer.port();
         }
 
         void answer(Function<AlterPartitionRequestView, Struct> answer) {
@@ -181,44 +151,9 @@ class AlterPartitionResendTest {
             return requests;
         }
 
-        private void serve() {
-            while (!server.isClosed()) {
-                try (Socket connection = server.accept()) {
-                    DataInputStream in = new DataInputStream(connection.getInputStream());
-                    OutputStream out = connection.getOutputStream();
-                    while (true) {
-                        byte[] frame = new byte[in.readInt()];
-                        in.readFully(frame);
-                        Request request = MessageCodec.decodeRequest(Unpooled.wrappedBuffer(frame));
-                        AlterPartitionRequestView asked = new AlterPartitionRequestView(request.body());
-                        Optional<Function<AlterPartitionRequestView, Struct>> next = script.take();
-                        requests.add(asked.topics().get(0).partitions().get(0).newIsrWithEpochs().stream()
-                                .map(AlterPartitionRequestView.BrokerState::brokerId).toList());
-                        if (next.isEmpty()) {
-                            break;
-                        }
-                        OutboundFrame answer = MessageCodec.encodeResponse(ByteBufAllocator.DEFAULT,
-                                ApiKey.ALTER_PARTITION, request.header().apiVersion(),
-                                request.header().correlationId(), next.get().apply(asked));
-                        for (Object piece : answer.pieces()) {
-                            ByteBuf bytes = (ByteBuf) piece;
-                            bytes.readBytes(out, bytes.readableBytes());
-                        }
-                        answer.release();
-                        out.flush();
-                    }
-                } catch (IOException e) {
-                    // the client closed, or the test ended: take the next connection, if any
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }
-
         @Override
         public void close() throws IOException {
-            server.close();
-            thread.interrupt();
+            peer.close();
         }
     }
 }

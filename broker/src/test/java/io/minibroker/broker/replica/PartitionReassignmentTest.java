@@ -1,8 +1,13 @@
 package io.minibroker.broker.replica;
 
+import io.micrometer.core.instrument.Meter;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
+import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.server.ReadFromStart;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
@@ -14,12 +19,15 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.NoReassignmentInProgressException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +35,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.minibroker.broker.server.Eventually.await;
@@ -86,6 +96,67 @@ class PartitionReassignmentTest {
     }
 
     @Test
+    void aFetchParkedOnAReplicaMovedAwayIsAnsweredNotLeaderOrFollowerNamingTheNewLeader() throws Exception {
+        start();
+        UUID topicId;
+        try (Admin admin = admin()) {
+            Uuid id = admin.createTopics(List.of(new NewTopic("parked", Map.of(0, List.of(0), 1, List.of(0)))))
+                    .topicId("parked").get();
+            topicId = new UUID(id.getMostSignificantBits(), id.getLeastSignificantBits());
+        }
+        // Partition 0 moves while node 0 keeps partition 1; then partition 1 moves, and the topic leaves node 0.
+        assertMovingAwayAnswersAParkedFetch(topicId, 0);
+        assertMovingAwayAnswersAParkedFetch(topicId, 1);
+    }
+
+    /**
+     * Parks a consumer's Fetch v16 at the (empty) log end of a partition node 0 leads, moves the partition to nodes 1
+     * and 2, and checks the fetch is answered NOT_LEADER_OR_FOLLOWER naming node 1, as Kafka answers it.
+     */
+    private void assertMovingAwayAnswersAParkedFetch(UUID topicId, int index) throws Exception {
+        try (NodeChannel leader = new NodeChannel("localhost", cluster.node(0).boundPort("PLAINTEXT"),
+                "parked-fetch", 90_000)) {
+            await(() -> parkedFetches(0) == 0, "node 0's purgatory to be empty");
+            CompletableFuture<Struct> parked = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return leader.send(ApiKey.FETCH, (short) 16, consumerFetch(topicId, index));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            await(() -> parkedFetches(0) > 0 || parked.isDone(), "the fetch to park at node 0");
+            assertThat(parked).isNotDone();
+
+            try (Admin admin = admin()) {
+                admin.alterPartitionReassignments(Map.of(new TopicPartition("parked", index),
+                        Optional.of(new NewPartitionReassignment(List.of(1, 2))))).all().get();
+            }
+
+            Struct answered = parked.get(60, TimeUnit.SECONDS);
+            Struct answer = answered.getStructs("Responses").get(0).getStructs("Partitions").get(0);
+            assertThat(Errors.forCode(answer.getInt16("ErrorCode"))).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+            assertThat(answer.getStruct("CurrentLeader").getInt32("LeaderId")).isEqualTo(1);
+            assertThat(controllerImage("parked", index).replicas()).containsExactly(1, 2);
+        }
+    }
+
+    /** A consumer's Fetch v16 of a partition at offset 0, waiting up to 60 s for a byte. */
+    private static Struct consumerFetch(UUID topicId, int index) {
+        Struct fetch = ApiKey.FETCH.request().newMessage().set("MaxWaitMs", 60_000).set("MinBytes", 1)
+                .set("MaxBytes", 1 << 20).set("SessionId", 0).set("SessionEpoch", -1);
+        fetch.addElement("Topics").set("TopicId", topicId).addElement("Partitions").set("Partition", index)
+                .set("CurrentLeaderEpoch", -1).set("FetchOffset", 0L).set("PartitionMaxBytes", 1024);
+        return fetch;
+    }
+
+    /** How many fetches wait in a node's Fetch purgatory. */
+    private double parkedFetches(int node) {
+        Meter found = cluster.node(node).meterRegistry().find("purgatory.size").tag("delayedOperation", "Fetch")
+                .meter();
+        return found == null ? -1 : found.measure().iterator().next().getValue();
+    }
+
+    @Test
     void aMoveInProgressIsListedCancelledBackAndOutlivesAControllerRestart() throws Exception {
         start();
         TopicPartition partition = new TopicPartition("held", 0);
@@ -137,7 +208,11 @@ class PartitionReassignmentTest {
     }
 
     private PartitionImage controllerImage(String topic) {
-        return cluster.controller().topicAssignments().image().topic(topic).orElseThrow().partitions().get(0);
+        return controllerImage(topic, 0);
+    }
+
+    private PartitionImage controllerImage(String topic, int index) {
+        return cluster.controller().topicAssignments().image().topic(topic).orElseThrow().partitions().get(index);
     }
 
     private static List<Integer> replicasSeenByClients(Admin admin, String topic) {
