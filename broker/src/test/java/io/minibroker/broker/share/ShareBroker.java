@@ -44,6 +44,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
 /**
@@ -255,12 +256,21 @@ final class ShareBroker implements AutoCloseable, BeforeEachCallback, AfterEachC
 
     /** {@code count} records to {@code topic}, one batch each. */
     void produce(String topic, int count) throws Exception {
+        produce(topic, count, i -> "v" + i);
+    }
+
+    /** {@code count} records of {@code valueBytes} bytes to {@link #TOPIC}, one batch each. */
+    void produceValuesOf(int valueBytes, int count) throws Exception {
+        produce(TOPIC, count, i -> "v".repeat(valueBytes));
+    }
+
+    private void produce(String topic, int count, IntFunction<String> value) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + port(),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
             for (int i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(topic, "v" + i)).get();
+                producer.send(new ProducerRecord<>(topic, value.apply(i))).get();
             }
         }
     }

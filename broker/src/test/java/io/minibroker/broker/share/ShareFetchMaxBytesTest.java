@@ -2,10 +2,7 @@ package io.minibroker.broker.share;
 
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,17 +29,6 @@ class ShareFetchMaxBytesTest {
     @RegisterExtension
     final ShareBroker broker = ShareBroker.eachTest(Map.of("fetch.max.bytes", String.valueOf(FETCH_MAX_BYTES)));
 
-    private void produceLargeRecords() throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.port(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
-            for (int i = 0; i < RECORDS; i++) {
-                producer.send(new ProducerRecord<>(ShareBroker.TOPIC, "v".repeat(VALUE_BYTES))).get();
-            }
-        }
-    }
-
     private static int recordBytes(ShareFetchResponseView response) {
         return response.responses().get(0).partitions().get(0).records().readableBytes();
     }
@@ -51,7 +37,7 @@ class ShareFetchMaxBytesTest {
     void aShareFetchAsksForMoreThanFetchMaxBytesAndGetsOneBatch() throws Exception {
         try (ShareWire member = broker.member("g", "member-a")) {
             member.fetch(100); // opens the session at the log end (share.auto.offset.reset=latest)
-            produceLargeRecords();
+            broker.produceValuesOf(VALUE_BYTES, RECORDS);
             member.maxBytes = 1 << 20;
             ShareFetchResponseView response = member.fetch(100);
             assertThat(response.errorCode()).isEqualTo(Errors.NONE.code());
@@ -65,7 +51,7 @@ class ShareFetchMaxBytesTest {
     void aMinBytesAboveFetchMaxBytesWaitsOnlyForFetchMaxBytes() throws Exception {
         try (ShareWire member = broker.member("g", "member-a")) {
             member.fetch(100);
-            produceLargeRecords(); // more than fetch.max.bytes, far less than the MinBytes asked
+            broker.produceValuesOf(VALUE_BYTES, RECORDS); // more than fetch.max.bytes, far less than the MinBytes asked
             member.maxBytes = 1 << 20;
             // MaxWaitMs is never reached on the broker's manual clock: parked, the fetch would not be answered.
             member.sendFetch(60_000, 1 << 20, 100);

@@ -3,19 +3,17 @@ package io.minibroker.broker.share;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
+
 import org.apache.kafka.common.quota.ClientQuotaAlteration;
 import org.apache.kafka.common.quota.ClientQuotaEntity;
-import org.apache.kafka.common.serialization.StringSerializer;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
+
 import java.util.concurrent.TimeUnit;
 
 import static io.minibroker.broker.share.ShareWire.ack;
@@ -43,7 +41,7 @@ class ShareFetchThrottleTest {
     void anAnswerOverTheQuotaIsSentEmptyWithItsThrottleTimeAndItsRecordsComeBackAfterTheirLocks() throws Exception {
         try (ShareWire member = broker.member("g", "member-a"); ShareWire other = broker.member("g", "member-b")) {
             member.fetch(100); // opens the session at the log end (share.auto.offset.reset=latest)
-            produce(3);
+            broker.produceValuesOf(VALUE_BYTES, 3);
             setDefaultClientQuota(CONSUMER_BYTE_RATE);
 
             ShareFetchResponseView throttled = member.fetch(100);
@@ -62,17 +60,6 @@ class ShareFetchThrottleTest {
             assertThat(later.throttleTimeMs()).isZero();
             assertThat(acquired(later)).as("delivered a second time once its lock expired")
                     .containsExactly(List.of(0L, 0L, 2L));
-        }
-    }
-
-    private void produce(int records) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.port(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
-            for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>(ShareBroker.TOPIC, "v".repeat(VALUE_BYTES))).get();
-            }
         }
     }
 
