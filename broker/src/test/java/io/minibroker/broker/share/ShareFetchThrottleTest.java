@@ -3,17 +3,14 @@ package io.minibroker.broker.share;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
 import org.apache.kafka.clients.admin.Admin;
-
 import org.apache.kafka.common.quota.ClientQuotaAlteration;
 import org.apache.kafka.common.quota.ClientQuotaEntity;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.Collections;
 import java.util.List;
-
 import java.util.concurrent.TimeUnit;
 
 import static io.minibroker.broker.share.ShareWire.ack;
