@@ -180,6 +180,15 @@ final class ReplicaFetcher implements AutoCloseable {
                     reportedFailure = true;
                 }
                 pause(settings.backoffMs());
+            } catch (RuntimeException e) {
+                // A bug met while taking an answer must not end the thread: replication would stop unseen until a
+                // restart. Kafka's fetcher thread likewise logs an unexpected error and goes on fetching.
+                if (running && !reportedFailure) {
+                    LOG.error("Fetching from leader {} failed unexpectedly; retrying every {} ms", leader.id(),
+                            settings.backoffMs(), e);
+                    reportedFailure = true;
+                }
+                pause(settings.backoffMs());
             }
         }
     }

@@ -12,7 +12,10 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.FetchResponseView.FetchableTopicResponse;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,6 +34,7 @@ import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -94,6 +98,31 @@ class FetchAnswerFailureTest {
         assertThat(third.sessionEpoch()).as("the fetch after the failed answer starts over").isZero();
         assertThat(third.topics()).singleElement()
                 .satisfies(topic -> assertThat(topic.partitions()).hasSize(2));
+    }
+
+    @Test
+    void anUnexpectedErrorWhileTakingAnAnswerLeavesTheFetcherFetching() throws Exception {
+        AtomicBoolean failNext = new AtomicBoolean(true);
+        fetcher = ReplicaFetcher.start(1, () -> 1, new BrokerNode(0, "PLAINTEXT", "localhost", leader.port()),
+                new FetcherSettings(100, 1, 1 << 20, 1 << 20, 1), ClientSecurity.NONE, new FetchPauses(),
+                new FlushHolds(), new BrokerTopicMetrics(new SimpleMeterRegistry()), partition -> {
+                    if (failNext.getAndSet(false)) {
+                        throw new IllegalStateException("a bug in what follows an append");
+                    }
+                });
+        fetcher.setPartitions(List.of(new FollowedPartition(TOPIC_ID, logs.get(0), 0),
+                new FollowedPartition(TOPIC_ID, logs.get(1), 0)));
+
+        leader.nextFetch();
+        ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, 0)
+                .append(0, null, new byte[] {1}, List.of()).build();
+        leader.answer(answer(batch));
+
+        FetchRequestView next = leader.nextFetch();
+        assertThat(failNext).as("the answer was taken and its progress reported").isFalse();
+        assertThat(next.sessionEpoch()).as("the thread lives on, starting the session over").isZero();
+        leader.answer(answer(Unpooled.EMPTY_BUFFER));
+        assertThat(leader.nextFetch()).as("and goes on fetching").isNotNull();
     }
 
     /** An answer in session {@value #SESSION_ID} for both partitions, partition 0 with these records. */
