@@ -5,6 +5,8 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
 import io.minibroker.protocol.message.view.JoinGroupResponseView;
 import io.minibroker.protocol.schema.Struct;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,6 +34,8 @@ final class ClassicMembersOfConsumerGroups {
 
     /** From this JoinGroup version a dynamic member joining with no id is sent one to join with (KIP-394). */
     private static final int KNOWN_MEMBER_ID_VERSION = 4;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClassicMembersOfConsumerGroups.class);
 
     private final ConsumerGroupCoordinator consumers;
 
@@ -63,6 +67,11 @@ final class ClassicMembersOfConsumerGroups {
         synchronized (group) {
             if (group.isDead()) {
                 return CompletableFuture.completedFuture(null);
+            }
+            String disabled = consumers.migration().classicJoinRefusal(request.groupId());
+            if (disabled != null) { // Kafka's first check, before the member id (JoinGroup carries no message)
+                LOG.info(disabled);
+                return refuse(Errors.INCONSISTENT_GROUP_PROTOCOL);
             }
             if (!ConsumerSubscription.PROTOCOL_TYPE.equals(request.protocolType()) || request.protocols().isEmpty()) {
                 return refuse(Errors.INCONSISTENT_GROUP_PROTOCOL);

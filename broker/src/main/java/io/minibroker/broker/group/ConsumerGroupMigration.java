@@ -25,6 +25,8 @@ final class ConsumerGroupMigration {
 
     private final boolean upgradeEnabled;
     private final boolean downgradeEnabled;
+    /** Policy {@code disabled}: classic members may not join a consumer group at all. */
+    private final boolean disabled;
     private final ConsumerGroups groups;
     private final ClassicGroupCoordinator membership;
     private final TopicRegistry topics;
@@ -34,10 +36,21 @@ final class ConsumerGroupMigration {
                            ConsumerGroupCoordinator consumers) {
         this.upgradeEnabled = policy.equals("bidirectional") || policy.equals("upgrade");
         this.downgradeEnabled = policy.equals("bidirectional") || policy.equals("downgrade");
+        this.disabled = policy.equals("disabled");
         this.groups = groups;
         this.membership = membership;
         this.topics = topics;
         this.consumers = consumers;
+    }
+
+    /**
+     * Why a classic member may not join consumer group {@code groupId}, or null: Kafka's
+     * throwIfClassicMemberCannotJoinConsumerGroup refuses only under the {@code disabled} policy (under
+     * {@code upgrade} a classic member still joins; the policy then only keeps the group from going back).
+     */
+    String classicJoinRefusal(String groupId) {
+        return disabled ? "Cannot join the consumer group " + groupId
+                + " with the classic protocol because the group migration is disabled." : null;
     }
 
     /**

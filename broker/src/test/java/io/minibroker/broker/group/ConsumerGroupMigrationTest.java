@@ -444,4 +444,29 @@ class ConsumerGroupMigrationTest {
         assertThat(refused.errorMessage()).isEqualTo("Cannot upgrade classic group g to consumer group because the"
                 + " online upgrade is disabled.");
     }
+
+    @Test
+    void theDisabledPolicyRefusesAClassicJoinToAConsumerGroupBeforeAnythingElse() throws Exception {
+        start(Map.of("group.consumer.migration.policy", "disabled"));
+        createTopic();
+        assertThat(heartbeat("m1", 0).errorCode()).isEqualTo(Errors.NONE.code());
+
+        // Kafka 4.3.1's throwIfClassicMemberCannotJoinConsumerGroup comes first: no MEMBER_ID_REQUIRED round.
+        JoinGroupResponseView refused = classicJoin("");
+        assertThat(refused.errorCode()).isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL.code());
+        assertThat(refused.memberId()).isEmpty();
+        assertThat(refused.generationId()).isEqualTo(-1);
+        assertThat(describe().members()).extracting(m -> m.memberId()).containsExactly("m1");
+    }
+
+    @Test
+    void underTheUpgradePolicyAClassicMemberStillJoinsAConsumerGroup() throws Exception {
+        start(Map.of("group.consumer.migration.policy", "upgrade"));
+        createTopic();
+        assertThat(heartbeat("m1", 0).errorCode()).isEqualTo(Errors.NONE.code());
+
+        JoinGroupResponseView asked = classicJoin("");
+        assertThat(asked.errorCode()).as("only 'disabled' refuses, as Kafka")
+                .isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+    }
 }
