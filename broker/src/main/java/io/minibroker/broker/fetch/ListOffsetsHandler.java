@@ -20,8 +20,6 @@ import io.minibroker.protocol.message.view.ListOffsetsResponseView.ListOffsetsTo
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.HashSet;
-import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -63,10 +61,6 @@ public final class ListOffsetsHandler implements ApiHandler {
     private static final int CURRENT_LEADER_EPOCH_FROM_VERSION = 4;
     /** A client's ListOffsets, bounded by the high watermark; a replica's (or the debugging id's) by the log end. */
     private static final int CONSUMER_REPLICA_ID = -1;
-    /** Topics a request may name for its duplicates to be looked for pairwise, without a set. */
-    private static final int PAIRWISE_TOPICS = 16;
-    /** Partition indexes a request's duplicates are looked for below with one bit each, without a set. */
-    private static final int BITMASK_PARTITIONS = 64;
     private static final int NO_EPOCH = -1;
     private static final int ISOLATION_LEVEL_FROM_VERSION = 2;
     private static final byte READ_COMMITTED = 1;
@@ -144,13 +138,9 @@ public final class ListOffsetsHandler implements ApiHandler {
      * that names each once.
      */
     private static Set<PartitionKey> duplicatePartitions(ListOffsetsRequestView body) {
-        List<ListOffsetsTopic> topics = body.topics();
-        if (plainlyDistinct(topics)) {
-            return Set.of();
-        }
         Set<PartitionKey> seen = new HashSet<>();
         Set<PartitionKey> duplicates = null;
-        for (ListOffsetsTopic topic : topics) {
+        for (ListOffsetsTopic topic : body.topics()) {
             for (ListOffsetsPartition partition : topic.partitions()) {
                 PartitionKey key = new PartitionKey(topic.name(), partition.partitionIndex());
                 if (!seen.add(key)) {
@@ -160,34 +150,6 @@ public final class ListOffsetsHandler implements ApiHandler {
             }
         }
         return duplicates == null ? Set.of() : duplicates;
-    }
-
-    /**
-     * Whether a request of a few topics names each topic once and each partition of a topic once, all below
-     * {@value #BITMASK_PARTITIONS}: the common request, told without a key per partition (a set of keys was a third
-     * of what a one-partition ListOffsets allocated). Anything else goes to the set.
-     */
-    private static boolean plainlyDistinct(List<ListOffsetsTopic> topics) {
-        if (topics.size() > PAIRWISE_TOPICS) {
-            return false;
-        }
-        for (int i = 0; i < topics.size(); i++) {
-            String name = topics.get(i).name();
-            for (int j = 0; j < i; j++) {
-                if (Objects.equals(topics.get(j).name(), name)) {
-                    return false;
-                }
-            }
-            long seen = 0;
-            for (ListOffsetsPartition partition : topics.get(i).partitions()) {
-                int index = partition.partitionIndex();
-                if (index < 0 || index >= BITMASK_PARTITIONS || (seen & (1L << index)) != 0) {
-                    return false;
-                }
-                seen |= 1L << index;
-            }
-        }
-        return true;
     }
 
     /**
