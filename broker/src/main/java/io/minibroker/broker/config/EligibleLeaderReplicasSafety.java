@@ -48,6 +48,15 @@ public final class EligibleLeaderReplicasSafety {
         this.staticMinInsyncReplicas = staticMinInsyncReplicas;
     }
 
+    /** A node's, {@link #ensure}d at once: what its start does. */
+    public static EligibleLeaderReplicasSafety ensured(FinalizedFeatures features, BrokerConfigOverrides stored,
+                                                       int staticMinInsyncReplicas) throws IOException {
+        EligibleLeaderReplicasSafety safety = new EligibleLeaderReplicasSafety(features, stored,
+                staticMinInsyncReplicas);
+        safety.ensure();
+        return safety;
+    }
+
     private boolean enabled() {
         return features.level(Feature.ELIGIBLE_LEADER_REPLICAS_VERSION) >= 1;
     }

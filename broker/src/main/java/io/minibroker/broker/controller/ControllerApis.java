@@ -67,15 +67,15 @@ public final class ControllerApis {
      * @param followers how far each broker follows the image: DescribeQuorum's observers
      * @param features the cluster's finalized features, which brokers forward UpdateFeatures to; each change moves
      *                 the image version on itself
+     * @param elr      KIP-966's rules for {@code brokerConfigs} while ELR is on, kept by changes of either
      */
     public static SupportedApis create(BrokerConfig config, LocalNode node, BrokerMembership membership,
                                        TopicAssignments assignments, ImageVersion version, Executor disk,
                                        StandardAuthorizer acls, ScramCredentials credentials,
                                        GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs,
                                        ClientQuotas clientQuotas,
-                                       FinalizedFeatures features, MetadataFollowers followers) {
-        EligibleLeaderReplicasSafety elr = new EligibleLeaderReplicasSafety(features, brokerConfigs,
-                config.get(BrokerConfig.MIN_INSYNC_REPLICAS));
+                                       FinalizedFeatures features, EligibleLeaderReplicasSafety elr,
+                                       MetadataFollowers followers) {
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.atController(brokerConfigs, elr)::persist;
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);

@@ -138,6 +138,8 @@ public final class Broker implements AutoCloseable {
     private BrokerConfigOverrides dynamicConfigs;
     /** The finalized features: a single node's own, kept in its log dir; a cluster broker's mirror of the image. */
     private FinalizedFeatures features;
+    /** A single node's KIP-966 rules for its dynamic broker configs; null in a cluster (the controller's). */
+    private EligibleLeaderReplicasSafety elr;
     /** The client quotas: a single node's own, kept in its log dir; a cluster broker's mirror of the image. */
     private ClientQuotas clientQuotas;
     /** Their byte rates, recorded by the client listeners' connections and bounding consumers' fetches. */
@@ -218,8 +220,8 @@ public final class Broker implements AutoCloseable {
             broker.features = config.inCluster() ? FinalizedFeatures.mirror(transactionVersion)
                     : FinalizedFeatures.open(config.logDirs().get(0), transactionVersion, () -> { });
             if (!config.inCluster()) { // a cluster's are its controller's
-                new EligibleLeaderReplicasSafety(broker.features, broker.dynamicConfigs,
-                        config.get(BrokerConfig.MIN_INSYNC_REPLICAS)).ensure();
+                broker.elr = EligibleLeaderReplicasSafety.ensured(broker.features, broker.dynamicConfigs,
+                        config.get(BrokerConfig.MIN_INSYNC_REPLICAS));
             }
             broker.maintenance = new LogMaintenance(broker.topics.logs(), clock,
                     config.get(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS),
@@ -310,7 +312,7 @@ public final class Broker implements AutoCloseable {
         TopicCreation autoCreation = cluster != null
                 ? cluster.register(apis, node, security, groupConfigs, dynamicConfigs, loggers, onDisk)
                 : SingleNodeApis.register(apis, config, node, topics, groupConfigs, dynamicConfigs, clientQuotas,
-                        features, loggers, security, onDisk, topicCreation, clock);
+                        features, elr, loggers, security, onDisk, topicCreation, clock);
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,
                 groupConfigs, transactions);

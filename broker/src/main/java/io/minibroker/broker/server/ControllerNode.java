@@ -73,8 +73,8 @@ final class ControllerNode {
             BrokerConfigOverrides brokerConfigs = BrokerConfigOverrides.open(controllerDir, imageVersion::changed);
             FinalizedFeatures features = FinalizedFeatures.open(controllerDir,
                     config.get(BrokerConfig.TRANSACTION_VERSION).shortValue(), imageVersion::changed);
-            new EligibleLeaderReplicasSafety(features, brokerConfigs, config.get(BrokerConfig.MIN_INSYNC_REPLICAS))
-                    .ensure();
+            EligibleLeaderReplicasSafety elr = EligibleLeaderReplicasSafety.ensured(features, brokerConfigs,
+                    config.get(BrokerConfig.MIN_INSYNC_REPLICAS));
             ClientQuotas clientQuotas = ClientQuotas.open(controllerDir);
             clientQuotas.onChange(imageVersion::changed);
             SupportedApis apis = ControllerApis.create(config, node, membership, assignments, imageVersion, io,
@@ -83,7 +83,7 @@ final class ControllerNode {
                             config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null,
                     ScramCredentials.open(controllerDir),
                     GroupConfigs.open(config, controllerDir, imageVersion::changed), brokerConfigs, clientQuotas,
-                    features, new MetadataFollowers(clock::wallClockMs));
+                    features, elr, new MetadataFollowers(clock::wallClockMs));
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             LeaderElections elections = new LeaderElections(membership, assignments,
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),

@@ -55,12 +55,11 @@ final class SingleNodeApis {
     static TopicCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
                                       GroupConfigs groupConfigs, BrokerConfigOverrides dynamicConfigs,
                                       ClientQuotas clientQuotas,
-                                      FinalizedFeatures features, RuntimeLoggers loggers, SecurityApis security,
+                                      FinalizedFeatures features, EligibleLeaderReplicasSafety elr,
+                                      RuntimeLoggers loggers, SecurityApis security,
                                       Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation,
                                       BrokerClock clock) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
-        EligibleLeaderReplicasSafety elr = new EligibleLeaderReplicasSafety(features, dynamicConfigs,
-                config.get(BrokerConfig.MIN_INSYNC_REPLICAS));
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.ofSingleNode(node.nodeId(), dynamicConfigs,
                 loggers, elr)::alter;
         security.register(apis, null, onDisk);
