@@ -60,7 +60,7 @@ APIS = [
     ('InitializeShareGroupState', 'INITIALIZE_SHARE_GROUP_STATE'),
     ('ReadShareGroupStateSummary', 'READ_SHARE_GROUP_STATE_SUMMARY'),
     ('DescribeQuorum', 'DESCRIBE_QUORUM'), ('UpdateFeatures', 'UPDATE_FEATURES'),
-    ('DescribeTopicPartitions', 'DESCRIBE_TOPIC_PARTITIONS'),
+    ('DescribeTopicPartitions', 'DESCRIBE_TOPIC_PARTITIONS'), ('ListConfigResources', 'LIST_CONFIG_RESOURCES'),
 ]
 VIEWED = [api for api, _ in APIS]
 

@@ -127,7 +127,8 @@ public final class AuthorizingHandler implements ApiHandler {
             case ALTER_USER_SCRAM_CREDENTIALS -> admin::alterUserScramCredentials;
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> AdminApiChecks::describeUserScramCredentials;
             case DESCRIBE_CLUSTER -> admin::describeCluster;
-            case DESCRIBE_CLIENT_QUOTAS -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE_CONFIGS);
+            case DESCRIBE_CLIENT_QUOTAS, LIST_CONFIG_RESOURCES ->
+                    access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE_CONFIGS);
             case ALTER_CLIENT_QUOTAS -> AdminApiChecks::alterClientQuotas;
             case UPDATE_FEATURES -> access -> AdminApiChecks.onCluster(access, AclOperation.ALTER);
             case DESCRIBE_QUORUM -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE);

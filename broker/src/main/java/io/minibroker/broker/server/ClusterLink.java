@@ -3,6 +3,7 @@ package io.minibroker.broker.server;
 import io.minibroker.broker.admin.BrokerConfigChanges;
 import io.minibroker.broker.admin.DelayedDeleteRecords;
 import io.minibroker.broker.admin.DescribeConfigsHandler;
+import io.minibroker.broker.admin.ListConfigResourcesHandler;
 import io.minibroker.broker.admin.PreprocessedAlterConfigs;
 import io.minibroker.broker.admin.RuntimeLoggers;
 import io.minibroker.broker.api.ApiHandler;
@@ -153,7 +154,9 @@ final class ClusterLink {
                                 ControllerUnreachable::incrementalAlterConfigs)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(
                         topic -> metadata.current().topic(topic).map(ClusterMetadata.TopicImage::configs), config,
-                        node, groupConfigs, brokerConfigs, loggers));
+                        node, groupConfigs, brokerConfigs, loggers))
+                .add(ApiKey.LIST_CONFIG_RESOURCES, new ListConfigResourcesHandler(
+                        () -> metadata.current().topics().keySet(), metadata, groupConfigs));
         return autoCreation;
     }
 

@@ -8,6 +8,7 @@ import io.minibroker.broker.admin.CreateTopicsHandler;
 import io.minibroker.broker.admin.DeleteTopicsHandler;
 import io.minibroker.broker.admin.DescribeConfigsHandler;
 import io.minibroker.broker.admin.ElectLeadersHandler;
+import io.minibroker.broker.admin.ListConfigResourcesHandler;
 import io.minibroker.broker.admin.ListPartitionReassignmentsHandler;
 import io.minibroker.broker.admin.RuntimeLoggers;
 import io.minibroker.broker.api.ApiHandler;
@@ -31,6 +32,7 @@ import io.minibroker.broker.topic.LocalTopicAutoCreation;
 import io.minibroker.broker.topic.SingleNodeElections;
 import io.minibroker.broker.topic.SingleNodeReassignments;
 import io.minibroker.broker.topic.TopicCreation;
+import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 
@@ -81,6 +83,8 @@ final class SingleNodeApis {
                         ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node,
                         groupConfigs, dynamicConfigs, loggers))
+                .add(ApiKey.LIST_CONFIG_RESOURCES, new ListConfigResourcesHandler(
+                        () -> topics.all().stream().map(TopicMetadata::name).toList(), node, groupConfigs))
                 .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, node.nodeId(), elr)))
                 .add(ApiKey.ALTER_CLIENT_QUOTAS, onDisk.apply(new AlterClientQuotasHandler(clientQuotas)))
                 // The node is its own controller, the only voter: no one fetches an image from it.

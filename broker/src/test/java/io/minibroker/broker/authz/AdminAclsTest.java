@@ -3,6 +3,7 @@ package io.minibroker.broker.authz;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListConfigResourcesOptions;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
@@ -151,6 +152,8 @@ class AdminAclsTest {
                     .hasCauseInstanceOf(ClusterAuthorizationException.class);
             assertThatThrownBy(() -> bob.describeClientQuotas(ClientQuotaFilter.all()).entities().get())
                     .hasCauseInstanceOf(ClusterAuthorizationException.class);
+            assertThatThrownBy(() -> bob.listConfigResources(Set.of(), new ListConfigResourcesOptions()).all().get())
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
             ClientQuotaAlteration quota = new ClientQuotaAlteration(new ClientQuotaEntity(Map.of("user", "carol")),
                     List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 1024.0)));
             assertThatThrownBy(() -> bob.alterClientQuotas(List.of(quota)).all().get())
@@ -167,6 +170,8 @@ class AdminAclsTest {
                     Set.of(new TopicPartition("victim", 0))).all().get())
                     .as("allowed: the one node already leads").hasCauseInstanceOf(ElectionNotNeededException.class);
             bob.describeClientQuotas(ClientQuotaFilter.all()).entities().get();
+            assertThat(bob.listConfigResources(Set.of(ConfigResource.Type.BROKER), new ListConfigResourcesOptions())
+                    .all().get()).containsExactly(new ConfigResource(ConfigResource.Type.BROKER, "1"));
             assertThatThrownBy(() -> bob.alterClientQuotas(List.of(quota)).all().get())
                     .as("DESCRIBE_CONFIGS and ALTER are not ALTER_CONFIGS")
                     .hasCauseInstanceOf(ClusterAuthorizationException.class);

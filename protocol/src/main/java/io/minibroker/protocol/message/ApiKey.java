@@ -62,6 +62,7 @@ public enum ApiKey {
     LIST_TRANSACTIONS(66, ListTransactionsMessages.REQUEST, ListTransactionsMessages.RESPONSE),
     CONSUMER_GROUP_HEARTBEAT(68, ConsumerGroupHeartbeatMessages.REQUEST, ConsumerGroupHeartbeatMessages.RESPONSE),
     CONSUMER_GROUP_DESCRIBE(69, ConsumerGroupDescribeMessages.REQUEST, ConsumerGroupDescribeMessages.RESPONSE),
+    LIST_CONFIG_RESOURCES(74, ListConfigResourcesMessages.REQUEST, ListConfigResourcesMessages.RESPONSE),
     DESCRIBE_TOPIC_PARTITIONS(75, DescribeTopicPartitionsMessages.REQUEST, DescribeTopicPartitionsMessages.RESPONSE),
     SHARE_GROUP_HEARTBEAT(76, ShareGroupHeartbeatMessages.REQUEST, ShareGroupHeartbeatMessages.RESPONSE),
     SHARE_GROUP_DESCRIBE(77, ShareGroupDescribeMessages.REQUEST, ShareGroupDescribeMessages.RESPONSE),
