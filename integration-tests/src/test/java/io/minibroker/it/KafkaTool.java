@@ -12,9 +12,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Runs one of kafka-tools 4.3.1's commands (what kafka-transactions.sh, kafka-acls.sh and the other scripts start) in
  * a child JVM, as the scripts run them, on this module's class path with the kafka-clients the tools were built with;
- * or a test's own main class with an older kafka-clients.
+ * or a test's own main class with an older kafka-clients. As the scripts do (config/tools-log4j2.yaml), the child
+ * logs only warnings and errors, on standard error, so standard output is the tool's own.
  */
 final class KafkaTool {
+
+    private static final String TOOL_LOGGING = Path.of(toUri(KafkaTool.class.getResource("/kafka-tool-logback.xml")))
+            .toString();
 
     private KafkaTool() {
     }
@@ -30,8 +34,8 @@ final class KafkaTool {
      */
     static String runWithClients(String clientsJarProperty, Class<?> command, String... args) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> line = new ArrayList<>(List.of(java, "-Xmx128m", "-cp", classPathWith(clientsJarProperty),
-                command.getName()));
+        List<String> line = new ArrayList<>(List.of(java, "-Xmx128m", "-Dlogback.configurationFile=" + TOOL_LOGGING,
+                "-cp", classPathWith(clientsJarProperty), command.getName()));
         line.addAll(Arrays.asList(args));
         String name = command.getSimpleName();
         Path out = Files.createTempFile(name, ".out");
@@ -51,6 +55,14 @@ final class KafkaTool {
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
+        }
+    }
+
+    private static java.net.URI toUri(java.net.URL url) {
+        try {
+            return url.toURI();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
         }
     }
 
