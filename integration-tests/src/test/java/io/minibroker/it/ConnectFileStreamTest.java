@@ -1,0 +1,111 @@
+package io.minibroker.it;
+
+import io.minibroker.broker.embedded.EmbeddedBroker;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A distributed Kafka Connect 4.3.1 worker against the broker: a FileStreamSource connector copies a file into a
+ * topic and a FileStreamSink copies the topic into another file; a restarted worker resumes both from the offsets
+ * it stored in the broker (its offset topic and the sink's consumer group).
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class ConnectFileStreamTest {
+
+    private static final String TOPIC = "lines";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyLineArrivesOnceInOrderAndARestartedWorkerResumesFromItsStoredOffsets() throws Exception {
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(Map.of())) {
+            copyFileThroughTheBrokerAcrossARestart(kafka.bootstrapServers(), Map.of(), Map.of());
+        }
+    }
+
+    @Test
+    void exactlyOnceSourceTasksWriteEveryLineOnceInTransactionsAcrossARestart() throws Exception {
+        // Kafka's defaults want three replicas of the transaction log; one node has one.
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(Map.of(
+                "transaction.state.log.replication.factor", "1", "transaction.state.log.min.isr", "1"))) {
+            copyFileThroughTheBrokerAcrossARestart(kafka.bootstrapServers(),
+                    Map.of("exactly.once.source.support", "enabled"),
+                    Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"));
+        }
+    }
+
+    /**
+     * Writes 100 lines, copies them through the broker with a worker, stops it, writes 100 more and copies those
+     * with a new worker on the same internal topics: the topic and the output file must hold the 200 lines, each
+     * once and in order.
+     */
+    private void copyFileThroughTheBrokerAcrossARestart(String bootstrapServers, Map<String, String> worker,
+                                                       Map<String, String> reader) {
+        Path input = dir.resolve("input.txt");
+        Path output = dir.resolve("output.txt");
+        append(input, lines(0, 100));
+
+        try (ConnectWorker connect = ConnectWorker.start(bootstrapServers, "connect-file", worker)) {
+            connect.putConnector("file-source", Map.of(
+                    "connector.class", "org.apache.kafka.connect.file.FileStreamSourceConnector",
+                    "tasks.max", "1", "file", input.toString(), "topic", TOPIC));
+            connect.putConnector("file-sink", Map.of(
+                    "connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
+                    "tasks.max", "1", "file", output.toString(), "topics", TOPIC));
+            connect.awaitRunning("file-source", 1);
+            connect.awaitRunning("file-sink", 1);
+            awaitLines(output, 100);
+        }
+        assertThat(read(output)).containsExactlyElementsOf(lines(0, 100));
+
+        append(input, lines(100, 200));
+        try (ConnectWorker connect = ConnectWorker.start(bootstrapServers, "connect-file", worker)) {
+            connect.awaitRunning("file-source", 1);
+            connect.awaitRunning("file-sink", 1);
+            awaitLines(output, 200);
+        }
+        assertThat(read(output)).as("the output file, after the restart").containsExactlyElementsOf(lines(0, 200));
+        assertThat(Clients.readValues(bootstrapServers, reader, TOPIC, 200))
+                .as("the topic").containsExactlyElementsOf(lines(0, 200));
+    }
+
+    private static List<String> lines(int from, int to) {
+        return IntStream.range(from, to).mapToObj(i -> "line " + i).toList();
+    }
+
+    private static void awaitLines(Path file, int count) {
+        Eventually.await(() -> read(file).size() >= count, () -> count + " lines in " + file + "; " + read(file).size());
+    }
+
+    private static List<String> read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void append(Path file, List<String> lines) {
+        try {
+            Files.write(file, lines, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
