@@ -1,6 +1,7 @@
 package io.minibroker.it;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.broker.embedded.MiniCluster;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,6 +47,19 @@ class ConnectFileStreamTest {
                 "transaction.state.log.replication.factor", "1", "transaction.state.log.min.isr", "1"))) {
             copyFileThroughTheBrokerAcrossARestart(kafka.bootstrapServers(),
                     Map.of("exactly.once.source.support", "enabled"),
+                    Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"));
+        }
+    }
+
+    @Test
+    void onThreeNodesWithKafkasDefaultReplicationTheExactlyOnceCopySurvivesARestart() throws Exception {
+        // Three replicas of every internal topic: Connect's defaults and the transaction log's.
+        try (MiniCluster cluster = MiniCluster.start(3, Map.of("offsets.topic.replication.factor", "3"))) {
+            copyFileThroughTheBrokerAcrossARestart(cluster.bootstrapServers(), Map.of(
+                            "exactly.once.source.support", "enabled",
+                            "config.storage.replication.factor", "3",
+                            "offset.storage.replication.factor", "3",
+                            "status.storage.replication.factor", "3"),
                     Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"));
         }
     }
