@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -65,9 +66,10 @@ class ConnectFileStreamTest {
     }
 
     /**
-     * Writes 100 lines, copies them through the broker with a worker, stops it, writes 100 more and copies those
-     * with a new worker on the same internal topics: the topic and the output file must hold the 200 lines, each
-     * once and in order.
+     * Writes 100 lines and copies them through the broker with a worker; reconfigures the source connector (a new
+     * generation of its task, which with exactly-once support first fences out the old task's producer), writes 50
+     * more and copies them; stops the worker, writes 50 more and copies those with a new worker on the same internal
+     * topics: the topic and the output file must hold the 200 lines, each once and in order.
      */
     private void copyFileThroughTheBrokerAcrossARestart(String bootstrapServers, Map<String, String> worker,
                                                        Map<String, String> reader) {
@@ -75,20 +77,29 @@ class ConnectFileStreamTest {
         Path output = dir.resolve("output.txt");
         append(input, lines(0, 100));
 
+        Map<String, String> source = Map.of(
+                "connector.class", "org.apache.kafka.connect.file.FileStreamSourceConnector",
+                "tasks.max", "1", "file", input.toString(), "topic", TOPIC);
         try (ConnectWorker connect = ConnectWorker.start(bootstrapServers, "connect-file", worker)) {
-            connect.putConnector("file-source", Map.of(
-                    "connector.class", "org.apache.kafka.connect.file.FileStreamSourceConnector",
-                    "tasks.max", "1", "file", input.toString(), "topic", TOPIC));
+            connect.putConnector("file-source", source);
             connect.putConnector("file-sink", Map.of(
                     "connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
                     "tasks.max", "1", "file", output.toString(), "topics", TOPIC));
             connect.awaitRunning("file-source", 1);
             connect.awaitRunning("file-sink", 1);
             awaitLines(output, 100);
-        }
-        assertThat(read(output)).containsExactlyElementsOf(lines(0, 100));
+            assertThat(read(output)).containsExactlyElementsOf(lines(0, 100));
 
-        append(input, lines(100, 200));
+            Map<String, String> reconfigured = new HashMap<>(source);
+            reconfigured.put("batch.size", "1000"); // from its default 2000: new task configs, a new task
+            connect.putConnector("file-source", reconfigured);
+            append(input, lines(100, 150));
+            awaitLines(output, 150);
+        }
+        assertThat(read(output)).as("the output file, after the reconfiguration")
+                .containsExactlyElementsOf(lines(0, 150));
+
+        append(input, lines(150, 200));
         try (ConnectWorker connect = ConnectWorker.start(bootstrapServers, "connect-file", worker)) {
             connect.awaitRunning("file-source", 1);
             connect.awaitRunning("file-sink", 1);
