@@ -3,6 +3,7 @@ package io.minibroker.it;
 import io.minibroker.broker.embedded.EmbeddedBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * MirrorMaker 2 (connect-mirror 4.3.1) between two single-node brokers: its source and checkpoint connectors in a
- * Connect worker on the target copy a topic to {@code source.<topic>} and a consumer group's committed offsets,
- * translated, to the same group on the target.
+ * Connect worker on the target copy a topic to {@code source.<topic>} (its records, a non-default setting and a
+ * partition added later) and a consumer group's committed offsets, translated, to the same group on the target.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class MirrorMakerTest {
@@ -61,7 +62,8 @@ class MirrorMakerTest {
                         "tasks.max", "1",
                         "topics", TOPIC,
                         "replication.factor", "1",
-                        "offset-syncs.topic.replication.factor", "1"));
+                        "offset-syncs.topic.replication.factor", "1",
+                        "refresh.topics.interval.seconds", "1"));
                 Map<String, String> checkpoint = new HashMap<>(clusters);
                 checkpoint.putAll(Map.of(
                         "connector.class", "org.apache.kafka.connect.mirror.MirrorCheckpointConnector",
@@ -85,6 +87,17 @@ class MirrorMakerTest {
                         .as("the group's offset of source.orders, translated").isEqualTo(RECORDS);
                 assertThat(retentionMs(target.bootstrapServers(), "source." + TOPIC))
                         .as("the topic's retention.ms on the target").isEqualTo(RETENTION_MS);
+
+                // A partition added on the source is added to the remote topic (Admin createPartitions) and mirrored.
+                try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        source.bootstrapServers()));
+                     KafkaProducer<String, String> producer = Clients.producer(source.bootstrapServers())) {
+                    admin.createPartitions(Map.of(TOPIC, NewPartitions.increaseTo(2))).all().get();
+                    producer.send(new ProducerRecord<>(TOPIC, 1, null, "order in partition 1")).get();
+                }
+                assertThat(Clients.readValues(target.bootstrapServers(),
+                        List.of(new TopicPartition("source." + TOPIC, 1)), 1))
+                        .as("source.orders partition 1 on the target").containsExactly("order in partition 1");
             }
         }
     }
