@@ -14,8 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -65,6 +67,50 @@ class ConnectFileStreamTest {
         }
     }
 
+    @Test
+    void twoWorkersShareTheConnectorsAndTheOneLeftTakesThemOverWithoutDuplicates() throws Exception {
+        Path input = dir.resolve("input.txt");
+        Path output = dir.resolve("output.txt");
+        append(input, lines(0, 100));
+        // Work of a worker that leaves is handed on at once, not after Connect's default 5 minutes' grace.
+        Map<String, String> worker = Map.of("scheduled.rebalance.max.delay.ms", "0");
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(Map.of());
+             ConnectWorker staying = ConnectWorker.start(kafka.bootstrapServers(), "connect-pair", worker)) {
+            try (ConnectWorker leaving = ConnectWorker.start(kafka.bootstrapServers(), "connect-pair", worker)) {
+                leaving.putConnector("file-source", source(input));
+                leaving.putConnector("file-sink", sink(output));
+                Eventually.await(() -> staying.running("file-source", 1) && staying.running("file-sink", 1)
+                                && union(staying.workersOf("file-source"), staying.workersOf("file-sink")).size() == 2,
+                        "the two connectors and their tasks running, spread over both workers");
+                awaitLines(output, 100);
+            }
+            append(input, lines(100, 200));
+            Eventually.await(() -> staying.running("file-source", 1) && staying.running("file-sink", 1)
+                            && union(staying.workersOf("file-source"), staying.workersOf("file-sink"))
+                            .equals(Set.of(staying.workerId())),
+                    () -> "everything running on " + staying.workerId() + "; " + staying.status("file-source")
+                            + staying.status("file-sink"));
+            awaitLines(output, 200);
+        }
+        assertThat(read(output)).containsExactlyElementsOf(lines(0, 200));
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> union = new HashSet<>(a);
+        union.addAll(b);
+        return union;
+    }
+
+    private static Map<String, String> source(Path input) {
+        return Map.of("connector.class", "org.apache.kafka.connect.file.FileStreamSourceConnector",
+                "tasks.max", "1", "file", input.toString(), "topic", TOPIC);
+    }
+
+    private static Map<String, String> sink(Path output) {
+        return Map.of("connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
+                "tasks.max", "1", "file", output.toString(), "topics", TOPIC);
+    }
+
     /**
      * Writes 100 lines and copies them through the broker with a worker; reconfigures the source connector (a new
      * generation of its task, which with exactly-once support first fences out the old task's producer), writes 50
@@ -77,14 +123,10 @@ class ConnectFileStreamTest {
         Path output = dir.resolve("output.txt");
         append(input, lines(0, 100));
 
-        Map<String, String> source = Map.of(
-                "connector.class", "org.apache.kafka.connect.file.FileStreamSourceConnector",
-                "tasks.max", "1", "file", input.toString(), "topic", TOPIC);
+        Map<String, String> source = source(input);
         try (ConnectWorker connect = ConnectWorker.start(bootstrapServers, "connect-file", worker)) {
             connect.putConnector("file-source", source);
-            connect.putConnector("file-sink", Map.of(
-                    "connector.class", "org.apache.kafka.connect.file.FileStreamSinkConnector",
-                    "tasks.max", "1", "file", output.toString(), "topics", TOPIC));
+            connect.putConnector("file-sink", sink(output));
             connect.awaitRunning("file-source", 1);
             connect.awaitRunning("file-sink", 1);
             awaitLines(output, 100);

@@ -16,7 +16,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One distributed Kafka Connect worker in this JVM, started as {@code connect-distributed.sh} starts it (its
@@ -119,6 +121,22 @@ final class ConnectWorker implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** The workers the connector and its tasks run on, by their ids ({@code host:port} of their REST servers). */
+    Set<String> workersOf(String name) {
+        JsonNode status = status(name);
+        Set<String> workers = new HashSet<>();
+        if (status != null) {
+            workers.add(status.path("connector").path("worker_id").asText());
+            status.path("tasks").forEach(task -> workers.add(task.path("worker_id").asText()));
+        }
+        return workers;
+    }
+
+    /** This worker's id, as its status reports name it. */
+    String workerId() {
+        return rest.getHost() + ":" + rest.getPort();
     }
 
     /** Waits until the connector and its tasks run, failing with the last status the worker reported. */
