@@ -71,7 +71,7 @@ final class KafkaTool {
      * class 4.4.0 moved; an older client line is under test): the copy the build makes of it, named by this
      * property (integration-tests/pom.xml).
      */
-    private static String classPathWith(String clientsJarProperty) {
+    static String classPathWith(String clientsJarProperty) {
         String clients = System.getProperty(clientsJarProperty);
         assertThat(clients).as(clientsJarProperty + " (set by the build)").isNotNull();
         assertThat(Path.of(clients)).exists();
