@@ -469,4 +469,71 @@ class ConsumerGroupMigrationTest {
         assertThat(asked.errorCode()).as("only 'disabled' refuses, as Kafka")
                 .isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
     }
+
+    // Kafka 4.3.1's classicGroupJoinToConsumerGroup checks a classic join in this order: the migration policy, the
+    // group's size, the protocols (throwIfClassicProtocolIsNotSupported), the member id round (MEMBER_ID_REQUIRED),
+    // the static instance, and only then the embedded subscription.
+
+    private JoinGroupResponseView classicJoin(String memberId, String instanceId, String protocolType,
+                                              byte[] metadata) throws IOException {
+        JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
+                .rebalanceTimeoutMs(30_000).memberId(memberId).groupInstanceId(instanceId).protocolType(protocolType);
+        join.addProtocol().name("range").metadata(metadata);
+        return new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9, join.struct()));
+    }
+
+    /** A consumer group of one consumer-protocol member, m1 (static if {@code instanceId} is set). */
+    private void consumerGroupOfOne(Map<String, String> config, String instanceId) throws Exception {
+        start(config);
+        createTopic();
+        ConsumerGroupHeartbeatRequestView request = new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(0).instanceId(instanceId).rebalanceTimeoutMs(30_000)
+                .subscribedTopicNames(List.of("t")).topicPartitions(List.of());
+        assertThat(new ConsumerGroupHeartbeatResponseView(client.call(ApiKey.CONSUMER_GROUP_HEARTBEAT, 1,
+                request.struct())).errorCode()).isEqualTo(Errors.NONE.code());
+    }
+
+    private static void assertRefused(JoinGroupResponseView answer, Errors error) {
+        assertThat(answer.errorCode()).isEqualTo(error.code());
+        assertThat(answer.memberId()).as("a thrown refusal names no member").isEmpty();
+    }
+
+    @Test
+    void aFullConsumerGroupRefusesANewClassicMemberBeforeTheMemberIdRound() throws Exception {
+        consumerGroupOfOne(Map.of("group.consumer.max.size", "1"), null);
+        assertRefused(classicJoin("", null, "consumer", subscription(List.of())), Errors.GROUP_MAX_SIZE_REACHED);
+        assertThat(describe().members()).extracting(m -> m.memberId()).containsExactly("m1");
+    }
+
+    @Test
+    void aFullConsumerGroupRefusesAClassicJoinBeforeCheckingItsProtocols() throws Exception {
+        consumerGroupOfOne(Map.of("group.consumer.max.size", "1"), null);
+        assertRefused(classicJoin("given-id", null, "connect", subscription(List.of())),
+                Errors.GROUP_MAX_SIZE_REACHED);
+    }
+
+    @Test
+    void aFullConsumerGroupRefusesAStaticClassicMemberTakingAnInstanceOver() throws Exception {
+        // Kafka gives the join a fresh member id before the size check: the instance's holder does not count
+        consumerGroupOfOne(Map.of("group.consumer.max.size", "1"), "host-1");
+        assertRefused(classicJoin("", "host-1", "consumer", subscription(List.of())), Errors.GROUP_MAX_SIZE_REACHED);
+        assertThat(describe().members()).extracting(m -> m.memberId()).containsExactly("m1");
+    }
+
+    @Test
+    void aClassicJoinOfAnotherProtocolTypeIsRefusedBeforeTheMemberIdRound() throws Exception {
+        consumerGroupOfOne(Map.of(), null);
+        assertRefused(classicJoin("", null, "connect", subscription(List.of())), Errors.INCONSISTENT_GROUP_PROTOCOL);
+    }
+
+    @Test
+    void aMalformedSubscriptionIsFoundOnlyAfterTheMemberIdRound() throws Exception {
+        consumerGroupOfOne(Map.of(), null);
+        byte[] malformed = {0, 1, 0};
+        JoinGroupResponseView asked = classicJoin("", null, "consumer", malformed);
+        assertThat(asked.errorCode()).isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        // Kafka's deserializeSubscription throws an IllegalStateException: UNKNOWN_SERVER_ERROR
+        assertRefused(classicJoin(asked.memberId(), null, "consumer", malformed), Errors.UNKNOWN_SERVER_ERROR);
+        assertThat(describe().members()).extracting(m -> m.memberId()).containsExactly("m1");
+    }
 }
