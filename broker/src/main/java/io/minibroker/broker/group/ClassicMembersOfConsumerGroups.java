@@ -78,7 +78,7 @@ final class ClassicMembersOfConsumerGroups {
                     && (request.memberId().isEmpty() || !group.members.containsKey(request.memberId()))) {
                 return refuse(Errors.GROUP_MAX_SIZE_REACHED);
             }
-            if (!ConsumerSubscription.PROTOCOL_TYPE.equals(request.protocolType()) || request.protocols().isEmpty()) {
+            if (!group.supportsClassicProtocols(request.protocolType(), request.protocols().keySet())) {
                 return refuse(Errors.INCONSISTENT_GROUP_PROTOCOL);
             }
             if (request.memberId().isEmpty() && request.groupInstanceId() == null

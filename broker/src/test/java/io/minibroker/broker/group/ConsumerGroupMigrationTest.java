@@ -536,4 +536,32 @@ class ConsumerGroupMigrationTest {
         assertRefused(classicJoin(asked.memberId(), null, "consumer", malformed), Errors.UNKNOWN_SERVER_ERROR);
         assertThat(describe().members()).extracting(m -> m.memberId()).containsExactly("m1");
     }
+
+    private JoinGroupResponseView classicJoinOffering(String memberId, List<String> protocolNames)
+            throws IOException {
+        JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
+                .rebalanceTimeoutMs(30_000).memberId(memberId).protocolType("consumer");
+        protocolNames.forEach(name -> join.addProtocol().name(name).metadata(subscription(List.of())));
+        return new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9, join.struct()));
+    }
+
+    /** Kafka's supportsClassicProtocols: one offered name every classic member supports, before MEMBER_ID_REQUIRED. */
+    @Test
+    void aClassicJoinMustOfferAProtocolEveryClassicMemberSupports() throws Exception {
+        String classic = upgradedAndReconciled(); // its classic member offered "range" only
+
+        assertRefused(classicJoinOffering("", List.of("roundrobin")), Errors.INCONSISTENT_GROUP_PROTOCOL);
+        assertThat(classicJoinOffering("", List.of("roundrobin", "range")).errorCode())
+                .isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        assertRefused(classicJoinOffering(classic, List.of("roundrobin")), Errors.INCONSISTENT_GROUP_PROTOCOL);
+        assertThat(describe().members()).hasSize(2);
+    }
+
+    @Test
+    void aClassicJoinMayOfferAnyProtocolWhileNoMemberIsClassic() throws Exception {
+        consumerGroupOfOne(Map.of(), null);
+        assertThat(classicJoinOffering("", List.of("roundrobin")).errorCode())
+                .isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        assertRefused(classicJoinOffering("", List.of()), Errors.INCONSISTENT_GROUP_PROTOCOL);
+    }
 }
