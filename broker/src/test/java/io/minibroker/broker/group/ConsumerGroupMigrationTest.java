@@ -51,6 +51,8 @@ class ConsumerGroupMigrationTest {
     private final ManualClock clock = new ManualClock();
     private Broker broker;
     private GroupWireClient client;
+    /** The group the classic join, sync and consumer heartbeat helpers name. */
+    private String groupId = "g";
 
     @AfterEach
     void stop() throws Exception {
@@ -87,7 +89,7 @@ class ConsumerGroupMigrationTest {
     }
 
     private JoinGroupResponseView classicJoin(String memberId, int rebalanceTimeoutMs) throws IOException {
-        JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
+        JoinGroupRequestView join = new JoinGroupRequestView().groupId(groupId).sessionTimeoutMs(CLASSIC_SESSION_MS)
                 .rebalanceTimeoutMs(rebalanceTimeoutMs).memberId(memberId).protocolType("consumer");
         join.addProtocol().name("range").metadata(subscription(List.of()));
         return new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9, join.struct()));
@@ -95,7 +97,7 @@ class ConsumerGroupMigrationTest {
 
     private SyncGroupResponseView classicSync(String memberId, int generation, byte[] leaderAssignment)
             throws IOException {
-        SyncGroupRequestView sync = new SyncGroupRequestView().groupId("g").generationId(generation)
+        SyncGroupRequestView sync = new SyncGroupRequestView().groupId(groupId).generationId(generation)
                 .memberId(memberId).protocolType("consumer").protocolName("range");
         if (leaderAssignment != null) {
             sync.addAssignment().memberId(memberId).assignment(leaderAssignment);
@@ -109,7 +111,7 @@ class ConsumerGroupMigrationTest {
     }
 
     private ConsumerGroupHeartbeatResponseView heartbeat(String memberId, int epoch) throws IOException {
-        ConsumerGroupHeartbeatRequestView request = new ConsumerGroupHeartbeatRequestView().groupId("g")
+        ConsumerGroupHeartbeatRequestView request = new ConsumerGroupHeartbeatRequestView().groupId(groupId)
                 .memberId(memberId).memberEpoch(epoch);
         if (epoch == 0) {
             request.rebalanceTimeoutMs(30_000).subscribedTopicNames(List.of("t")).topicPartitions(List.of());
@@ -563,5 +565,42 @@ class ConsumerGroupMigrationTest {
         assertThat(classicJoinOffering("", List.of("roundrobin")).errorCode())
                 .isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
         assertRefused(classicJoinOffering("", List.of()), Errors.INCONSISTENT_GROUP_PROTOCOL);
+    }
+
+    /**
+     * Kafka tombstones the empty classic group's metadata in the batch of the consumer group's first records, or
+     * rolls the takeover back when they are refused. Here every write of the consumer group is refused (a group id
+     * so long that each of its batches, several keys naming it, is over message.max.bytes, where the classic
+     * group's single record is not): deleting the group that never wrote must tombstone the classic group's
+     * metadata with its commit's, else the classic group comes back on reload.
+     */
+    @Test
+    void aConsumerGroupDeletedBeforeItsFirstWriteTombstonesTheClassicGroupItTookOver() throws Exception {
+        groupId = "g".repeat(750);
+        start(Map.of("message.max.bytes", "2000"));
+        createTopic();
+        String classic = stableClassicGroup();
+        OffsetCommitRequestView commit = new OffsetCommitRequestView().groupId(groupId).memberId(classic)
+                .generationIdOrMemberEpoch(1);
+        commit.addTopic().name("t").addPartition().partitionIndex(0).committedOffset(5);
+        assertThat(new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 9, commit.struct())).topics()
+                .get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+        Struct leave = ApiKey.LEAVE_GROUP.request().newMessage().set("GroupId", groupId);
+        leave.addElement("Members").set("MemberId", classic);
+        assertThat(client.call(ApiKey.LEAVE_GROUP, 4, leave).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(client.describedState(groupId)).isEqualTo("Empty");
+
+        assertThat(heartbeat("m1", 0).errorCode()).as("the join's records refused")
+                .isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+        assertThat(heartbeat("m1", -1).errorCode()).as("the leave's records refused")
+                .isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+        Struct delete = ApiKey.DELETE_GROUPS.request().newMessage().set("GroupsNames", List.of(groupId));
+        assertThat(client.call(ApiKey.DELETE_GROUPS, 2, delete).getStructs("Results").get(0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.NONE.code());
+        client.close();
+        broker.close();
+
+        start(Map.of("message.max.bytes", "2000"));
+        assertThat(client.describedState(groupId)).as("no group of that id after the reload").isEqualTo("Dead");
     }
 }
