@@ -55,6 +55,11 @@ final class ClassicGroupCoordinator {
         this.maxSize = config.get(BrokerConfig.GROUP_MAX_SIZE);
     }
 
+    /** {@code group.max.size}: how many members a classic group may have. */
+    int maxSize() {
+        return maxSize;
+    }
+
     /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
     void bindMetersTo(MeterRegistry registry) {
         rebalancer.bindMetersTo(registry);

@@ -138,7 +138,11 @@ class ConsumerGroupMigrationTest {
 
     /** The group upgraded by m1's join, the classic member reconciled to half the partitions at epoch 2. */
     private String upgradedAndReconciled() throws Exception {
-        start(Map.of());
+        return upgradedAndReconciled(Map.of());
+    }
+
+    private String upgradedAndReconciled(Map<String, String> config) throws Exception {
+        start(config);
         createTopic();
         String classic = stableClassicGroup();
 
@@ -602,5 +606,18 @@ class ConsumerGroupMigrationTest {
 
         start(Map.of("message.max.bytes", "2000"));
         assertThat(client.describedState(groupId)).as("no group of that id after the reload").isEqualTo("Dead");
+    }
+
+    /** As Kafka's validateOnlineDowngradeWithFencedMembers: not when more classic members would stay than that. */
+    @Test
+    void noDowngradeToAClassicGroupOverGroupMaxSize() throws Exception {
+        upgradedAndReconciled(Map.of("group.max.size", "1"));
+        String second = classicJoin(classicJoin("").memberId()).memberId(); // a second classic member
+        assertThat(describe().members()).hasSize(3);
+
+        assertThat(heartbeat("m1", -1).errorCode()).isEqualTo(Errors.NONE.code());
+
+        assertThat(describe().errorCode()).as("still a consumer group").isEqualTo(Errors.NONE.code());
+        assertThat(describe().members()).extracting(m -> m.memberId()).hasSize(2).contains(second);
     }
 }
