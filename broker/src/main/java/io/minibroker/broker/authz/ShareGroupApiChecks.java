@@ -164,12 +164,8 @@ final class ShareGroupApiChecks {
             partitions.forEach((index, acknowledged) -> {
                 ShareFetchResponseView.PartitionData partition = topic.partitions().stream()
                         .filter(answered -> answered.partitionIndex() == index).findFirst()
-                        .orElseGet(() -> {
-                            ShareFetchResponseView.PartitionData added = topic.addPartition().partitionIndex(index)
-                                    .records(Unpooled.EMPTY_BUFFER);
-                            added.currentLeader().leaderId(-1).leaderEpoch(-1);
-                            return added;
-                        }).errorCode(error);
+                        .orElseGet(() -> topic.addPartition().partitionIndex(index).records(Unpooled.EMPTY_BUFFER))
+                        .errorCode(error); // no CurrentLeader named: Kafka's defaults, leader 0 and epoch 0
                 if (acknowledged) {
                     partition.acknowledgeErrorCode(error);
                 }
@@ -198,7 +194,7 @@ final class ShareGroupApiChecks {
                     ShareAcknowledgeResponseView.ShareAcknowledgeTopicResponse topic =
                             response.addResponse().topicId(refused.item().topicId());
                     refused.item().partitions().forEach(p -> topic.addPartition().partitionIndex(p.partitionIndex())
-                            .errorCode(refused.error().code()).currentLeader().leaderId(-1).leaderEpoch(-1));
+                            .errorCode(refused.error().code())); // no CurrentLeader named, as Kafka
                 }, true);
     }
 

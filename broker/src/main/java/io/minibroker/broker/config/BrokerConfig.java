@@ -228,6 +228,8 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> GROUP_CONSUMER_SESSION_TIMEOUT_MS =
             intKey("group.consumer.session.timeout.ms", 45_000, 1);
     public static final ConfigKey<Integer> GROUP_CONSUMER_MAX_SIZE = intKey("group.consumer.max.size", Integer.MAX_VALUE, 1);
+    /** Classic groups' member limit (Kafka's group.max.size; its GROUP_MAX_SIZE_REACHED). */
+    public static final ConfigKey<Integer> GROUP_MAX_SIZE = intKey("group.max.size", Integer.MAX_VALUE, 1);
     /** Kafka's short names or class names of its UniformAssignor and RangeAssignor; the first is the default. */
     public static final ConfigKey<List<String>> GROUP_CONSUMER_ASSIGNORS = new ConfigKey<>("group.consumer.assignors",
             ConfigKey::parseNames, List.of("uniform", "range"),
@@ -382,7 +384,7 @@ public final class BrokerConfig {
             PRODUCER_ID_EXPIRATION_MS, PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS,
             NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, AUTO_CREATE_TOPICS_ENABLE, DELETE_TOPIC_ENABLE, MIN_INSYNC_REPLICAS,
-            GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS,
+            GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS, GROUP_MAX_SIZE,
             GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, GROUP_CONSUMER_SESSION_TIMEOUT_MS, GROUP_CONSUMER_MAX_SIZE,
             GROUP_CONSUMER_ASSIGNORS, GROUP_CONSUMER_MIGRATION_POLICY, GROUP_COORDINATOR_REBALANCE_PROTOCOLS,
             GROUP_STREAMS_HEARTBEAT_INTERVAL_MS, GROUP_STREAMS_SESSION_TIMEOUT_MS, GROUP_STREAMS_MAX_SIZE,

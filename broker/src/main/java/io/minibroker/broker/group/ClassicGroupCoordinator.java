@@ -42,6 +42,7 @@ final class ClassicGroupCoordinator {
     private final GroupRebalancer rebalancer;
     private final int minSessionTimeoutMs;
     private final int maxSessionTimeoutMs;
+    private final int maxSize;
 
     ClassicGroupCoordinator(BrokerConfig config, ClassicGroups groups, GroupMetadataWriter metadata,
                             BrokerClock clock) {
@@ -51,6 +52,12 @@ final class ClassicGroupCoordinator {
         this.rebalancer = new GroupRebalancer(config, groups, sessions, metadata, clock);
         this.minSessionTimeoutMs = config.get(BrokerConfig.GROUP_MIN_SESSION_TIMEOUT_MS);
         this.maxSessionTimeoutMs = config.get(BrokerConfig.GROUP_MAX_SESSION_TIMEOUT_MS);
+        this.maxSize = config.get(BrokerConfig.GROUP_MAX_SIZE);
+    }
+
+    /** {@code group.max.size}: how many members a classic group may have. */
+    int maxSize() {
+        return maxSize;
     }
 
     /** Publishes both purgatories' meters, as the broker does for its other purgatories. */
@@ -190,6 +197,11 @@ final class ClassicGroupCoordinator {
             return completed(joinError(Errors.UNKNOWN_MEMBER_ID, request.memberId()));
         }
         synchronized (group) {
+            if (!acceptsJoiningMember(group, request.memberId())) {
+                // Kafka's first check of the group (acceptJoiningMember); a member it refuses loses its place
+                removeRefusedMember(group, request.memberId());
+                return completed(joinError(Errors.GROUP_MAX_SIZE_REACHED, ""));
+            }
             if (group.state() == GroupState.DEAD) {
                 // Deleted meanwhile: the client finds the coordinator again and retries on a fresh group.
                 return completed(joinError(Errors.COORDINATOR_NOT_AVAILABLE, request.memberId()));
@@ -228,6 +240,33 @@ final class ClassicGroupCoordinator {
             }
         }
         return response;
+    }
+
+    /**
+     * Kafka's acceptJoiningMember under {@code group.max.size}: an Empty or Dead group takes anyone; while members
+     * rejoin, one already waiting to, or any while fewer than the limit wait; otherwise a member, or anyone while
+     * the group has fewer members than the limit.
+     */
+    private boolean acceptsJoiningMember(ClassicGroup group, String memberId) {
+        GroupMember member = group.members.get(memberId);
+        return switch (group.state()) {
+            case EMPTY, DEAD -> true;
+            case PREPARING_REBALANCE -> member != null && member.awaitingJoin != null
+                    || group.members.values().stream().filter(m -> m.awaitingJoin != null).count() < maxSize;
+            case COMPLETING_REBALANCE, STABLE -> member != null || group.members.size() < maxSize;
+        };
+    }
+
+    /** A join refused GROUP_MAX_SIZE_REACHED takes its member (or pending member) out, as Kafka's group.remove. */
+    private void removeRefusedMember(ClassicGroup group, String memberId) {
+        GroupMember pending = group.pendingMembers.get(memberId);
+        if (pending != null) {
+            removePendingMember(group, pending);
+        }
+        GroupMember member = group.members.get(memberId);
+        if (member != null) {
+            rebalancer.removeMemberAndRebalance(group, member);
+        }
     }
 
     /**

@@ -73,14 +73,12 @@ final class ClassicMembersOfConsumerGroups {
                 LOG.info(disabled);
                 return refuse(Errors.INCONSISTENT_GROUP_PROTOCOL);
             }
-            if (!ConsumerSubscription.PROTOCOL_TYPE.equals(request.protocolType()) || request.protocols().isEmpty()) {
-                return refuse(Errors.INCONSISTENT_GROUP_PROTOCOL);
+            // Kafka 4.3.1's classicGroupJoinToConsumerGroup: size, then protocols, then the member id round
+            if (group.members.size() >= consumers.maxSize()
+                    && (request.memberId().isEmpty() || !group.members.containsKey(request.memberId()))) {
+                return refuse(Errors.GROUP_MAX_SIZE_REACHED);
             }
-            String protocolName = request.protocols().keySet().iterator().next();
-            ConsumerProtocol.Subscription subscription;
-            try {
-                subscription = ConsumerProtocol.subscription(request.protocols().get(protocolName));
-            } catch (ProtocolException e) {
+            if (!group.supportsClassicProtocols(request.protocolType(), request.protocols().keySet())) {
                 return refuse(Errors.INCONSISTENT_GROUP_PROTOCOL);
             }
             if (request.memberId().isEmpty() && request.groupInstanceId() == null
@@ -95,10 +93,18 @@ final class ClassicMembersOfConsumerGroups {
                     return refuse(notHolder);
                 }
             }
+            String protocolName = request.protocols().keySet().iterator().next();
+            ConsumerProtocol.Subscription subscription;
+            try {
+                subscription = ConsumerProtocol.subscription(request.protocols().get(protocolName));
+            } catch (ProtocolException e) { // Kafka's deserializeSubscription throws an unexpected exception here
+                LOG.warn("Group {}: a classic JoinGroup's embedded consumer protocol is malformed: {}",
+                        request.groupId(), e.getMessage());
+                return refuse(Errors.UNKNOWN_SERVER_ERROR);
+            }
             ConsumerGroupMember member = memberFor(group, request);
             if (member == null) {
-                return refuse(group.members.containsKey(request.memberId()) ? Errors.UNKNOWN_MEMBER_ID
-                        : Errors.GROUP_MAX_SIZE_REACHED);
+                return refuse(Errors.UNKNOWN_MEMBER_ID);
             }
             boolean bump = !group.members.containsKey(member.memberId);
             if (bump) {
@@ -142,7 +148,7 @@ final class ClassicMembersOfConsumerGroups {
      * The member the join is for: the classic-protocol member of that id; else a new one, under the id it was given
      * with MEMBER_ID_REQUIRED (or a fresh one), or, for a static member joining without a member id, the holder of
      * its instance id (a consumer-protocol holder is replaced, as Kafka, keeping its epoch and partitions); null if
-     * the id names a consumer-protocol member or the group is full.
+     * the id names a consumer-protocol member. A group already full took no new member ({@link #join}).
      */
     private ConsumerGroupMember memberFor(ConsumerGroup group, JoinRequest request) {
         ConsumerGroupMember existing = group.members.get(request.memberId());
@@ -158,9 +164,6 @@ final class ClassicMembersOfConsumerGroups {
             if (previous != null) { // as Kafka: a consumer-protocol instance restarted as classic is taken over
                 return consumers.replaceStaticMember(group, previous, memberId);
             }
-        }
-        if (group.members.size() >= consumers.maxSize()) {
-            return null;
         }
         ConsumerGroupMember member = new ConsumerGroupMember(memberId);
         member.instanceId = request.groupInstanceId();

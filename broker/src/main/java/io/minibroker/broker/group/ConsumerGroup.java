@@ -135,6 +135,23 @@ final class ConsumerGroup {
         return holder.memberId.equals(memberId) ? Errors.NONE : Errors.FENCED_INSTANCE_ID;
     }
 
+    /**
+     * Kafka's ConsumerGroup.supportsClassicProtocols: whether a classic JoinGroup offering these protocols may join:
+     * protocol type "consumer", and one protocol name every classic-protocol member supports (the joining member's
+     * own earlier offer included; any name while no member is classic). An empty group takes any non-empty offer.
+     */
+    boolean supportsClassicProtocols(String protocolType, Set<String> protocols) {
+        if (!ConsumerSubscription.PROTOCOL_TYPE.equals(protocolType)) {
+            return false;
+        }
+        if (members.isEmpty()) {
+            return !protocols.isEmpty();
+        }
+        return protocols.stream().anyMatch(name -> members.values().stream()
+                .filter(ConsumerGroupMember::usesClassicProtocol)
+                .allMatch(member -> member.classic.protocols().containsKey(name)));
+    }
+
     Map<UUID, Set<Integer>> targetOf(String memberId) {
         return targetAssignment.getOrDefault(memberId, TopicAssignment.EMPTY);
     }

@@ -572,11 +572,9 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
      */
     CompletableFuture<Long> write(ConsumerGroup group) {
         Map<ByteBuffer, byte[]> now = ConsumerGroupRecords.snapshot(group);
-        Map<ByteBuffer, byte[]> changes = new LinkedHashMap<>();
         boolean replacesClassic = group.replacesClassicGroup;
-        if (replacesClassic) { // upgraded: the classic group's metadata goes in the same batch (Kafka's tombstone)
-            changes.put(ByteBuffer.wrap(GroupMetadataRecord.key(group.groupId)), null);
-        }
+        // upgraded: the classic group's metadata goes in the same batch (Kafka's tombstone)
+        Map<ByteBuffer, byte[]> changes = ConsumerGroupRecords.replacedClassicMetadata(group);
         changes.putAll(ConsumerGroupRecords.diff(group.written, now));
         return append(group, changes, () -> {
             group.written = now;
@@ -616,7 +614,7 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
      */
     CompletableFuture<Errors> delete(String groupId, OffsetStore offsets) {
         return removal.whenEmpty(groupId, Errors.GROUP_ID_NOT_FOUND, Errors.NON_EMPTY_GROUP,
-                group -> offsets.deleteGroup(groupId, ConsumerGroupRecords.diff(group.written, Map.of()).keySet()));
+                group -> offsets.deleteGroup(groupId, ConsumerGroupRecords.tombstones(group).keySet()));
     }
 
     /**
@@ -629,9 +627,9 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
         return removal.whenEmpty(groupId, Errors.NONE, Errors.INCONSISTENT_GROUP_PROTOCOL, this::writeTombstones);
     }
 
-    /** Tombstones for every record the group wrote; the caller holds its lock. */
+    /** Tombstones for every record the group wrote ({@link ConsumerGroupRecords#tombstones}); under its lock. */
     private CompletableFuture<Long> writeTombstones(ConsumerGroup group) {
-        return log.writeChanges(group.groupId, group.written, Map.of());
+        return log.writeIfAny(group.groupId, ConsumerGroupRecords.tombstones(group));
     }
 
     // ---------------------------------------------------------------------------------------- Loads, unloads

@@ -3,6 +3,8 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.ProtocolException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,6 +24,8 @@ import java.util.UUID;
  * which rebalances at once so that its members rejoin through the classic protocol.
  */
 final class ConsumerGroupMigration {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConsumerGroupMigration.class);
 
     private final boolean upgradeEnabled;
     private final boolean downgradeEnabled;
@@ -127,13 +131,18 @@ final class ConsumerGroupMigration {
     /**
      * A member leaving or fenced (the caller holds the group's lock, on the coordinator's thread): if every other
      * member speaks the classic protocol and the policy allows it, the group becomes, without it, a classic group at
-     * the group epoch (Kafka's validateOnlineDowngradeWithFencedMember and convertToClassicGroup), which rebalances.
-     * Returns whether it did; if not, the caller removes the member as usual.
+     * the group epoch (Kafka's validateOnlineDowngradeWithFencedMember and convertToClassicGroup), which rebalances;
+     * not if more would stay than {@code group.max.size}, as Kafka. Returns whether it did; if not, the caller removes the member as usual.
      */
     boolean downgradeWithout(ConsumerGroup group, ConsumerGroupMember leaving) {
         List<ConsumerGroupMember> staying = group.allMembers().stream().filter(m -> m != leaving).toList();
         if (!downgradeEnabled || staying.isEmpty()
                 || !staying.stream().allMatch(ConsumerGroupMember::usesClassicProtocol)) {
+            return false;
+        }
+        if (staying.size() > membership.maxSize()) {
+            LOG.info("Cannot downgrade consumer group {} to classic group because its group size is greater than"
+                    + " classic group max size.", group.groupId);
             return false;
         }
         String protocol = commonProtocol(staying);

@@ -100,6 +100,29 @@ final class ConsumerGroupRecords {
         return changes;
     }
 
+    /**
+     * What deleting the group writes of its own: a tombstone for each record it wrote, after the one for the classic
+     * group's metadata while the group has not yet written the tombstone of the classic group it took the id of
+     * ({@link #replacedClassicMetadata}), so that the classic group does not come back on the next replay.
+     */
+    static Map<ByteBuffer, byte[]> tombstones(ConsumerGroup group) {
+        Map<ByteBuffer, byte[]> tombstones = replacedClassicMetadata(group);
+        tombstones.putAll(diff(group.written, Map.of()));
+        return tombstones;
+    }
+
+    /**
+     * The tombstone of the classic group's metadata record while {@link ConsumerGroup#replacesClassicGroup} (Kafka
+     * writes it first, with the consumer group's first records), else nothing.
+     */
+    static Map<ByteBuffer, byte[]> replacedClassicMetadata(ConsumerGroup group) {
+        Map<ByteBuffer, byte[]> tombstone = new LinkedHashMap<>();
+        if (group.replacesClassicGroup) {
+            tombstone.put(ByteBuffer.wrap(GroupMetadataRecord.key(group.groupId)), null);
+        }
+        return tombstone;
+    }
+
     /** The records of {@code now} whose value differs from the one {@code written} has (or that it lacks). */
     static Map<ByteBuffer, byte[]> changed(Map<ByteBuffer, byte[]> written, Map<ByteBuffer, byte[]> now) {
         Map<ByteBuffer, byte[]> changes = new LinkedHashMap<>();

@@ -422,7 +422,8 @@ final class OffsetMetadataManager {
                 if (!group.isDead()) {
                     boolean empty = group.members.isEmpty();
                     expired += expireCommits(group.groupId, empty ? Set.of() : group.subscriptionMetadata.keySet(),
-                            now, empty ? new EmptyGroup(group.written, () -> consumerGroups.remove(group)) : null);
+                            now, empty ? new EmptyGroup(ConsumerGroupRecords.tombstones(group).keySet(),
+                                    () -> consumerGroups.remove(group)) : null);
                 }
             }
         }
@@ -433,7 +434,8 @@ final class OffsetMetadataManager {
             synchronized (group) {
                 if (!group.isDead()) {
                     expired += expireCommits(group.groupId, group.subscribedTopics(), now, group.members.isEmpty()
-                            ? new EmptyGroup(group.written, () -> streamsGroups.forget(group)) : null);
+                            ? new EmptyGroup(ConsumerGroupRecords.diff(group.written, Map.of()).keySet(),
+                                    () -> streamsGroups.forget(group)) : null);
                 }
             }
         }
@@ -444,10 +446,10 @@ final class OffsetMetadataManager {
     }
 
     /**
-     * A consumer or streams group without members, as expiry sees it: the records it wrote, and how it is
-     * forgotten.
+     * A consumer or streams group without members, as expiry sees it: the keys of its records in the log, and how
+     * it is forgotten.
      */
-    private record EmptyGroup(Map<ByteBuffer, byte[]> written, Runnable forget) {
+    private record EmptyGroup(Collection<ByteBuffer> records, Runnable forget) {
     }
 
     /**
@@ -469,8 +471,7 @@ final class OffsetMetadataManager {
         if (!deleted && expired.isEmpty()) {
             return 0;
         }
-        Collection<ByteBuffer> records = deleted ? ConsumerGroupRecords.diff(empty.written(), Map.of()).keySet()
-                : List.of();
+        Collection<ByteBuffer> records = deleted ? empty.records() : List.of();
         CompletableFuture<Long> written;
         try {
             if (!records.isEmpty()) {

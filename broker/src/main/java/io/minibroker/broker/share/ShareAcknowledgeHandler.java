@@ -1,7 +1,6 @@
 package io.minibroker.broker.share;
 
 import io.minibroker.broker.api.ApiHandler;
-import io.minibroker.broker.api.PartitionLeadership.CurrentLeader;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.share.ShareSessionCache.Resolution;
 import io.minibroker.broker.share.ShareSessionCache.TopicIdPartition;
@@ -80,8 +79,8 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
                         .computeIfAbsent(tp.topicId(), id -> response.addResponse().topicId(id))
                         .addPartition().partitionIndex(tp.partition()).errorCode(result.error().code())
                         .errorMessage(result.message());
-                CurrentLeader leader = hints.leaderOf(tp.topicId(), tp.partition(), data.errorCode());
-                data.currentLeader().leaderId(leader.leaderId()).leaderEpoch(leader.leaderEpoch());
+                hints.leaderOf(tp.topicId(), tp.partition(), data.errorCode()).ifPresent(leader ->
+                        data.currentLeader().leaderId(leader.leaderId()).leaderEpoch(leader.leaderEpoch()));
             });
             hints.writeEndpoints(endpoint -> response.addNodeEndpoint().nodeId(endpoint.leaderId())
                     .host(endpoint.host()).port(endpoint.port()));

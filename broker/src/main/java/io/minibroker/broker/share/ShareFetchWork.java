@@ -1,6 +1,5 @@
 package io.minibroker.broker.share;
 
-import io.minibroker.broker.api.PartitionLeadership.CurrentLeader;
 import io.minibroker.broker.api.TopicRights;
 import io.minibroker.broker.log.AbortedTxn;
 import io.minibroker.broker.log.FileChannelRecordBatch;
@@ -265,8 +264,8 @@ final class ShareFetchWork {
             } else {
                 data.records(acquired.records()); // zero-copy: sent from the segment file, as Fetch sends
             }
-            CurrentLeader leader = hints.leaderOf(tp.topicId(), tp.partition(), error.code());
-            data.currentLeader().leaderId(leader.leaderId()).leaderEpoch(leader.leaderEpoch());
+            hints.leaderOf(tp.topicId(), tp.partition(), error.code()).ifPresent(leader ->
+                    data.currentLeader().leaderId(leader.leaderId()).leaderEpoch(leader.leaderEpoch()));
             for (AcquiredRecords run : acquired.runs()) {
                 data.addAcquiredRecord().firstOffset(run.firstOffset()).lastOffset(run.lastOffset())
                         .deliveryCount((short) run.deliveryCount());

@@ -4,6 +4,7 @@ import io.minibroker.broker.api.LeaderHints;
 import io.minibroker.broker.api.PartitionLeadership.CurrentLeader;
 import io.minibroker.protocol.error.Errors;
 
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -28,17 +29,19 @@ final class ShareLeaderHints {
     }
 
     /**
-     * The current leader a partition answered {@code errorCode} names; {@link CurrentLeader#UNKNOWN} (leader and
-     * epoch -1) for another error, or a topic this broker does not know.
+     * The current leader to name for a partition answered {@code errorCode}: as KafkaApis names one, only for
+     * NOT_LEADER_OR_FOLLOWER and FENCED_LEADER_EPOCH ({@link CurrentLeader#UNKNOWN}, leader and epoch -1, for a
+     * topic this broker does not know). Empty for any other answer, whose CurrentLeader keeps the schema's defaults
+     * (leader 0, epoch 0), as Kafka 4.3.1's generated LeaderIdAndEpoch does there.
      */
-    CurrentLeader leaderOf(UUID topicId, int partition, short errorCode) {
+    Optional<CurrentLeader> leaderOf(UUID topicId, int partition, short errorCode) {
         if (errorCode != Errors.NOT_LEADER_OR_FOLLOWER.code() && errorCode != Errors.FENCED_LEADER_EPOCH.code()) {
-            return CurrentLeader.UNKNOWN;
+            return Optional.empty();
         }
-        return logs.partitionOf(topicId, partition).map(tp -> {
+        return Optional.of(logs.partitionOf(topicId, partition).map(tp -> {
             hints = hints != null ? hints : logs.leaderHints(listener);
             return hints.leaderOf(tp);
-        }).orElse(CurrentLeader.UNKNOWN);
+        }).orElse(CurrentLeader.UNKNOWN));
     }
 
     /** Each leader named, with an endpoint, once. */

@@ -130,6 +130,8 @@ class ShareChecksTest {
         assertThat(response.responses().get(0).topicId()).isEqualTo(CLOSED);
         assertThat(refused.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
         assertThat(refused.acknowledgeErrorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(refused.currentLeader().leaderId()).as("no leader named: Kafka's default").isZero();
+        assertThat(refused.currentLeader().leaderEpoch()).isZero();
     }
 
     /** At the opening epoch the handler refuses any acknowledgement (INVALID_REQUEST), a refused topic's too. */
@@ -195,6 +197,8 @@ class ShareChecksTest {
         assertThat(response.responses().get(0).partitions().get(0).partitionIndex()).isEqualTo(4);
         assertThat(response.responses().get(0).partitions().get(0).errorCode())
                 .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(response.responses().get(0).partitions().get(0).currentLeader().leaderId())
+                .as("no leader named: Kafka's default").isZero();
     }
 
     @Test

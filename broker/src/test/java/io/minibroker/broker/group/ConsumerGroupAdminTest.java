@@ -164,8 +164,12 @@ class ConsumerGroupAdminTest {
     }
 
     private short classicJoin(String groupId) throws IOException {
+        return classicJoin(groupId, "consumer");
+    }
+
+    private short classicJoin(String groupId, String protocolType) throws IOException {
         JoinGroupRequestView join = new JoinGroupRequestView().groupId(groupId).sessionTimeoutMs(10_000)
-                .rebalanceTimeoutMs(10_000).memberId("").protocolType("consumer");
+                .rebalanceTimeoutMs(10_000).memberId("").protocolType(protocolType);
         join.addProtocol().name("range").metadata(new byte[0]);
         return new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9, join.struct())).errorCode();
     }
@@ -173,7 +177,8 @@ class ConsumerGroupAdminTest {
     @Test
     void theProtocolsKeepToTheirOwnGroups() throws Exception {
         join();
-        assertThat(classicJoin("g")).as("a classic member knocking at a consumer group")
+        // Kafka checks the protocols before MEMBER_ID_REQUIRED, and the embedded subscription only after it
+        assertThat(classicJoin("g", "connect")).as("a classic member of another protocol type knocking")
                 .isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL.code());
         heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").memberEpoch(-1));
         assertThat(classicJoin("g")).as("an empty consumer group becomes a classic one")

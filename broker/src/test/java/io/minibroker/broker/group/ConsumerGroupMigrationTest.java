@@ -51,6 +51,8 @@ class ConsumerGroupMigrationTest {
     private final ManualClock clock = new ManualClock();
     private Broker broker;
     private GroupWireClient client;
+    /** The group the classic join, sync and consumer heartbeat helpers name. */
+    private String groupId = "g";
 
     @AfterEach
     void stop() throws Exception {
@@ -87,7 +89,7 @@ class ConsumerGroupMigrationTest {
     }
 
     private JoinGroupResponseView classicJoin(String memberId, int rebalanceTimeoutMs) throws IOException {
-        JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
+        JoinGroupRequestView join = new JoinGroupRequestView().groupId(groupId).sessionTimeoutMs(CLASSIC_SESSION_MS)
                 .rebalanceTimeoutMs(rebalanceTimeoutMs).memberId(memberId).protocolType("consumer");
         join.addProtocol().name("range").metadata(subscription(List.of()));
         return new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9, join.struct()));
@@ -95,7 +97,7 @@ class ConsumerGroupMigrationTest {
 
     private SyncGroupResponseView classicSync(String memberId, int generation, byte[] leaderAssignment)
             throws IOException {
-        SyncGroupRequestView sync = new SyncGroupRequestView().groupId("g").generationId(generation)
+        SyncGroupRequestView sync = new SyncGroupRequestView().groupId(groupId).generationId(generation)
                 .memberId(memberId).protocolType("consumer").protocolName("range");
         if (leaderAssignment != null) {
             sync.addAssignment().memberId(memberId).assignment(leaderAssignment);
@@ -109,7 +111,7 @@ class ConsumerGroupMigrationTest {
     }
 
     private ConsumerGroupHeartbeatResponseView heartbeat(String memberId, int epoch) throws IOException {
-        ConsumerGroupHeartbeatRequestView request = new ConsumerGroupHeartbeatRequestView().groupId("g")
+        ConsumerGroupHeartbeatRequestView request = new ConsumerGroupHeartbeatRequestView().groupId(groupId)
                 .memberId(memberId).memberEpoch(epoch);
         if (epoch == 0) {
             request.rebalanceTimeoutMs(30_000).subscribedTopicNames(List.of("t")).topicPartitions(List.of());
@@ -136,7 +138,11 @@ class ConsumerGroupMigrationTest {
 
     /** The group upgraded by m1's join, the classic member reconciled to half the partitions at epoch 2. */
     private String upgradedAndReconciled() throws Exception {
-        start(Map.of());
+        return upgradedAndReconciled(Map.of());
+    }
+
+    private String upgradedAndReconciled(Map<String, String> config) throws Exception {
+        start(config);
         createTopic();
         String classic = stableClassicGroup();
 
@@ -468,5 +474,150 @@ class ConsumerGroupMigrationTest {
         JoinGroupResponseView asked = classicJoin("");
         assertThat(asked.errorCode()).as("only 'disabled' refuses, as Kafka")
                 .isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+    }
+
+    // Kafka 4.3.1's classicGroupJoinToConsumerGroup checks a classic join in this order: the migration policy, the
+    // group's size, the protocols (throwIfClassicProtocolIsNotSupported), the member id round (MEMBER_ID_REQUIRED),
+    // the static instance, and only then the embedded subscription.
+
+    private JoinGroupResponseView classicJoin(String memberId, String instanceId, String protocolType,
+                                              byte[] metadata) throws IOException {
+        JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
+                .rebalanceTimeoutMs(30_000).memberId(memberId).groupInstanceId(instanceId).protocolType(protocolType);
+        join.addProtocol().name("range").metadata(metadata);
+        return new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9, join.struct()));
+    }
+
+    /** A consumer group of one consumer-protocol member, m1 (static if {@code instanceId} is set). */
+    private void consumerGroupOfOne(Map<String, String> config, String instanceId) throws Exception {
+        start(config);
+        createTopic();
+        ConsumerGroupHeartbeatRequestView request = new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(0).instanceId(instanceId).rebalanceTimeoutMs(30_000)
+                .subscribedTopicNames(List.of("t")).topicPartitions(List.of());
+        assertThat(new ConsumerGroupHeartbeatResponseView(client.call(ApiKey.CONSUMER_GROUP_HEARTBEAT, 1,
+                request.struct())).errorCode()).isEqualTo(Errors.NONE.code());
+    }
+
+    private static void assertRefused(JoinGroupResponseView answer, Errors error) {
+        assertThat(answer.errorCode()).isEqualTo(error.code());
+        assertThat(answer.memberId()).as("a thrown refusal names no member").isEmpty();
+    }
+
+    @Test
+    void aFullConsumerGroupRefusesANewClassicMemberBeforeTheMemberIdRound() throws Exception {
+        consumerGroupOfOne(Map.of("group.consumer.max.size", "1"), null);
+        assertRefused(classicJoin("", null, "consumer", subscription(List.of())), Errors.GROUP_MAX_SIZE_REACHED);
+        assertThat(describe().members()).extracting(m -> m.memberId()).containsExactly("m1");
+    }
+
+    @Test
+    void aFullConsumerGroupRefusesAClassicJoinBeforeCheckingItsProtocols() throws Exception {
+        consumerGroupOfOne(Map.of("group.consumer.max.size", "1"), null);
+        assertRefused(classicJoin("given-id", null, "connect", subscription(List.of())),
+                Errors.GROUP_MAX_SIZE_REACHED);
+    }
+
+    @Test
+    void aFullConsumerGroupRefusesAStaticClassicMemberTakingAnInstanceOver() throws Exception {
+        // Kafka gives the join a fresh member id before the size check: the instance's holder does not count
+        consumerGroupOfOne(Map.of("group.consumer.max.size", "1"), "host-1");
+        assertRefused(classicJoin("", "host-1", "consumer", subscription(List.of())), Errors.GROUP_MAX_SIZE_REACHED);
+        assertThat(describe().members()).extracting(m -> m.memberId()).containsExactly("m1");
+    }
+
+    @Test
+    void aClassicJoinOfAnotherProtocolTypeIsRefusedBeforeTheMemberIdRound() throws Exception {
+        consumerGroupOfOne(Map.of(), null);
+        assertRefused(classicJoin("", null, "connect", subscription(List.of())), Errors.INCONSISTENT_GROUP_PROTOCOL);
+    }
+
+    @Test
+    void aMalformedSubscriptionIsFoundOnlyAfterTheMemberIdRound() throws Exception {
+        consumerGroupOfOne(Map.of(), null);
+        byte[] malformed = {0, 1, 0};
+        JoinGroupResponseView asked = classicJoin("", null, "consumer", malformed);
+        assertThat(asked.errorCode()).isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        // Kafka's deserializeSubscription throws an IllegalStateException: UNKNOWN_SERVER_ERROR
+        assertRefused(classicJoin(asked.memberId(), null, "consumer", malformed), Errors.UNKNOWN_SERVER_ERROR);
+        assertThat(describe().members()).extracting(m -> m.memberId()).containsExactly("m1");
+    }
+
+    private JoinGroupResponseView classicJoinOffering(String memberId, List<String> protocolNames)
+            throws IOException {
+        JoinGroupRequestView join = new JoinGroupRequestView().groupId("g").sessionTimeoutMs(CLASSIC_SESSION_MS)
+                .rebalanceTimeoutMs(30_000).memberId(memberId).protocolType("consumer");
+        protocolNames.forEach(name -> join.addProtocol().name(name).metadata(subscription(List.of())));
+        return new JoinGroupResponseView(client.call(ApiKey.JOIN_GROUP, 9, join.struct()));
+    }
+
+    /** Kafka's supportsClassicProtocols: one offered name every classic member supports, before MEMBER_ID_REQUIRED. */
+    @Test
+    void aClassicJoinMustOfferAProtocolEveryClassicMemberSupports() throws Exception {
+        String classic = upgradedAndReconciled(); // its classic member offered "range" only
+
+        assertRefused(classicJoinOffering("", List.of("roundrobin")), Errors.INCONSISTENT_GROUP_PROTOCOL);
+        assertThat(classicJoinOffering("", List.of("roundrobin", "range")).errorCode())
+                .isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        assertRefused(classicJoinOffering(classic, List.of("roundrobin")), Errors.INCONSISTENT_GROUP_PROTOCOL);
+        assertThat(describe().members()).hasSize(2);
+    }
+
+    @Test
+    void aClassicJoinMayOfferAnyProtocolWhileNoMemberIsClassic() throws Exception {
+        consumerGroupOfOne(Map.of(), null);
+        assertThat(classicJoinOffering("", List.of("roundrobin")).errorCode())
+                .isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        assertRefused(classicJoinOffering("", List.of()), Errors.INCONSISTENT_GROUP_PROTOCOL);
+    }
+
+    /**
+     * Kafka tombstones the empty classic group's metadata in the batch of the consumer group's first records, or
+     * rolls the takeover back when they are refused. Here every write of the consumer group is refused (a group id
+     * so long that each of its batches, several keys naming it, is over message.max.bytes, where the classic
+     * group's single record is not): deleting the group that never wrote must tombstone the classic group's
+     * metadata with its commit's, else the classic group comes back on reload.
+     */
+    @Test
+    void aConsumerGroupDeletedBeforeItsFirstWriteTombstonesTheClassicGroupItTookOver() throws Exception {
+        groupId = "g".repeat(750);
+        start(Map.of("message.max.bytes", "2000"));
+        createTopic();
+        String classic = stableClassicGroup();
+        OffsetCommitRequestView commit = new OffsetCommitRequestView().groupId(groupId).memberId(classic)
+                .generationIdOrMemberEpoch(1);
+        commit.addTopic().name("t").addPartition().partitionIndex(0).committedOffset(5);
+        assertThat(new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 9, commit.struct())).topics()
+                .get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+        Struct leave = ApiKey.LEAVE_GROUP.request().newMessage().set("GroupId", groupId);
+        leave.addElement("Members").set("MemberId", classic);
+        assertThat(client.call(ApiKey.LEAVE_GROUP, 4, leave).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+        assertThat(client.describedState(groupId)).isEqualTo("Empty");
+
+        assertThat(heartbeat("m1", 0).errorCode()).as("the join's records refused")
+                .isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+        assertThat(heartbeat("m1", -1).errorCode()).as("the leave's records refused")
+                .isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+        Struct delete = ApiKey.DELETE_GROUPS.request().newMessage().set("GroupsNames", List.of(groupId));
+        assertThat(client.call(ApiKey.DELETE_GROUPS, 2, delete).getStructs("Results").get(0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.NONE.code());
+        client.close();
+        broker.close();
+
+        start(Map.of("message.max.bytes", "2000"));
+        assertThat(client.describedState(groupId)).as("no group of that id after the reload").isEqualTo("Dead");
+    }
+
+    /** As Kafka's validateOnlineDowngradeWithFencedMembers: not when more classic members would stay than that. */
+    @Test
+    void noDowngradeToAClassicGroupOverGroupMaxSize() throws Exception {
+        upgradedAndReconciled(Map.of("group.max.size", "1"));
+        String second = classicJoin(classicJoin("").memberId()).memberId(); // a second classic member
+        assertThat(describe().members()).hasSize(3);
+
+        assertThat(heartbeat("m1", -1).errorCode()).isEqualTo(Errors.NONE.code());
+
+        assertThat(describe().errorCode()).as("still a consumer group").isEqualTo(Errors.NONE.code());
+        assertThat(describe().members()).extracting(m -> m.memberId()).hasSize(2).contains(second);
     }
 }

@@ -119,7 +119,7 @@ class CurrentLeaderHintsTest {
             ShareAcknowledgeResponseView.PartitionData refused = acknowledged.responses().get(0).partitions().get(0);
             assertThat(refused.errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
             assertThat(refused.errorMessage()).isEqualTo("This server does not host this topic-partition.");
-            assertThat(refused.currentLeader().leaderId()).isEqualTo(-1);
+            assertThat(refused.currentLeader().leaderId()).as("Kafka's default, no leader named").isZero();
             assertThat(acknowledged.nodeEndpoints()).isEmpty();
         }
     }

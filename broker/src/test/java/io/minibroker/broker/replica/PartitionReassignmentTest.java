@@ -7,7 +7,13 @@ import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.server.ReadFromStart;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.record.CompressionType;
+import io.minibroker.protocol.record.RecordBatchBuilder;
 import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
@@ -28,6 +34,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,8 +70,14 @@ class PartitionReassignmentTest {
     }
 
     private void start() throws Exception {
-        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100", "replica.lag.time.max.ms", "3000",
-                "replica.fetch.wait.max.ms", "100"));
+        start(Map.of());
+    }
+
+    private void start(Map<String, String> overrides) throws Exception {
+        Map<String, String> config = new HashMap<>(Map.of("broker.heartbeat.interval.ms", "100",
+                "replica.lag.time.max.ms", "3000", "replica.fetch.wait.max.ms", "100"));
+        config.putAll(overrides);
+        cluster = MiniCluster.start(3, config);
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
     }
 
@@ -151,9 +164,79 @@ class PartitionReassignmentTest {
 
     /** How many fetches wait in a node's Fetch purgatory. */
     private double parkedFetches(int node) {
-        Meter found = cluster.node(node).meterRegistry().find("purgatory.size").tag("delayedOperation", "Fetch")
+        return parked(node, "Fetch");
+    }
+
+    /** How many operations wait in a node's purgatory of that name ("Fetch", "Produce"). */
+    private double parked(int node, String purgatory) {
+        Meter found = cluster.node(node).meterRegistry().find("purgatory.size").tag("delayedOperation", purgatory)
                 .meter();
         return found == null ? -1 : found.measure().iterator().next().getValue();
+    }
+
+    /**
+     * An acks=all Produce v10 parked at the leader (node 0) for a follower that was killed and so stays in the ISR
+     * (its broker session and the leader's lag time both outlast the test) is answered NOT_LEADER_OR_FOLLOWER naming
+     * the new leader, node 2, and its endpoint, when a reassignment moves the partition to node 2: partition 0 while
+     * node 0 keeps partition 1, then partition 1, and the topic leaves node 0. Answered while node 0 still has the
+     * log, as Kafka answers it.
+     */
+    @Test
+    void anAcksAllProduceParkedOnAReplicaMovedAwayIsAnsweredNotLeaderOrFollowerNamingTheNewLeader()
+            throws Exception {
+        start(Map.of("broker.session.timeout.ms", "120000", "replica.lag.time.max.ms", "120000"));
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic("acked", Map.of(0, List.of(0, 1), 1, List.of(0, 1)))))
+                    .all().get();
+        }
+        await(() -> controllerImage("acked", 0).isr().size() == 2 && controllerImage("acked", 1).isr().size() == 2,
+                "nodes 0 and 1 in both partitions' ISR");
+        cluster.kill(1);
+        assertMovingAwayAnswersAParkedProduce(0);
+        assertMovingAwayAnswersAParkedProduce(1);
+    }
+
+    private void assertMovingAwayAnswersAParkedProduce(int index) throws Exception {
+        try (NodeChannel leader = new NodeChannel("localhost", cluster.node(0).boundPort("PLAINTEXT"),
+                "parked-produce", 90_000)) {
+            await(() -> parked(0, "Produce") == 0, "node 0's Produce purgatory to be empty");
+            CompletableFuture<Struct> parked = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return leader.send(ApiKey.PRODUCE, (short) 10, acksAllProduce("acked", index));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            await(() -> parked(0, "Produce") > 0 || parked.isDone(), "the produce to park at node 0");
+            assertThat(parked).as("node 1, killed, is still in the ISR").isNotDone();
+
+            try (Admin admin = admin()) {
+                admin.alterPartitionReassignments(Map.of(new TopicPartition("acked", index),
+                        Optional.of(new NewPartitionReassignment(List.of(2))))).all().get();
+            }
+
+            Struct answered = parked.get(60, TimeUnit.SECONDS);
+            Struct answer = answered.getStructs("Responses").get(0).getStructs("PartitionResponses").get(0);
+            assertThat(Errors.forCode(answer.getInt16("ErrorCode"))).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+            assertThat(answer.getStruct("CurrentLeader").getInt32("LeaderId")).isEqualTo(2);
+            assertThat(answered.getStructs("NodeEndpoints")).singleElement().satisfies(node -> {
+                assertThat(node.getInt32("NodeId")).isEqualTo(2);
+                assertThat(node.getInt32("Port")).isEqualTo(cluster.node(2).boundPort("PLAINTEXT"));
+            });
+            assertThat(controllerImage("acked", index).replicas()).containsExactly(2);
+        }
+    }
+
+    /** A Produce (v10: topics by name) of one record to a partition, acks=all, waiting up to 60 s. */
+    private static Struct acksAllProduce(String topic, int index) {
+        ByteBuf built = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, 1L)
+                .append(1L, null, "v".getBytes(StandardCharsets.UTF_8), List.of()).build();
+        ByteBuf batch = Unpooled.wrappedBuffer(ByteBufUtil.getBytes(built));
+        built.release();
+        Struct body = ApiKey.PRODUCE.request().newMessage().set("Acks", (short) -1).set("TimeoutMs", 60_000);
+        body.addElement("TopicData").set("Name", topic).addElement("PartitionData").set("Index", index)
+                .set("Records", batch);
+        return body;
     }
 
     @Test

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * INVALID_REQUEST "GroupId can't be empty.", ShareGroupDescribe INVALID_GROUP_ID for that group, and ShareFetch and
  * ShareAcknowledge carry on: only a null group id is INVALID_REQUEST there. The session opens and keeps its epochs;
  * its partitions fail to load (UNKNOWN_SERVER_ERROR), as the share coordinator serves no group without a name, and
- * an acknowledgement then finds no share partition (UNKNOWN_TOPIC_OR_PARTITION).
+ * an acknowledgement then finds no share partition (UNKNOWN_TOPIC_OR_PARTITION); neither names a current leader.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ShareEmptyGroupIdTest {
@@ -64,16 +64,31 @@ class ShareEmptyGroupIdTest {
             assertThat(opened.errorCode()).isEqualTo(Errors.NONE.code());
             assertThat(opened.responses().get(0).partitions().get(0).errorCode())
                     .isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+            ShareFetchResponseView.LeaderIdAndEpoch fetchLeader = opened.responses().get(0).partitions().get(0)
+                    .currentLeader();
+            assertNoLeaderNamed(fetchLeader.leaderId(), fetchLeader.leaderEpoch());
 
             ShareAcknowledgeResponseView acknowledged = member.acknowledge(ShareWire.ack(0, 0, AcknowledgeType.ACCEPT));
             assertThat(acknowledged.errorCode()).isEqualTo(Errors.NONE.code());
             assertThat(acknowledged.responses().get(0).partitions().get(0).errorCode())
                     .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            ShareAcknowledgeResponseView.LeaderIdAndEpoch ackLeader = acknowledged.responses().get(0).partitions()
+                    .get(0).currentLeader();
+            assertNoLeaderNamed(ackLeader.leaderId(), ackLeader.leaderEpoch());
 
             member.epoch = 0; // acknowledgements never open a session
             assertThat(member.acknowledge(ShareWire.ack(0, 0, AcknowledgeType.ACCEPT)).errorCode())
                     .isEqualTo(Errors.INVALID_SHARE_SESSION_EPOCH.code());
         }
+    }
+
+    /**
+     * Kafka 4.3.1's KafkaApis names a CurrentLeader only for NOT_LEADER_OR_FOLLOWER and FENCED_LEADER_EPOCH; any
+     * other partition keeps its generated LeaderIdAndEpoch's defaults, leader 0 and epoch 0 (seen on a 4.3.1 node).
+     */
+    private static void assertNoLeaderNamed(int leaderId, int leaderEpoch) {
+        assertThat(leaderId).isZero();
+        assertThat(leaderEpoch).isZero();
     }
 
     @Test
