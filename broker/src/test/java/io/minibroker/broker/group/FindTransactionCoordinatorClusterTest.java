@@ -99,6 +99,8 @@ class FindTransactionCoordinatorClusterTest {
     void noCoordinatorUntilEnoughBrokersLiveForTheStateTopicsReplicationFactor() throws Exception {
         cluster.stop(2);
         await(() -> cluster.controller().membership().liveBrokers().size() == 2, "two live brokers");
+        // Node 0 decides on its own copy of the metadata, which learns of the fencing a moment after the controller.
+        await(() -> brokersSeenBy(0) == 2, "node 0 to see two live brokers");
         for (int attempt = 0; attempt < 3; attempt++) {
             assertThat(findCoordinator(0, "early").error).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
         }
@@ -135,6 +137,12 @@ class FindTransactionCoordinatorClusterTest {
                 .set("TransactionalIds", List.of(transactionalId));
         Struct answer = call(node, ApiKey.DESCRIBE_TRANSACTIONS, 0, request).getStructs("TransactionStates").get(0);
         return Errors.forCode(answer.getInt16("ErrorCode"));
+    }
+
+    /** The unfenced brokers a node's DescribeCluster lists, from its own copy of the metadata. */
+    private int brokersSeenBy(int node) {
+        return call(node, ApiKey.DESCRIBE_CLUSTER, 0, ApiKey.DESCRIBE_CLUSTER.request().newMessage())
+                .getStructs("Brokers").size();
     }
 
     private Struct call(int node, Struct request) {
