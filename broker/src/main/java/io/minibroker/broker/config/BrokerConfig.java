@@ -104,6 +104,11 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> CONTROLS_PORT = intKey("minibroker.controls.port", -1, -1);
     /** Not a Kafka key: the address the controls' endpoint binds; loopback unless set, empty for every interface. */
     public static final ConfigKey<String> CONTROLS_HOST = stringKey("minibroker.controls.host", "127.0.0.1");
+    /**
+     * The rack this broker is in, none by default: registered with the controller, told to clients in Metadata and
+     * DescribeCluster, and what replica placement and the rack-aware replica selector go by. Any string, as Kafka's.
+     */
+    public static final ConfigKey<String> BROKER_RACK = stringKey("broker.rack", null);
 
     // Cluster membership (KRaft's keys). Without controller.quorum.voters the node is a cluster of its own.
     /** {@code broker}, {@code controller} or both; Kafka has no default. */
@@ -363,7 +368,7 @@ public final class BrokerConfig {
             CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUEST_BYTES,
             UNAUTHENTICATED_MAX_REQUEST_BYTES, UNAUTHENTICATED_MAX_CONNECTIONS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP,
             MAX_CONNECTIONS_PER_IP_OVERRIDES, MAX_CONNECTION_CREATION_RATE, METRICS_PORT, METRICS_HOST, CONTROLS_PORT,
-            CONTROLS_HOST, PROCESS_ROLES,
+            CONTROLS_HOST, BROKER_RACK, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
             BROKER_SESSION_TIMEOUT_MS, CONTROLLER_SOCKET_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,

@@ -891,13 +891,15 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         for (BrokerMembership.RegisteredBroker broker : registered.live()) {
             live.add(broker.id());
             for (Endpoint endpoint : broker.listeners()) {
-                brokers.add(new BrokerNode(broker.id(), endpoint.listenerName(), endpoint.host(), endpoint.port()));
+                brokers.add(new BrokerNode(broker.id(), endpoint.listenerName(), endpoint.host(), endpoint.port(),
+                        broker.rack()));
             }
         }
         List<BrokerNode> fenced = new ArrayList<>();
         for (BrokerMembership.RegisteredBroker broker : registered.fenced()) {
             for (Endpoint endpoint : broker.listeners()) {
-                fenced.add(new BrokerNode(broker.id(), endpoint.listenerName(), endpoint.host(), endpoint.port()));
+                fenced.add(new BrokerNode(broker.id(), endpoint.listenerName(), endpoint.host(), endpoint.port(),
+                        broker.rack()));
             }
         }
         Map<String, TopicImage> image = new LinkedHashMap<>();

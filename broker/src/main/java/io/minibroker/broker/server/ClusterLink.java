@@ -166,7 +166,7 @@ final class ClusterLink {
     /** Registers with the controller and starts heartbeats: once the listeners it advertises are bound. */
     void registerWithController(Supplier<List<Endpoint>> advertisedListeners) {
         lifecycle = new BrokerLifecycle(config.get(BrokerConfig.NODE_ID), config.get(BrokerConfig.CLUSTER_ID),
-                advertisedListeners, controllerChannel("lifecycle"),
+                advertisedListeners, config.get(BrokerConfig.BROKER_RACK), controllerChannel("lifecycle"),
                 metadata, config.get(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS));
         lifecycle.start();
     }
