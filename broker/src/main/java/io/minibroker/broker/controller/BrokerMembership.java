@@ -151,15 +151,22 @@ public final class BrokerMembership {
         }
     }
 
-    /** The ids of the registered brokers, fenced or not, and of the live ones, both ascending and of one moment. */
-    public record BrokerIds(List<Integer> registered, List<Integer> live) {
+    /**
+     * The ids of the registered brokers, fenced or not, and of the live ones, both ascending and of one moment; and
+     * the racks of those registered with one, by id.
+     */
+    public record BrokerIds(List<Integer> registered, List<Integer> live, Map<Integer, String> racks) {
     }
 
-    /** Every registered broker's id and the ids of the {@link #liveBrokers}, read together. */
+    /** Every registered broker's id, the ids of the {@link #liveBrokers} and the racks, read together. */
     public synchronized BrokerIds ids() {
         long now = clockMs.getAsLong();
+        Map<Integer, String> racks = new TreeMap<>();
+        brokers.values().stream().filter(broker -> broker.rack() != null)
+                .forEach(broker -> racks.put(broker.id(), broker.rack()));
         return new BrokerIds(List.copyOf(brokers.keySet()),
-                brokers.values().stream().filter(broker -> isLive(broker, now)).map(RegisteredBroker::id).toList());
+                brokers.values().stream().filter(broker -> isLive(broker, now)).map(RegisteredBroker::id).toList(),
+                Map.copyOf(racks));
     }
 
     /** The brokers that are unfenced and heartbeat within the session timeout, by id. */
