@@ -71,6 +71,15 @@ public interface PartitionLeadership {
         return CurrentLeader.UNKNOWN;
     }
 
+    /**
+     * KIP-392: the replica a consumer's fetch from {@code fetchOffset}, in rack {@code clientRack} (null or empty: none
+     * told) on {@code listener}, should go to instead of this leader, as {@code replica.selector.class} picks it;
+     * -1 for none (this broker, or one that does not lead). A single node is the only replica.
+     */
+    default int preferredReadReplica(TopicPartition partition, String clientRack, String listener, long fetchOffset) {
+        return -1;
+    }
+
     /** Whether produces and consumers' fetches for this partition belong here. */
     boolean isLeader(TopicPartition partition);
 

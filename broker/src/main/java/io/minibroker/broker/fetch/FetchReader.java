@@ -146,9 +146,10 @@ final class FetchReader {
                     // As Kafka's maybeConvertFetchedData: a client this old may not read zstd, which the topic
                     // keeps its batches in
                     error = Errors.UNSUPPORTED_COMPRESSION_TYPE;
-                } else if (log != null && partition.divergingEpoch() != null) {
+                } else if (log != null && (partition.divergingEpoch() != null || partition.pointsElsewhere())) {
                     // Kafka's readRecords: no records, the log's offsets as they are, and where the fetcher's
-                    // last fetched epoch ends here, from which it truncates
+                    // last fetched epoch ends here, from which it truncates; or, as Kafka's readFromLog, the replica
+                    // the consumer is to read from instead
                     highWatermark = log.highWatermark();
                     lastStableOffset = log.lastStableOffset();
                     logStartOffset = log.logStartOffset();
@@ -176,9 +177,9 @@ final class FetchReader {
                     }
                 }
                 boolean hasRecords = read != null && !read.isEmpty();
-                // No preferred read replica is ever answered here (no replica.selector.class): never that reason.
+                boolean pointed = log != null && error == Errors.NONE && partition.pointsElsewhere();
                 if (cached != null && !cached.mustRespond(hasRecords, error != Errors.NONE,
-                        partition.divergingEpoch() != null, false, highWatermark, logStartOffset)) {
+                        partition.divergingEpoch() != null, pointed, highWatermark, logStartOffset)) {
                     continue; // nothing new for the fetcher: an empty read holds no file
                 }
                 if (topicResponse == null) {
@@ -190,6 +191,9 @@ final class FetchReader {
                         .highWatermark(highWatermark)
                         .lastStableOffset(lastStableOffset)
                         .logStartOffset(logStartOffset);
+                if (pointed) {
+                    result.preferredReadReplica(partition.preferredReadReplica());
+                }
                 if (log != null && partition.divergingEpoch() != null && error == Errors.NONE) {
                     result.divergingEpoch().epoch(partition.divergingEpoch().epoch())
                             .endOffset(partition.divergingEpoch().endOffset());
