@@ -52,10 +52,11 @@ public interface PartitionLeadership {
     /**
      * Who leads a partition as this broker's metadata has it, and that leader's endpoint on one listener: Kafka's
      * getCurrentLeader, which a refused produce (v10+) or fetch (v16+) answers with (KIP-951) so the client need not
-     * ask Metadata first. Leader and epoch -1, no endpoint, when unknown.
+     * ask Metadata first, with its rack (null: none), as Kafka's NodeEndpoints carry it. Leader and epoch -1, no
+     * endpoint, when unknown.
      */
-    record CurrentLeader(int leaderId, int leaderEpoch, String host, int port) {
-        public static final CurrentLeader UNKNOWN = new CurrentLeader(-1, -1, null, -1);
+    record CurrentLeader(int leaderId, int leaderEpoch, String host, int port, String rack) {
+        public static final CurrentLeader UNKNOWN = new CurrentLeader(-1, -1, null, -1, null);
 
         /** Whether the leader's endpoint is known (a node to name in the answer's NodeEndpoints). */
         public boolean hasEndpoint() {

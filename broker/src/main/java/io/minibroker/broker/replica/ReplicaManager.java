@@ -485,8 +485,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
         PartitionImage leading = found.get();
         return latest.brokers(listener).stream().filter(broker -> broker.id() == leading.leader()).findFirst()
-                .map(broker -> new CurrentLeader(leading.leader(), leading.leaderEpoch(), broker.host(), broker.port()))
-                .orElse(new CurrentLeader(leading.leader(), leading.leaderEpoch(), null, -1));
+                .map(broker -> new CurrentLeader(leading.leader(), leading.leaderEpoch(), broker.host(), broker.port(),
+                        broker.rack()))
+                .orElse(new CurrentLeader(leading.leader(), leading.leaderEpoch(), null, -1, null));
     }
 
     /**
