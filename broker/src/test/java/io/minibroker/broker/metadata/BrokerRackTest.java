@@ -9,7 +9,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
@@ -17,11 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
+import static io.minibroker.broker.metadata.DescribeClusterFencedBrokersTest.nodes;
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -107,16 +106,6 @@ class BrokerRackTest {
         try {
             return admin.describeTopics(List.of("racked")).allTopicNames().get().get("racked").partitions().get(0)
                     .replicas().stream().sorted(Comparator.comparingInt(Node::id)).map(Node::rack).toList();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static List<Node> nodes(Admin admin, boolean includeFenced) {
-        try {
-            Collection<Node> nodes = admin.describeCluster(new DescribeClusterOptions()
-                    .includeFencedBrokers(includeFenced)).nodes().get();
-            return nodes.stream().sorted(Comparator.comparingInt(Node::id)).toList();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
