@@ -28,7 +28,7 @@ import java.util.UUID;
  */
 record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, int maxBytes, byte isolationLevel,
                  List<TopicPlan> topics, PartitionLeadership leadership, boolean fetchOnlyLeader, FetchContext context,
-                 CachedPartition[] cached) {
+                 CachedPartition[] cached, String clientRack, String listener) {
 
     /** IsolationLevel READ_COMMITTED (1): read up to the last stable offset, told of the aborted transactions. */
     private static final byte READ_COMMITTED = 1;
@@ -86,9 +86,8 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
      * A consumer's v11+ fetch names its rack (RackId, its {@code client.rack}): a leader whose
      * {@code replica.selector.class} points it to another replica answers that partition with the
      * PreferredReadReplica and no records, at once, as Kafka's ReplicaManager.readFromLog (the DivergingEpoch check,
-     * part of the read it skips, is skipped too). Kafka chooses at every read, a parked fetch's completion too; here
-     * the choice is made once, with the plan, so a fetch that parked (no partition was pointed elsewhere then) is
-     * answered from here when it completes, and pointed elsewhere at its next fetch.
+     * part of the read it skips, is skipped too). As Kafka chooses at every read, a fetch that parked (no partition
+     * was pointed elsewhere then) is asked again when it completes ({@link #choosePreferredReadReplica}).
      */
     static FetchPlan of(Request request, FetchContext context, TopicRegistry registry, PartitionLeadership leadership,
                         int fetchMaxBytes, String listener) {
@@ -115,7 +114,7 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
                 fetchMaxBytes);
         byte isolationLevel = version >= ISOLATION_LEVEL_FROM_VERSION ? body.isolationLevel() : 0;
         return new FetchPlan(version, replicaId, replicaEpoch, bytes.minBytes(), bytes.maxBytes(),
-                isolationLevel, topics, leadership, fetchOnlyLeader, context, cached);
+                isolationLevel, topics, leadership, fetchOnlyLeader, context, cached, clientRack, listener);
     }
 
     /** The follower's id that sent the fetch, or -1 from a consumer. */
@@ -181,8 +180,8 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
             Errors error = log.isPresent()
                     ? leadership.checkLeaderEpoch(log.get().topicPartition(), checkedLeaderEpoch, fetchOnlyLeader)
                     : registry.partitionNotHere(byId, name, id, index); // elsewhere, or nowhere
-            int preferred = error == Errors.NONE && log.isPresent() && !fetchOnlyLeader
-                    ? leadership.preferredReadReplica(log.get().topicPartition(), clientRack, listener, fetchOffset)
+            int preferred = error == Errors.NONE && log.isPresent()
+                    ? preferredReadReplica(leadership, fetchOnlyLeader, clientRack, listener, log.get(), fetchOffset)
                     : -1;
             int checkedFetchedEpoch = version >= LAST_FETCHED_EPOCH_FROM_VERSION ? lastFetchedEpoch : NO_EPOCH;
             LeaderEpochCache.EpochEnd diverging = null;
@@ -203,6 +202,25 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
                     version >= LOG_START_OFFSET_FROM_VERSION ? logStartOffset : -1, maxBytes, log.orElse(null), error,
                     diverging, preferred);
         }
+    }
+
+    /** The replica a consumer's fetch of this log may be pointed to, -1 for none (a follower's fetch: never). */
+    private static int preferredReadReplica(PartitionLeadership leadership, boolean fetchOnlyLeader, String clientRack,
+                                            String listener, PartitionLog log, long fetchOffset) {
+        return fetchOnlyLeader ? -1
+                : leadership.preferredReadReplica(log.topicPartition(), clientRack, listener, fetchOffset);
+    }
+
+    /**
+     * The replica this partition is pointed to as the fetch completes after parking: the one chosen when it was
+     * planned (none, or it would not have parked) or, as Kafka's readFromLog chooses again, the one chosen now.
+     */
+    int choosePreferredReadReplica(PartitionPlan partition) {
+        if (partition.pointsElsewhere() || partition.log() == null || partition.error() != Errors.NONE) {
+            return partition.preferredReadReplica();
+        }
+        return preferredReadReplica(leadership, fetchOnlyLeader, clientRack, listener, partition.log(),
+                partition.fetchOffset());
     }
 
     /**

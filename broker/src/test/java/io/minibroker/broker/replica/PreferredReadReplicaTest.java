@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * answers a consumer's Fetch v11+ naming its rack: the in-sync follower in that rack that holds the fetch offset,
  * with no records and at once (never parked); the leader itself (records, no PreferredReadReplica) when the consumer
  * is in the leader's rack, in a rack with no replica, names none, or the follower there is out of the ISR or, in it,
- * has not the offset yet. The follower serves the consumer's fetch as it did.
+ * has not the offset yet. A fetch that parked at the leader is pointed elsewhere when it completes, if a follower in
+ * its rack holds the offset by then. The follower serves the consumer's fetch as it did.
  */
 @Timeout(180)
 class PreferredReadReplicaTest {
@@ -120,6 +122,41 @@ class PreferredReadReplicaTest {
             assertThat(preferred(fetch(leader, "rack-1", 6, 0))).as("node 1 has not offset 6").isEqualTo(-1);
             cluster.controls(1).resumeFollower(TOPIC, 0);
         }
+    }
+
+    @Test
+    void aFetchParkedAtTheLeaderIsPointedToTheFollowerThatCaughtUpMeanwhile() throws Exception {
+        try (NodeChannel leader = channel(0);
+             KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ProducerConfig.ACKS_CONFIG, "1"),
+                     new StringSerializer(), new StringSerializer())) {
+            await(() -> preferred(fetch(leader, "rack-1", 5, 0)) == 1, "node 1 to be named for offset 5");
+            cluster.controls(1).lagFollower(TOPIC, 0);
+            producer.send(new ProducerRecord<>(TOPIC, 0, null, "v5")).get(); // node 1 stays at 5, in the ISR
+            await(() -> preferred(fetch(leader, "rack-2", 6, 0)) == 2, "node 2 to hold offset 6");
+
+            // Node 1 has not offset 6: the leader keeps the fetch, which parks (its high watermark is 5).
+            CompletableFuture<Struct> parked = CompletableFuture.supplyAsync(() -> {
+                try (NodeChannel consumer = channel(0)) {
+                    return fetch(consumer, "rack-1", 6, PARKED_MS);
+                }
+            });
+            await(() -> parkedFetches(0) >= 1, "the consumer's fetch to park at the leader");
+            cluster.controls(1).resumeFollower(TOPIC, 0);
+            await(() -> preferred(fetch(leader, "rack-1", 6, 0)) == 1, "node 1 to hold offset 6");
+            assertThat(parked).as("no record past the high watermark yet").isNotDone();
+
+            producer.send(new ProducerRecord<>(TOPIC, 0, null, "v6")).get();
+            Struct answer = parked.get();
+            assertThat(error(answer)).isEqualTo(Errors.NONE);
+            assertThat(preferred(answer)).as("chosen again as it completes, as Kafka's delayed fetch").isEqualTo(1);
+            assertThat(WireFetches.recordCount(answer)).isZero();
+        }
+    }
+
+    private double parkedFetches(int node) {
+        return cluster.node(node).meterRegistry().get("purgatory.delayed.operations")
+                .tag("delayedOperation", "Fetch").gauge().value();
     }
 
     /** A consumer's Fetch v12 of partition 0 from {@code fetchOffset}, naming {@code rack}. */
