@@ -25,6 +25,11 @@ public abstract class ForwardingPartitionLeadership implements PartitionLeadersh
     }
 
     @Override
+    public int preferredReadReplica(TopicPartition partition, String clientRack, String listener, long fetchOffset) {
+        return delegate.preferredReadReplica(partition, clientRack, listener, fetchOffset);
+    }
+
+    @Override
     public boolean isLeader(TopicPartition partition) {
         return delegate.isLeader(partition);
     }

@@ -52,10 +52,11 @@ public interface PartitionLeadership {
     /**
      * Who leads a partition as this broker's metadata has it, and that leader's endpoint on one listener: Kafka's
      * getCurrentLeader, which a refused produce (v10+) or fetch (v16+) answers with (KIP-951) so the client need not
-     * ask Metadata first. Leader and epoch -1, no endpoint, when unknown.
+     * ask Metadata first, with its rack (null: none), as Kafka's NodeEndpoints carry it. Leader and epoch -1, no
+     * endpoint, when unknown.
      */
-    record CurrentLeader(int leaderId, int leaderEpoch, String host, int port) {
-        public static final CurrentLeader UNKNOWN = new CurrentLeader(-1, -1, null, -1);
+    record CurrentLeader(int leaderId, int leaderEpoch, String host, int port, String rack) {
+        public static final CurrentLeader UNKNOWN = new CurrentLeader(-1, -1, null, -1, null);
 
         /** Whether the leader's endpoint is known (a node to name in the answer's NodeEndpoints). */
         public boolean hasEndpoint() {
@@ -69,6 +70,15 @@ public interface PartitionLeadership {
      */
     default CurrentLeader currentLeader(TopicPartition partition, String listener) {
         return CurrentLeader.UNKNOWN;
+    }
+
+    /**
+     * KIP-392: the replica a consumer's fetch from {@code fetchOffset}, in rack {@code clientRack} (null or empty: none
+     * told) on {@code listener}, should go to instead of this leader, as {@code replica.selector.class} picks it;
+     * -1 for none (this broker, or one that does not lead). A single node is the only replica.
+     */
+    default int preferredReadReplica(TopicPartition partition, String clientRack, String listener, long fetchOffset) {
+        return -1;
     }
 
     /** Whether produces and consumers' fetches for this partition belong here. */

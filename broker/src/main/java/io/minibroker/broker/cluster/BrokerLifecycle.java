@@ -41,6 +41,8 @@ public final class BrokerLifecycle implements AutoCloseable {
     private final int nodeId;
     private final String clusterId;
     private final Supplier<List<Endpoint>> advertisedListeners;
+    /** {@code broker.rack}, registered with the controller; null: none. */
+    private final String rack;
     private final NodeChannel controller;
     private final MetadataFetcher metadata;
     private final long heartbeatIntervalMs;
@@ -52,11 +54,12 @@ public final class BrokerLifecycle implements AutoCloseable {
     /** Whether the controller has unfenced this registration yet: only the lifecycle thread reads and writes it. */
     private boolean unfenced;
 
-    public BrokerLifecycle(int nodeId, String clusterId, Supplier<List<Endpoint>> advertisedListeners,
+    public BrokerLifecycle(int nodeId, String clusterId, Supplier<List<Endpoint>> advertisedListeners, String rack,
                            NodeChannel controller, MetadataFetcher metadata, long heartbeatIntervalMs) {
         this.nodeId = nodeId;
         this.clusterId = clusterId;
         this.advertisedListeners = advertisedListeners;
+        this.rack = rack;
         this.controller = controller;
         this.metadata = metadata;
         this.heartbeatIntervalMs = heartbeatIntervalMs;
@@ -100,7 +103,7 @@ public final class BrokerLifecycle implements AutoCloseable {
 
     private void register() throws IOException {
         BrokerRegistrationRequestView request = new BrokerRegistrationRequestView()
-                .brokerId(nodeId).clusterId(clusterId).incarnationId(incarnationId);
+                .brokerId(nodeId).clusterId(clusterId).incarnationId(incarnationId).rack(rack);
         for (Endpoint endpoint : advertisedListeners.get()) {
             request.addListener().name(endpoint.listenerName()).host(endpoint.host()).port(endpoint.port())
                     .securityProtocol(PLAINTEXT);

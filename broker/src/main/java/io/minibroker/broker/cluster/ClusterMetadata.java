@@ -33,8 +33,19 @@ public record ClusterMetadata(List<BrokerNode> brokers, Map<String, TopicImage> 
     /** Kafka's MetadataResponse.NO_CONTROLLER_ID. */
     private static final int NO_CONTROLLER = -1;
 
-    /** A live broker's endpoint on one of its listeners. */
-    public record BrokerNode(int id, String listener, String host, int port) {
+    /**
+     * Between the listener's name and the broker's rack in the rack field on the controller's link: a listener's name
+     * never holds it, being what comes before it in {@code NAME://host:port}.
+     */
+    private static final String RACK_SEPARATOR = "://";
+
+    /** A live broker's endpoint on one of its listeners, and its {@code broker.rack} (null: none). */
+    public record BrokerNode(int id, String listener, String host, int port, String rack) {
+
+        /** A broker without a rack. */
+        public BrokerNode(int id, String listener, String host, int port) {
+            this(id, listener, host, port, null);
+        }
     }
 
     /**
@@ -134,15 +145,20 @@ public record ClusterMetadata(List<BrokerNode> brokers, Map<String, TopicImage> 
 
     /**
      * Reads the image from the controller's answer to a Metadata request for every topic. The controller lists
-     * each broker once per listener, with the listener's name in the rack field (see {@link #describeImage}).
+     * each broker once per listener, with the listener's name and the broker's rack in the rack field (see
+     * {@link #describeImage}).
      */
     public static ClusterMetadata from(MetadataResponseView response) {
         List<BrokerNode> brokers = new ArrayList<>();
         List<BrokerNode> fenced = new ArrayList<>();
         for (MetadataResponseView.MetadataResponseBroker broker : response.brokers()) {
             boolean isFenced = broker.rack().startsWith(FENCED);
-            (isFenced ? fenced : brokers).add(new BrokerNode(broker.nodeId(),
-                    isFenced ? broker.rack().substring(FENCED.length()) : broker.rack(), broker.host(), broker.port()));
+            String listenerAndRack = isFenced ? broker.rack().substring(FENCED.length()) : broker.rack();
+            int separator = listenerAndRack.indexOf(RACK_SEPARATOR);
+            String listener = separator < 0 ? listenerAndRack : listenerAndRack.substring(0, separator);
+            String rack = separator < 0 ? null : listenerAndRack.substring(separator + RACK_SEPARATOR.length());
+            (isFenced ? fenced : brokers).add(new BrokerNode(broker.nodeId(), listener, broker.host(), broker.port(),
+                    rack));
         }
         Map<String, TopicImage> topics = new LinkedHashMap<>();
         for (MetadataResponseView.MetadataResponseTopic topic : response.topics()) {
@@ -166,27 +182,35 @@ public record ClusterMetadata(List<BrokerNode> brokers, Map<String, TopicImage> 
                 : brokers.get(ThreadLocalRandom.current().nextInt(brokers.size())).id();
     }
 
-    /** Writes the ControllerId and the brokers at their endpoints on {@code listener} into a client's answer. */
+    /**
+     * Writes the ControllerId and the brokers at their endpoints on {@code listener}, with their racks, into a
+     * client's answer.
+     */
     public void describeCluster(MetadataResponseView response, String listener) {
         response.controllerId(randomAliveBrokerId());
         for (BrokerNode broker : brokers(listener)) {
-            response.addBroker().nodeId(broker.id()).host(broker.host()).port(broker.port());
+            response.addBroker().nodeId(broker.id()).host(broker.host()).port(broker.port()).rack(broker.rack());
         }
     }
 
     /**
      * Writes every endpoint of every broker, for the brokers' image fetch: a broker appears
-     * once per listener, the listener's name in the rack field (this link only; clients never see it), behind
-     * {@value #FENCED} for a registered broker that is fenced (DescribeCluster v2 lists those when asked).
+     * once per listener, the listener's name in the rack field (this link only; clients never see it), followed by
+     * {@value #RACK_SEPARATOR} and the broker's rack if it has one, behind {@value #FENCED} for a registered broker
+     * that is fenced (DescribeCluster v2 lists those when asked).
      */
     public void describeImage(MetadataResponseView response) {
         for (BrokerNode broker : brokers) {
-            response.addBroker().nodeId(broker.id()).host(broker.host()).port(broker.port()).rack(broker.listener());
+            response.addBroker().nodeId(broker.id()).host(broker.host()).port(broker.port()).rack(imageRack(broker));
         }
         for (BrokerNode broker : fencedBrokers) {
             response.addBroker().nodeId(broker.id()).host(broker.host()).port(broker.port())
-                    .rack(FENCED + broker.listener());
+                    .rack(FENCED + imageRack(broker));
         }
+    }
+
+    private static String imageRack(BrokerNode broker) {
+        return broker.rack() == null ? broker.listener() : broker.listener() + RACK_SEPARATOR + broker.rack();
     }
 
     /** Writes a topic and its partitions, as the image has them, into a Metadata response's topic entry. */

@@ -270,10 +270,10 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
     public List<ListedBroker> brokers(String listenerName, boolean includeFenced) {
         ClusterMetadata image = current;
         List<ListedBroker> listed = new ArrayList<>();
-        image.brokers(listenerName).forEach(b -> listed.add(new ListedBroker(b.id(), b.host(), b.port(), false)));
+        image.brokers(listenerName).forEach(b -> listed.add(new ListedBroker(b.id(), b.host(), b.port(), b.rack(), false)));
         if (includeFenced) {
             image.fencedBrokers(listenerName)
-                    .forEach(b -> listed.add(new ListedBroker(b.id(), b.host(), b.port(), true)));
+                    .forEach(b -> listed.add(new ListedBroker(b.id(), b.host(), b.port(), b.rack(), true)));
             listed.sort(Comparator.comparingInt(ListedBroker::id));
         }
         return listed;

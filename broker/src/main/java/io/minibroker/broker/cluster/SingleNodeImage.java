@@ -50,7 +50,7 @@ final class SingleNodeImage implements Supplier<ClusterMetadata> {
         List<ClusterMetadata.BrokerNode> brokers = new ArrayList<>();
         for (Endpoint listener : listeners) {
             brokers.add(new ClusterMetadata.BrokerNode(node.nodeId(), listener.listenerName(), listener.host(),
-                    listener.port()));
+                    listener.port(), node.rack()));
         }
         Map<String, TopicImage> images = new HashMap<>();
         List<Integer> self = List.of(node.nodeId());

@@ -104,6 +104,11 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> CONTROLS_PORT = intKey("minibroker.controls.port", -1, -1);
     /** Not a Kafka key: the address the controls' endpoint binds; loopback unless set, empty for every interface. */
     public static final ConfigKey<String> CONTROLS_HOST = stringKey("minibroker.controls.host", "127.0.0.1");
+    /**
+     * The rack this broker is in, none by default: registered with the controller, told to clients in Metadata and
+     * DescribeCluster, and what replica placement and the rack-aware replica selector go by. Any string, as Kafka's.
+     */
+    public static final ConfigKey<String> BROKER_RACK = stringKey("broker.rack", null);
 
     // Cluster membership (KRaft's keys). Without controller.quorum.voters the node is a cluster of its own.
     /** {@code broker}, {@code controller} or both; Kafka has no default. */
@@ -130,6 +135,17 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS =
             intKey("leader.imbalance.check.interval.seconds", 300, 1);
     public static final ConfigKey<Long> REPLICA_LAG_TIME_MAX_MS = longKey("replica.lag.time.max.ms", 30_000L, 1);
+    /** Kafka's rack-aware ReplicaSelector: the one {@link #REPLICA_SELECTOR_CLASS} this broker knows. */
+    public static final String RACK_AWARE_REPLICA_SELECTOR = "org.apache.kafka.common.replica.RackAwareReplicaSelector";
+    /**
+     * Which replica a consumer's fetch is pointed to; none by default (the leader), as Kafka. Only Kafka's
+     * {@link #RACK_AWARE_REPLICA_SELECTOR} is known, by name (no class is loaded); any other name stops the start, as
+     * Kafka's broker stops when it cannot load the class (Kafka 4.3.1 ships no other ReplicaSelector).
+     */
+    public static final ConfigKey<String> REPLICA_SELECTOR_CLASS = new ConfigKey<>("replica.selector.class",
+            java.util.function.Function.identity(), null, RACK_AWARE_REPLICA_SELECTOR::equals,
+            RACK_AWARE_REPLICA_SELECTOR + " (the only ReplicaSelector this broker has; Kafka would fail to load a"
+                    + " class it cannot find)");
     public static final ConfigKey<Integer> REPLICA_FETCH_WAIT_MAX_MS = intKey("replica.fetch.wait.max.ms", 500, 0);
     public static final ConfigKey<Integer> REPLICA_FETCH_MIN_BYTES = intKey("replica.fetch.min.bytes", 1, 1);
     public static final ConfigKey<Integer> REPLICA_FETCH_MAX_BYTES = intKey("replica.fetch.max.bytes", 1_048_576, 0);
@@ -365,10 +381,11 @@ public final class BrokerConfig {
             CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUEST_BYTES,
             UNAUTHENTICATED_MAX_REQUEST_BYTES, UNAUTHENTICATED_MAX_CONNECTIONS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP,
             MAX_CONNECTIONS_PER_IP_OVERRIDES, MAX_CONNECTION_CREATION_RATE, METRICS_PORT, METRICS_HOST, CONTROLS_PORT,
-            CONTROLS_HOST, PROCESS_ROLES,
+            CONTROLS_HOST, BROKER_RACK, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
             BROKER_SESSION_TIMEOUT_MS, CONTROLLER_SOCKET_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
-            LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
+            LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_SELECTOR_CLASS,
+            REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
             REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES, REPLICA_FETCH_BACKOFF_MS,
             FETCH_MAX_BYTES, MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS,
             REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, LOG_DIR, LOG_DIRS,

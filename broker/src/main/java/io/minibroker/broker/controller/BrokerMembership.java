@@ -22,19 +22,19 @@ import java.util.function.LongSupplier;
 public final class BrokerMembership {
 
     /**
-     * A registered broker: its endpoints, its epoch, the image version it registered at (Kafka's offset of its
-     * RegisterBrokerRecord), and when it last heartbeat.
+     * A registered broker: its endpoints, its rack (null: none), its epoch, the image version it registered at
+     * (Kafka's offset of its RegisterBrokerRecord), and when it last heartbeat.
      */
-    public record RegisteredBroker(int id, UUID incarnationId, long epoch, List<Endpoint> listeners,
+    public record RegisteredBroker(int id, UUID incarnationId, long epoch, List<Endpoint> listeners, String rack,
                                    long registeredAtVersion, long lastHeartbeatMs, boolean fenced) {
 
         RegisteredBroker registeredAt(long version) {
-            return new RegisteredBroker(id, incarnationId, epoch, listeners, version, lastHeartbeatMs, fenced);
+            return new RegisteredBroker(id, incarnationId, epoch, listeners, rack, version, lastHeartbeatMs, fenced);
         }
 
         RegisteredBroker withSession(long lastHeartbeatMs, boolean fenced) {
-            return new RegisteredBroker(id, incarnationId, epoch, listeners, registeredAtVersion, lastHeartbeatMs,
-                    fenced);
+            return new RegisteredBroker(id, incarnationId, epoch, listeners, rack, registeredAtVersion,
+                    lastHeartbeatMs, fenced);
         }
     }
 
@@ -79,9 +79,9 @@ public final class BrokerMembership {
      * Registers a broker. The same incarnation registering again (a retry) gets its epoch back; another
      * incarnation of a live broker is refused with DUPLICATE_BROKER_REGISTRATION, as in Kafka, so that two
      * processes cannot share a node id; another incarnation of a fenced one replaces it with a new epoch.
-     * A broker starts fenced, registered at the version of the image that first has it.
+     * A broker starts fenced, registered at the version of the image that first has it, with its rack (null: none).
      */
-    public synchronized Registration register(int id, UUID incarnationId, List<Endpoint> listeners) {
+    public synchronized Registration register(int id, UUID incarnationId, List<Endpoint> listeners, String rack) {
         long now = clockMs.getAsLong();
         RegisteredBroker existing = brokers.get(id);
         if (existing != null && existing.incarnationId().equals(incarnationId)) {
@@ -91,7 +91,7 @@ public final class BrokerMembership {
             return new Registration(Errors.DUPLICATE_BROKER_REGISTRATION, -1);
         }
         RegisteredBroker registered = new RegisteredBroker(id, incarnationId, ++lastEpoch, List.copyOf(listeners),
-                imageVersion.getAsLong(), now, true);
+                rack, imageVersion.getAsLong(), now, true);
         brokers.put(id, registered);
         // The registration is in the image (a fenced broker, which DescribeCluster v2 lists), as Kafka's
         // RegisterBrokerRecord is in its log: the version moves on, and the broker must apply the one that has it.
@@ -151,15 +151,22 @@ public final class BrokerMembership {
         }
     }
 
-    /** The ids of the registered brokers, fenced or not, and of the live ones, both ascending and of one moment. */
-    public record BrokerIds(List<Integer> registered, List<Integer> live) {
+    /**
+     * The ids of the registered brokers, fenced or not, and of the live ones, both ascending and of one moment; and
+     * the racks of those registered with one, by id.
+     */
+    public record BrokerIds(List<Integer> registered, List<Integer> live, Map<Integer, String> racks) {
     }
 
-    /** Every registered broker's id and the ids of the {@link #liveBrokers}, read together. */
+    /** Every registered broker's id, the ids of the {@link #liveBrokers} and the racks, read together. */
     public synchronized BrokerIds ids() {
         long now = clockMs.getAsLong();
+        Map<Integer, String> racks = new TreeMap<>();
+        brokers.values().stream().filter(broker -> broker.rack() != null)
+                .forEach(broker -> racks.put(broker.id(), broker.rack()));
         return new BrokerIds(List.copyOf(brokers.keySet()),
-                brokers.values().stream().filter(broker -> isLive(broker, now)).map(RegisteredBroker::id).toList());
+                brokers.values().stream().filter(broker -> isLive(broker, now)).map(RegisteredBroker::id).toList(),
+                Map.copyOf(racks));
     }
 
     /** The brokers that are unfenced and heartbeat within the session timeout, by id. */

@@ -34,7 +34,7 @@ public final class BrokerRegistrationHandler implements ApiHandler {
             List<Endpoint> listeners = registration.listeners().stream()
                     .map(l -> new Endpoint(l.name(), l.host(), l.port())).toList();
             BrokerMembership.Registration outcome = membership.register(registration.brokerId(),
-                    registration.incarnationId(), listeners);
+                    registration.incarnationId(), listeners, registration.rack());
             response.errorCode(outcome.error().code()).brokerEpoch(outcome.epoch());
         }
         return CompletableFuture.completedFuture(response.struct());

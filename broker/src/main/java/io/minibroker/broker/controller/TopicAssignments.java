@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
@@ -37,8 +38,9 @@ import java.util.function.Function;
  * The controller's topics: each partition's replicas, leader, leader epoch and ISR. A new topic's replicas are
  * placed round-robin over the registered brokers, fenced ones too (only the leader must be live, as with Kafka's
  * StripedReplicaPlacer), each partition starting one live broker further, so that leaders (the first replica)
- * spread evenly; its ISR is its live replicas and its leader epoch 0. Partitions added later (CreatePartitions)
- * are placed the same way. A topic also carries its config overrides. Each change is saved
+ * spread evenly; once any registered broker has a rack, they are striped over the racks as Kafka's placer does
+ * ({@link StripedReplicaPlacer}). Its ISR is its live replicas and its leader epoch 0. Partitions added later
+ * (CreatePartitions) are placed the same way. A topic also carries its config overrides. Each change is saved
  * ({@link AssignmentStore}) before it is in the image, so a topic any broker has seen outlives a restart of the
  * controller, and a deleted one stays deleted. Thread-safe: every method holds
  * this object's lock, so images are taken between changes, never during one.
@@ -64,6 +66,8 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     private final Map<String, int[]> partitionEpochs = new HashMap<>();
     /** Where the next topic's first partition starts, so that successive topics' leaders spread too. */
     private int nextStart;
+    /** Placement once brokers have racks; without any, {@link #place} keeps its deterministic round-robin. */
+    private final StripedReplicaPlacer rackPlacer = new StripedReplicaPlacer(new Random());
 
     private TopicAssignments(BrokerMembership membership, AssignmentStore store,
                              Runnable onChange) {
@@ -176,10 +180,15 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
     /**
      * Replica lists for {@code count} partitions, round-robin from the {@code firstLeader}-th live broker (modulo
      * their number): each led by the next live broker, followed by the registered brokers after it, fenced ones
-     * included (with every broker live, plain round-robin over them).
+     * included (with every broker live, plain round-robin over them). When any broker has a rack, striped over the
+     * racks instead, as Kafka's placer (which starts where it likes: {@code firstLeader} is not used then).
      */
-    private static List<List<Integer>> place(BrokerMembership.BrokerIds brokers, int firstLeader, int count,
-                                             int replicationFactor) {
+    private List<List<Integer>> place(BrokerMembership.BrokerIds brokers, int firstLeader, int count,
+                                      int replicationFactor) {
+        if (!brokers.racks().isEmpty()) {
+            return rackPlacer.place(brokers.registered(), Set.copyOf(brokers.live()), brokers.racks(), count,
+                    replicationFactor);
+        }
         List<Integer> registered = brokers.registered();
         List<Integer> live = brokers.live();
         List<List<Integer>> replicas = new ArrayList<>();
@@ -891,13 +900,15 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         for (BrokerMembership.RegisteredBroker broker : registered.live()) {
             live.add(broker.id());
             for (Endpoint endpoint : broker.listeners()) {
-                brokers.add(new BrokerNode(broker.id(), endpoint.listenerName(), endpoint.host(), endpoint.port()));
+                brokers.add(new BrokerNode(broker.id(), endpoint.listenerName(), endpoint.host(), endpoint.port(),
+                        broker.rack()));
             }
         }
         List<BrokerNode> fenced = new ArrayList<>();
         for (BrokerMembership.RegisteredBroker broker : registered.fenced()) {
             for (Endpoint endpoint : broker.listeners()) {
-                fenced.add(new BrokerNode(broker.id(), endpoint.listenerName(), endpoint.host(), endpoint.port()));
+                fenced.add(new BrokerNode(broker.id(), endpoint.listenerName(), endpoint.host(), endpoint.port(),
+                        broker.rack()));
             }
         }
         Map<String, TopicImage> image = new LinkedHashMap<>();

@@ -19,6 +19,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -34,6 +35,8 @@ public final class MiniCluster implements ClusterNodes, AutoCloseable {
 
     private final Path root;
     private final Map<String, String> overrides;
+    /** Each node's own overrides, over {@link #overrides} (a node's {@code broker.rack}, say), by node id. */
+    private final IntFunction<Map<String, String>> nodeOverrides;
     private final int controllerPort;
     private final List<EmbeddedBroker> nodes = new ArrayList<>();
     /** Set by {@link #close}: a restart asked through a node's controls meanwhile must not start a node again. */
@@ -45,16 +48,28 @@ public final class MiniCluster implements ClusterNodes, AutoCloseable {
     /** Every node's clock: one, so that the nodes agree on the time as a cluster's machines do. */
     private final BrokerClock clock;
 
-    private MiniCluster(Path root, Map<String, String> overrides, int controllerPort, BrokerClock clock) {
+    private MiniCluster(Path root, Map<String, String> overrides, IntFunction<Map<String, String>> nodeOverrides,
+                        int controllerPort, BrokerClock clock) {
         this.root = root;
         this.overrides = overrides;
+        this.nodeOverrides = nodeOverrides;
         this.controllerPort = controllerPort;
         this.clock = clock;
     }
 
     /** Starts {@code size} nodes with these configuration overrides on each (Kafka's key names). */
     public static MiniCluster start(int size, Map<String, String> overrides) throws IOException, InterruptedException {
-        return start(size, overrides, BrokerClock.system());
+        return start(size, overrides, id -> Map.of(), BrokerClock.system());
+    }
+
+    /**
+     * Starts {@code size} nodes with these configuration overrides on each, and each node's own
+     * ({@code nodeOverrides} of its id, over the others; at every restart too): racks, for one.
+     */
+    public static MiniCluster start(int size, Map<String, String> overrides,
+                                    IntFunction<Map<String, String>> nodeOverrides)
+            throws IOException, InterruptedException {
+        return start(size, overrides, nodeOverrides, BrokerClock.system());
     }
 
     /**
@@ -64,14 +79,15 @@ public final class MiniCluster implements ClusterNodes, AutoCloseable {
      */
     public static MiniCluster start(int size, Map<String, String> overrides, ManualClock clock)
             throws IOException, InterruptedException {
-        return start(size, overrides, BrokerClock.manual(clock));
+        return start(size, overrides, id -> Map.of(), BrokerClock.manual(clock));
     }
 
-    private static MiniCluster start(int size, Map<String, String> overrides, BrokerClock clock)
+    private static MiniCluster start(int size, Map<String, String> overrides,
+                                     IntFunction<Map<String, String>> nodeOverrides, BrokerClock clock)
             throws IOException, InterruptedException {
         for (int attempt = 1; ; attempt++) {
             MiniCluster cluster = new MiniCluster(Files.createTempDirectory("minicluster-"), Map.copyOf(overrides),
-                    freePort(), clock);
+                    nodeOverrides, freePort(), clock);
             try {
                 for (int id = 0; id < size; id++) {
                     cluster.nodes.add(null);
@@ -106,6 +122,7 @@ public final class MiniCluster implements ClusterNodes, AutoCloseable {
         Map<String, String> properties = new HashMap<>(LocalCluster.layout(id, "PLAINTEXT://localhost:0",
                 controllerPort));
         properties.putAll(overrides);
+        properties.putAll(nodeOverrides.apply(id));
         EmbeddedBroker started = EmbeddedBroker.start(dir, properties, clock);
         started.controls().serveNodes(id, this);
         nodes.set(id, started);

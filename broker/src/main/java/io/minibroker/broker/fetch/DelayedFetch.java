@@ -32,7 +32,7 @@ public final class DelayedFetch extends DelayedOperation {
     @Override
     protected void onComplete() {
         try {
-            answer.complete(FetchReader.read(plan, metrics));
+            answer.complete(FetchReader.readParked(plan, metrics));
         } catch (RuntimeException e) { // never leave the answer pending: its connection would hold every later response
             answer.completeExceptionally(e);
         }

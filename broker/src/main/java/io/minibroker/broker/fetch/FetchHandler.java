@@ -78,7 +78,8 @@ public final class FetchHandler implements ApiHandler {
         // As Kafka's KafkaApis: never more than the client's quota lets through in a window, so that an answer
         // throttled and emptied for its size (network/RequestHandler) is not the same answer again at every retry.
         FetchPlan plan = FetchPlan.of(request, session, topics, leadership,
-                Math.min(fetchMaxBytes, quotaWindowBytes.applyAsInt(context.principal().name(), request)));
+                Math.min(fetchMaxBytes, quotaWindowBytes.applyAsInt(context.principal().name(), request)),
+                context.listenerName());
         for (FetchPlan.TopicPlan topic : plan.topics()) {
             int partitionsRead = 0;
             String topicName = null; // named by id from v13; its logs know the name
@@ -138,7 +139,7 @@ public final class FetchHandler implements ApiHandler {
         }
         if (hints != null) {
             hints.writeEndpoints(endpoint -> response.addNodeEndpoint().nodeId(endpoint.leaderId())
-                    .host(endpoint.host()).port(endpoint.port()));
+                    .host(endpoint.host()).port(endpoint.port()).rack(endpoint.rack()));
         }
         return answer;
     }

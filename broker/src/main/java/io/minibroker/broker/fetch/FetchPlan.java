@@ -28,7 +28,7 @@ import java.util.UUID;
  */
 record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, int maxBytes, byte isolationLevel,
                  List<TopicPlan> topics, PartitionLeadership leadership, boolean fetchOnlyLeader, FetchContext context,
-                 CachedPartition[] cached) {
+                 CachedPartition[] cached, String clientRack, String listener) {
 
     /** IsolationLevel READ_COMMITTED (1): read up to the last stable offset, told of the aborted transactions. */
     private static final byte READ_COMMITTED = 1;
@@ -58,10 +58,16 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
 
     /**
      * A partition's part; {@code logStartOffset} is a follower's (-1 from a consumer); {@code divergingEpoch} where
-     * the fetcher's log diverges from ours, null when it does not (or it named no LastFetchedEpoch).
+     * the fetcher's log diverges from ours, null when it does not (or it named no LastFetchedEpoch);
+     * {@code preferredReadReplica} the replica a consumer is pointed to instead of reading here (KIP-392), -1 for none.
      */
     record PartitionPlan(int index, long fetchOffset, long logStartOffset, int maxBytes, PartitionLog log,
-                         Errors error, LeaderEpochCache.EpochEnd divergingEpoch) {
+                         Errors error, LeaderEpochCache.EpochEnd divergingEpoch, int preferredReadReplica) {
+
+        /** Whether the consumer is pointed to another replica: this partition is answered without records. */
+        boolean pointsElsewhere() {
+            return preferredReadReplica >= 0;
+        }
     }
 
     /**
@@ -77,16 +83,22 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
      * As Kafka's KafkaApis, the request's MaxBytes is bounded by the broker's {@code fetchMaxBytes}
      * ({@code fetch.max.bytes}), and its MinBytes by that bound: a fetch never waits for more than it could be answered.
      * An incremental fetch (KIP-227) reads its session's partitions, each as the fetcher last asked for it.
+     * A consumer's v11+ fetch names its rack (RackId, its {@code client.rack}): a leader whose
+     * {@code replica.selector.class} points it to another replica answers that partition with the
+     * PreferredReadReplica and no records, at once, as Kafka's ReplicaManager.readFromLog (the DivergingEpoch check,
+     * part of the read it skips, is skipped too). As Kafka chooses at every read, a fetch that parked (no partition
+     * was pointed elsewhere then) is asked again when it completes ({@link #choosePreferredReadReplica}).
      */
     static FetchPlan of(Request request, FetchContext context, TopicRegistry registry, PartitionLeadership leadership,
-                        int fetchMaxBytes) {
+                        int fetchMaxBytes, String listener) {
         FetchRequestView body = new FetchRequestView(request.body());
         short version = request.version();
         ReplicaState replicaState = version >= REPLICA_STATE_FROM_VERSION ? body.replicaState() : null;
         int replicaId = replicaIdOf(request, body);
         long replicaEpoch = replicaState == null ? -1 : replicaState.replicaEpoch();
         boolean fetchOnlyLeader = replicaId >= 0 || version < FOLLOWER_READS_FROM_VERSION;
-        Resolver resolver = new Resolver(version, registry, leadership, fetchOnlyLeader);
+        String clientRack = fetchOnlyLeader ? null : body.rackId();
+        Resolver resolver = new Resolver(version, registry, leadership, fetchOnlyLeader, clientRack, listener);
         List<TopicPlan> topics;
         CachedPartition[] cached = null;
         if (context instanceof FetchContext.Incremental incremental) {
@@ -102,7 +114,7 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
                 fetchMaxBytes);
         byte isolationLevel = version >= ISOLATION_LEVEL_FROM_VERSION ? body.isolationLevel() : 0;
         return new FetchPlan(version, replicaId, replicaEpoch, bytes.minBytes(), bytes.maxBytes(),
-                isolationLevel, topics, leadership, fetchOnlyLeader, context, cached);
+                isolationLevel, topics, leadership, fetchOnlyLeader, context, cached, clientRack, listener);
     }
 
     /** The follower's id that sent the fetch, or -1 from a consumer. */
@@ -113,7 +125,7 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
 
     /** Resolves the partitions a fetch reads, named by the request or, for an incremental fetch, by its session. */
     private record Resolver(short version, TopicRegistry registry, PartitionLeadership leadership,
-                            boolean fetchOnlyLeader) {
+                            boolean fetchOnlyLeader, String clientRack, String listener) {
 
         List<TopicPlan> request(FetchRequestView body) {
             boolean byId = version >= TOPIC_IDS_FROM_VERSION;
@@ -168,9 +180,12 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
             Errors error = log.isPresent()
                     ? leadership.checkLeaderEpoch(log.get().topicPartition(), checkedLeaderEpoch, fetchOnlyLeader)
                     : registry.partitionNotHere(byId, name, id, index); // elsewhere, or nowhere
+            int preferred = error == Errors.NONE && log.isPresent()
+                    ? preferredReadReplica(leadership, fetchOnlyLeader, clientRack, listener, log.get(), fetchOffset)
+                    : -1;
             int checkedFetchedEpoch = version >= LAST_FETCHED_EPOCH_FROM_VERSION ? lastFetchedEpoch : NO_EPOCH;
             LeaderEpochCache.EpochEnd diverging = null;
-            if (error == Errors.NONE && log.isPresent() && checkedFetchedEpoch != NO_EPOCH) {
+            if (error == Errors.NONE && log.isPresent() && checkedFetchedEpoch != NO_EPOCH && preferred < 0) {
                 LeaderEpochCache.EpochEnd end = log.get().endOffsetForEpoch(checkedFetchedEpoch);
                 if (end.epoch() == LeaderEpochCache.UNDEFINED_EPOCH
                         || end.endOffset() == LeaderEpochCache.UNDEFINED_OFFSET
@@ -185,8 +200,27 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
             }
             return new PartitionPlan(index, fetchOffset,
                     version >= LOG_START_OFFSET_FROM_VERSION ? logStartOffset : -1, maxBytes, log.orElse(null), error,
-                    diverging);
+                    diverging, preferred);
         }
+    }
+
+    /** The replica a consumer's fetch of this log may be pointed to, -1 for none (a follower's fetch: never). */
+    private static int preferredReadReplica(PartitionLeadership leadership, boolean fetchOnlyLeader, String clientRack,
+                                            String listener, PartitionLog log, long fetchOffset) {
+        return fetchOnlyLeader ? -1
+                : leadership.preferredReadReplica(log.topicPartition(), clientRack, listener, fetchOffset);
+    }
+
+    /**
+     * The replica this partition is pointed to as the fetch completes after parking: the one chosen when it was
+     * planned (none, or it would not have parked) or, as Kafka's readFromLog chooses again, the one chosen now.
+     */
+    int choosePreferredReadReplica(PartitionPlan partition) {
+        if (partition.pointsElsewhere() || partition.log() == null || partition.error() != Errors.NONE) {
+            return partition.preferredReadReplica();
+        }
+        return preferredReadReplica(leadership, fetchOnlyLeader, clientRack, listener, partition.log(),
+                partition.fetchOffset());
     }
 
     /**
@@ -209,15 +243,16 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
     }
 
     /**
-     * Whether the fetch is answered now, without parking: a partition is answered with its DivergingEpoch, or a
-     * partition the cluster has cannot be read here (not led here, or a leader epoch that does not match), as
-     * Kafka's ReplicaManager answers on a read error. A topic or partition the cluster does not know is not one:
-     * Kafka's KafkaApis answers those apart and parks the fetch on the others. One walk of the partitions.
+     * Whether the fetch is answered now, without parking: a partition is answered with its DivergingEpoch or a
+     * PreferredReadReplica, or a partition the cluster has cannot be read here (not led here, or a leader epoch that
+     * does not match), as Kafka's ReplicaManager answers on a read error. A topic or partition the cluster does not
+     * know is not one: Kafka's KafkaApis answers those apart and parks the fetch on the others. One walk of the
+     * partitions.
      */
     boolean answersAtOnce() {
         for (TopicPlan topic : topics) {
             for (PartitionPlan p : topic.partitions()) {
-                if (p.divergingEpoch() != null || p.error() != Errors.NONE
+                if (p.divergingEpoch() != null || p.pointsElsewhere() || p.error() != Errors.NONE
                         && p.error() != Errors.UNKNOWN_TOPIC_OR_PARTITION && p.error() != Errors.UNKNOWN_TOPIC_ID) {
                     return true;
                 }

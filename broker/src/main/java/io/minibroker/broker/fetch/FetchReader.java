@@ -52,6 +52,18 @@ final class FetchReader {
      * incremental one names only the partitions that changed, unless a later request of its session came meanwhile.
      */
     static Struct read(FetchPlan plan, BrokerTopicMetrics metrics) {
+        return read(plan, metrics, false);
+    }
+
+    /**
+     * {@link #read(FetchPlan, BrokerTopicMetrics)} for a fetch that parked and completes now: each partition's
+     * preferred read replica is chosen again, as Kafka's delayed fetch reads (and chooses) anew.
+     */
+    static Struct readParked(FetchPlan plan, BrokerTopicMetrics metrics) {
+        return read(plan, metrics, true);
+    }
+
+    private static Struct read(FetchPlan plan, BrokerTopicMetrics metrics, boolean chooseAgain) {
         FetchResponseView response = new FetchResponseView().sessionId(FetchSession.INVALID_SESSION_ID);
         try {
             if (plan.context() instanceof FetchContext.Incremental incremental) {
@@ -61,11 +73,11 @@ final class FetchReader {
                     if (!session.answers(incremental.requestEpoch())) {
                         return response.errorCode(Errors.INVALID_FETCH_SESSION_EPOCH.code()).struct();
                     }
-                    readInto(response, plan, metrics);
+                    readInto(response, plan, metrics, chooseAgain);
                 }
                 return response.struct();
             }
-            readInto(response, plan, metrics);
+            readInto(response, plan, metrics, chooseAgain);
             if (plan.context() instanceof FetchContext.Full full) {
                 int size = plan.partitionCount();
                 FetchSession session = full.open(size, () -> cachedPartitions(full, size, response));
@@ -119,7 +131,8 @@ final class FetchReader {
      * written only if the answer names it: always, but for an incremental fetch, whose unchanged partitions are left
      * out (and a topic with none left, too) without a part of the answer made for them.
      */
-    private static void readInto(FetchResponseView response, FetchPlan plan, BrokerTopicMetrics metrics) {
+    private static void readInto(FetchResponseView response, FetchPlan plan, BrokerTopicMetrics metrics,
+                                 boolean chooseAgain) {
         int remaining = plan.maxBytes();
         int total = 0;
         int ordinal = 0;
@@ -139,6 +152,8 @@ final class FetchReader {
                 long lastStableOffset = -1;
                 long logStartOffset = -1;
                 LogReadResult read = null; // a read made, even of nothing: its answer names aborted transactions
+                int preferred = chooseAgain ? plan.choosePreferredReadReplica(partition)
+                        : partition.preferredReadReplica();
                 if (log != null && !plan.stillServes(log)) {
                     error = log.isDeleted() ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NOT_LEADER_OR_FOLLOWER;
                 } else if (log != null && plan.version() < ZSTD_FROM_VERSION
@@ -146,9 +161,10 @@ final class FetchReader {
                     // As Kafka's maybeConvertFetchedData: a client this old may not read zstd, which the topic
                     // keeps its batches in
                     error = Errors.UNSUPPORTED_COMPRESSION_TYPE;
-                } else if (log != null && partition.divergingEpoch() != null) {
+                } else if (log != null && (partition.divergingEpoch() != null || preferred >= 0)) {
                     // Kafka's readRecords: no records, the log's offsets as they are, and where the fetcher's
-                    // last fetched epoch ends here, from which it truncates
+                    // last fetched epoch ends here, from which it truncates; or, as Kafka's readFromLog, the replica
+                    // the consumer is to read from instead
                     highWatermark = log.highWatermark();
                     lastStableOffset = log.lastStableOffset();
                     logStartOffset = log.logStartOffset();
@@ -176,9 +192,9 @@ final class FetchReader {
                     }
                 }
                 boolean hasRecords = read != null && !read.isEmpty();
-                // No preferred read replica is ever answered here (no replica.selector.class): never that reason.
+                boolean pointed = log != null && error == Errors.NONE && preferred >= 0;
                 if (cached != null && !cached.mustRespond(hasRecords, error != Errors.NONE,
-                        partition.divergingEpoch() != null, false, highWatermark, logStartOffset)) {
+                        partition.divergingEpoch() != null, pointed, highWatermark, logStartOffset)) {
                     continue; // nothing new for the fetcher: an empty read holds no file
                 }
                 if (topicResponse == null) {
@@ -190,7 +206,9 @@ final class FetchReader {
                         .highWatermark(highWatermark)
                         .lastStableOffset(lastStableOffset)
                         .logStartOffset(logStartOffset);
-                if (log != null && partition.divergingEpoch() != null && error == Errors.NONE) {
+                if (pointed) {
+                    result.preferredReadReplica(preferred);
+                } else if (log != null && partition.divergingEpoch() != null && error == Errors.NONE) {
                     result.divergingEpoch().epoch(partition.divergingEpoch().epoch())
                             .endOffset(partition.divergingEpoch().endOffset());
                 }

@@ -16,7 +16,7 @@ import java.util.UUID;
  * the fewest; then, while some member has two more than another member that could take one of its partitions, one
  * moves. Kafka's implementation differs in its details; the outcome it aims for, balanced and sticky, is the same.
  * Like Kafka 4.x's built-in assignors it ignores the members' racks (its SubscribedTopicDescriber offers the
- * partitions' racks to custom assignors only, and this broker has no {@code broker.rack}).
+ * partitions' racks to custom assignors only, and this broker has no custom assignors).
  */
 final class UniformAssignor implements ConsumerGroupAssignor {
 

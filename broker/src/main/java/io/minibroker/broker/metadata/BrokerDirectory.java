@@ -8,8 +8,8 @@ import java.util.List;
  */
 public interface BrokerDirectory {
 
-    /** A broker at its address on one listener, and whether it is fenced. */
-    record ListedBroker(int id, String host, int port, boolean fenced) {
+    /** A broker at its address on one listener, its rack (null: none), and whether it is fenced. */
+    record ListedBroker(int id, String host, int port, String rack, boolean fenced) {
     }
 
     int controllerId();

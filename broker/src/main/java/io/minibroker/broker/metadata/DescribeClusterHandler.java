@@ -53,6 +53,7 @@ public final class DescribeClusterHandler implements ApiHandler {
                     .brokerId(broker.id())
                     .host(broker.host())
                     .port(broker.port())
+                    .rack(broker.rack())
                     .isFenced(broker.fenced());
         }
         return CompletableFuture.completedFuture(response.struct());

@@ -136,7 +136,8 @@ public final class MetadataHandler implements ApiHandler {
                 .clusterId(node.clusterId())
                 .controllerId(node.nodeId());
         node.endpointFor(context.listenerName()).ifPresent(endpoint ->
-                response.addBroker().nodeId(node.nodeId()).host(endpoint.host()).port(endpoint.port()));
+                response.addBroker().nodeId(node.nodeId()).host(endpoint.host()).port(endpoint.port())
+                        .rack(node.rack()));
         List<MetadataRequestView.MetadataRequestTopic> requested = metadataRequest.topics();
         if (asksForAllTopics(request.version(), requested)) {
             topics.all().forEach(topic -> describe(topic, response.addTopic()));

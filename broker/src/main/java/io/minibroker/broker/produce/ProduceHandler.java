@@ -164,7 +164,7 @@ public final class ProduceHandler implements ApiHandler {
         }
         if (hints != null) {
             hints.writeEndpoints(endpoint -> response.addNodeEndpoint().nodeId(endpoint.leaderId())
-                    .host(endpoint.host()).port(endpoint.port()));
+                    .host(endpoint.host()).port(endpoint.port()).rack(endpoint.rack()));
         }
         return answer;
     }

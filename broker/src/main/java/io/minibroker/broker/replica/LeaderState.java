@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
  * What the leader of one replicated partition knows of its followers, as Kafka's Partition and Replica keep it:
@@ -24,6 +25,11 @@ final class LeaderState {
         long lastCaughtUpMs;
         long lastFetchLeaderLogEnd;
         long lastFetchMs;
+        /**
+         * Whether it has fetched in this leader's term: before, its log end is unknown (Kafka's -1 after a leader
+         * change), so it is no read replica to point a consumer to.
+         */
+        boolean fetched;
         /** When an ISR change of ours took it in (-1: never), so that an older image cannot take it out again. */
         long addedToIsrMs = -1;
     }
@@ -74,6 +80,25 @@ final class LeaderState {
         }
     }
 
+    /**
+     * The followers a consumer fetching from {@code fetchOffset} may be pointed to, as Kafka's
+     * findPreferredReadReplica takes them: in the ISR (a lagging one could leave the consumer behind for good), and
+     * holding that offset (log start at or before it, log end at or after it); each in its rack as {@code rackOf}
+     * says, with its log end and the time since it was last caught up.
+     */
+    synchronized List<ReplicaSelector.ReplicaView> readReplicas(long fetchOffset, long nowMs,
+                                                                IntFunction<String> rackOf) {
+        List<ReplicaSelector.ReplicaView> replicas = new ArrayList<>();
+        followers.forEach((id, follower) -> {
+            if (isr.contains(id) && follower.fetched && follower.logEnd >= fetchOffset
+                    && follower.logStart <= fetchOffset) {
+                replicas.add(new ReplicaSelector.ReplicaView(id, rackOf.apply(id), follower.logEnd,
+                        nowMs - follower.lastCaughtUpMs));
+            }
+        });
+        return replicas;
+    }
+
     synchronized List<Integer> isr() {
         return isr;
     }
@@ -110,6 +135,7 @@ final class LeaderState {
         follower.logEnd = fetchOffset;
         follower.lastFetchLeaderLogEnd = leaderLogEnd;
         follower.lastFetchMs = nowMs;
+        follower.fetched = true;
         return logStartMoved ? FetchSeen.LOG_START_MOVED : FetchSeen.RECORDED;
     }
 

@@ -39,6 +39,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
@@ -110,6 +111,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final BrokerClock clock;
     /** This broker's epoch from its registration, -1 before it has one. */
     private final LongSupplier brokerEpoch;
+    /** {@code replica.selector.class}: where consumers' fetches are pointed ({@link #preferredReadReplica}). */
+    private final ReplicaSelector selector;
     private final ScheduledExecutorService isrChanges =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
@@ -162,8 +165,10 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                           Purgatory<DelayedFetch> fetchPurgatory,
                           Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory, ReplicaFetchers fetchers,
                           NodeChannel controller, long replicaLagTimeMaxMs,
-                          long controllerChannelTimeoutMs, long highWatermarkCheckpointIntervalMs, LongSupplier brokerEpoch, BrokerClock clock) {
+                          long controllerChannelTimeoutMs, long highWatermarkCheckpointIntervalMs, LongSupplier brokerEpoch,
+                          ReplicaSelector selector, BrokerClock clock) {
         this.nodeId = nodeId;
+        this.selector = selector;
         this.topics = topics;
         this.producePurgatory = producePurgatory;
         this.fetchPurgatory = fetchPurgatory;
@@ -480,8 +485,36 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         }
         PartitionImage leading = found.get();
         return latest.brokers(listener).stream().filter(broker -> broker.id() == leading.leader()).findFirst()
-                .map(broker -> new CurrentLeader(leading.leader(), leading.leaderEpoch(), broker.host(), broker.port()))
-                .orElse(new CurrentLeader(leading.leader(), leading.leaderEpoch(), null, -1));
+                .map(broker -> new CurrentLeader(leading.leader(), leading.leaderEpoch(), broker.host(), broker.port(),
+                        broker.rack()))
+                .orElse(new CurrentLeader(leading.leader(), leading.leaderEpoch(), null, -1, null));
+    }
+
+    /**
+     * KIP-392, as Kafka's ReplicaManager.findPreferredReadReplica: on the leader, the replica that
+     * {@code replica.selector.class} points a consumer in {@code clientRack} to, among the followers that qualify
+     * ({@link LeaderState#readReplicas}) and the leader, each in the rack its endpoint on the consumer's listener
+     * has (a broker not live in the image has none there); -1 when it is the leader or this broker leads not.
+     */
+    @Override
+    public int preferredReadReplica(TopicPartition partition, String clientRack, String listener, long fetchOffset) {
+        if (selector == ReplicaSelector.LEADER) {
+            return -1;
+        }
+        HostedPartition state = hosted.get(partition);
+        if (state == null || state.leader() == null) {
+            return -1;
+        }
+        Map<Integer, ClusterMetadata.BrokerNode> endpoints = new HashMap<>();
+        image.brokers(listener).forEach(broker -> endpoints.put(broker.id(), broker));
+        IntFunction<String> rackOf = id -> endpoints.containsKey(id) ? endpoints.get(id).rack() : null;
+        List<ReplicaSelector.ReplicaView> replicas = new ArrayList<>(
+                state.leader().readReplicas(fetchOffset, clock.monotonicMs(), rackOf));
+        ReplicaSelector.ReplicaView leader = new ReplicaSelector.ReplicaView(nodeId, rackOf.apply(nodeId),
+                state.log().logEndOffset(), 0);
+        replicas.add(leader);
+        ReplicaSelector.ReplicaView selected = selector.select(clientRack, leader, replicas);
+        return selected.equals(leader) || !endpoints.containsKey(selected.id()) ? -1 : selected.id();
     }
 
     @Override

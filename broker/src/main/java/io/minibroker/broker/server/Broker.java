@@ -280,7 +280,7 @@ public final class Broker implements AutoCloseable {
                 config.inCluster() ? ProducerIdAllocator.firstIdOf(config.get(BrokerConfig.NODE_ID)) : 0);
         startMetricsEndpoint();
         LocalNode node = new LocalNode(config.get(BrokerConfig.NODE_ID), config.get(BrokerConfig.CLUSTER_ID),
-                this::advertisedListeners);
+                this::advertisedListeners, config.get(BrokerConfig.BROKER_RACK));
         openPurgatories();
         ProducerIdExpiration producerIdExpiration = new ProducerIdExpiration(topics.logs(), clock.wallClock(),
                 config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));

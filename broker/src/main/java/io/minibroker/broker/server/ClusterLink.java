@@ -30,6 +30,7 @@ import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.replica.FetcherSettings;
 import io.minibroker.broker.replica.ReplicaFetchers;
 import io.minibroker.broker.replica.ReplicaManager;
+import io.minibroker.broker.replica.ReplicaSelector;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.time.BrokerClock;
@@ -88,7 +89,8 @@ final class ClusterLink {
                         fetchPurgatory::checkAndComplete),
                 controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
                 config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
-                config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch, clock);
+                config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch,
+                ReplicaSelector.named(config.get(BrokerConfig.REPLICA_SELECTOR_CLASS)), clock);
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
                 nodeId, config.interBrokerListenerName(), replicas::apply,
                 new SnapshotChanges(security::replaceAcls, security::replaceCredentials, groupConfigs::install,
@@ -169,7 +171,7 @@ final class ClusterLink {
     /** Registers with the controller and starts heartbeats: once the listeners it advertises are bound. */
     void registerWithController(Supplier<List<Endpoint>> advertisedListeners) {
         lifecycle = new BrokerLifecycle(config.get(BrokerConfig.NODE_ID), config.get(BrokerConfig.CLUSTER_ID),
-                advertisedListeners, controllerChannel("lifecycle"),
+                advertisedListeners, config.get(BrokerConfig.BROKER_RACK), controllerChannel("lifecycle"),
                 metadata, config.get(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS));
         lifecycle.start();
     }

@@ -83,7 +83,7 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
                         data.currentLeader().leaderId(leader.leaderId()).leaderEpoch(leader.leaderEpoch()));
             });
             hints.writeEndpoints(endpoint -> response.addNodeEndpoint().nodeId(endpoint.leaderId())
-                    .host(endpoint.host()).port(endpoint.port()));
+                    .host(endpoint.host()).port(endpoint.port()).rack(endpoint.rack()));
             return response.struct();
         });
     }

@@ -203,7 +203,7 @@ final class ShareFetchWork {
             ShareLeaderHints hints = new ShareLeaderHints(logs, listener);
             addPartitions(response, hints);
             hints.writeEndpoints(endpoint -> response.addNodeEndpoint().nodeId(endpoint.leaderId())
-                    .host(endpoint.host()).port(endpoint.port()));
+                    .host(endpoint.host()).port(endpoint.port()).rack(endpoint.rack()));
             return response.struct();
         } catch (RuntimeException e) { // the file regions acquired so far would hold their segments' files open
             response.struct().recordsPayloads().forEach(RecordsPayload::release);

@@ -45,7 +45,7 @@ class CreatePartitionsHandlerTest {
     void open() throws IOException {
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
         topics.create("orders", 1, 1, Map.of(), false);
-        handler = new CreatePartitionsHandler(topics, new LocalNode(NODE, "cluster", List::of));
+        handler = new CreatePartitionsHandler(topics, new LocalNode(NODE, "cluster", List::of, null));
     }
 
     @AfterEach

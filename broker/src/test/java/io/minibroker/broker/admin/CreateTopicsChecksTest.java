@@ -45,7 +45,7 @@ class CreateTopicsChecksTest {
         BrokerConfig config = BrokerConfig.of(Map.of("log.dir", logDir.toString(), "log.retention.hours", "2"));
         topics = TopicRegistry.open(config, Clock.systemUTC());
         topics.create("orders", 1, 1, Map.of(), false);
-        handler = new CreateTopicsHandler(topics, new LocalNode(1, "cluster", List::of), config);
+        handler = new CreateTopicsHandler(topics, new LocalNode(1, "cluster", List::of, null), config);
     }
 
     @AfterEach

@@ -29,7 +29,7 @@ class DescribeConfigsEdgesTest {
     private final BrokerConfig config = BrokerConfig.of(Map.of());
     private final DescribeConfigsHandler handler = new DescribeConfigsHandler(
             name -> name.equals("orders") ? Optional.of(Map.of()) : Optional.empty(), config,
-            new LocalNode(1, "cluster", List::of), GroupConfigs.mirror(config));
+            new LocalNode(1, "cluster", List::of, null), GroupConfigs.mirror(config));
 
     @Test
     void noKeysAskedForMeansEveryKey() {
@@ -47,7 +47,7 @@ class DescribeConfigsEdgesTest {
     void mapValuedBrokerConfigsAreShownAsKafkaWritesThem() {
         DescribeConfigsHandler withOverrides = new DescribeConfigsHandler(name -> Optional.empty(),
                 BrokerConfig.of(Map.of("max.connections.per.ip.overrides", "10.0.0.2:5,10.0.0.1:7")),
-                new LocalNode(1, "cluster", List::of), GroupConfigs.mirror(config));
+                new LocalNode(1, "cluster", List::of, null), GroupConfigs.mirror(config));
         Map<String, String> values = new java.util.HashMap<>();
         describe(withOverrides, BROKER, "1", null).configs().forEach(c -> values.put(c.name(), c.value()));
 

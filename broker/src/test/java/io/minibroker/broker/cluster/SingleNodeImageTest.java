@@ -37,7 +37,7 @@ class SingleNodeImageTest {
     void open() throws Exception {
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", dir.toString())), Clock.systemUTC());
         topics.create("a", 2, 1, Map.of(), false);
-        image = DescribeTopicPartitionsHandler.singleNode(new LocalNode(1, "cluster", listeners::get), topics);
+        image = DescribeTopicPartitionsHandler.singleNode(new LocalNode(1, "cluster", listeners::get, null), topics);
     }
 
     @AfterEach

@@ -39,7 +39,7 @@ class BrokerHeartbeatHandlerTest {
         Map<Integer, Long> epochs = new HashMap<>();
         for (int id = 0; id < 3; id++) {
             long epoch = membership.register(id, UUID.randomUUID(),
-                    List.of(new Endpoint("PLAINTEXT", "localhost", 9092))).epoch();
+                    List.of(new Endpoint("PLAINTEXT", "localhost", 9092)), null).epoch();
             membership.heartbeat(id, epoch, 0, false, false);
             epochs.put(id, epoch);
         }

@@ -29,7 +29,7 @@ class BrokerMembershipTest {
 
     @Test
     void everyRegistrationAndChangeOfWhoIsLiveIsToldAndNothingElse() {
-        long epoch = membership.register(1, UUID.randomUUID(), LISTENERS).epoch();
+        long epoch = membership.register(1, UUID.randomUUID(), LISTENERS, null).epoch();
         assertThat(imageChanges).as("registered, still fenced").hasValue(1);
 
         membership.heartbeat(1, epoch, 0, false, false);
@@ -54,7 +54,7 @@ class BrokerMembershipTest {
     @Test
     void aRestartedControllerUnfencesOnlyOnAVersionTheBrokersFetchesToItReported() {
         imageVersion.set(3); // this controller's life has made three changes
-        long epoch = membership.register(1, UUID.randomUUID(), LISTENERS).epoch();
+        long epoch = membership.register(1, UUID.randomUUID(), LISTENERS, null).epoch();
         fetchedVersions.put(1, -1L); // its fetcher has not reached this controller yet
 
         assertThat(membership.heartbeat(1, epoch, 57, false, false)).as("a version of the previous life")
@@ -69,7 +69,7 @@ class BrokerMembershipTest {
 
     @Test
     void aBrokerIsLiveFromItsFirstHeartbeatUntilItsSessionExpires() {
-        long epoch = membership.register(1, UUID.randomUUID(), LISTENERS).epoch();
+        long epoch = membership.register(1, UUID.randomUUID(), LISTENERS, null).epoch();
         assertThat(liveIds()).as("fenced until it heartbeats").isEmpty();
 
         assertThat(membership.heartbeat(1, epoch, 0, false, false)).isEqualTo(
@@ -85,15 +85,15 @@ class BrokerMembershipTest {
     @Test
     void anotherIncarnationOfALiveBrokerIsRefusedUntilTheOldSessionExpires() {
         UUID first = UUID.randomUUID();
-        long epoch = membership.register(1, first, LISTENERS).epoch();
+        long epoch = membership.register(1, first, LISTENERS, null).epoch();
         membership.heartbeat(1, epoch, 0, false, false);
 
-        assertThat(membership.register(1, first, LISTENERS).epoch()).as("a retry").isEqualTo(epoch);
+        assertThat(membership.register(1, first, LISTENERS, null).epoch()).as("a retry").isEqualTo(epoch);
         UUID second = UUID.randomUUID();
-        assertThat(membership.register(1, second, LISTENERS).error()).isEqualTo(Errors.DUPLICATE_BROKER_REGISTRATION);
+        assertThat(membership.register(1, second, LISTENERS, null).error()).isEqualTo(Errors.DUPLICATE_BROKER_REGISTRATION);
 
         now.addAndGet(9_001);
-        BrokerMembership.Registration again = membership.register(1, second, LISTENERS);
+        BrokerMembership.Registration again = membership.register(1, second, LISTENERS, null);
         assertThat(again.error()).isEqualTo(Errors.NONE);
         assertThat(again.epoch()).isGreaterThan(epoch);
         assertThat(membership.heartbeat(1, epoch, 0, false, false).error()).isEqualTo(Errors.STALE_BROKER_EPOCH);
@@ -101,19 +101,19 @@ class BrokerMembershipTest {
 
     @Test
     void aShuttingDownBrokerIsFencedAtOnceAndMayComeBack() {
-        long epoch = membership.register(2, UUID.randomUUID(), LISTENERS).epoch();
+        long epoch = membership.register(2, UUID.randomUUID(), LISTENERS, null).epoch();
         membership.heartbeat(2, epoch, 0, false, false);
 
         assertThat(membership.heartbeat(2, epoch, 0, false, true)).isEqualTo(
                 new BrokerMembership.Heartbeat(Errors.NONE, true, true, true));
         assertThat(liveIds()).isEmpty();
-        assertThat(membership.register(2, UUID.randomUUID(), LISTENERS).error()).isEqualTo(Errors.NONE);
+        assertThat(membership.register(2, UUID.randomUUID(), LISTENERS, null).error()).isEqualTo(Errors.NONE);
     }
 
     @Test
     void aRegisteringBrokerStaysFencedUntilItHasAppliedTheImageItRegisteredAt() {
         imageVersion.set(5);
-        long epoch = membership.register(1, UUID.randomUUID(), LISTENERS).epoch();
+        long epoch = membership.register(1, UUID.randomUUID(), LISTENERS, null).epoch();
         imageVersion.set(6); // the image moves on after the registration
 
         assertThat(membership.heartbeat(1, epoch, -1, false, false)).as("no image yet")
@@ -142,11 +142,11 @@ class BrokerMembershipTest {
         BrokerMembership counting = new BrokerMembership(9_000, now::get, version::get, id -> Long.MAX_VALUE,
                 version::incrementAndGet); // as ImageVersion.changed
         UUID incarnation = UUID.randomUUID();
-        long epoch = counting.register(1, incarnation, LISTENERS).epoch();
+        long epoch = counting.register(1, incarnation, LISTENERS, null).epoch();
         assertThat(version).as("the image with the fenced broker").hasValue(6);
         assertThat(counting.registered().fenced()).extracting(BrokerMembership.RegisteredBroker::id).containsExactly(1);
 
-        counting.register(1, incarnation, LISTENERS);
+        counting.register(1, incarnation, LISTENERS, null);
         assertThat(version).as("a retry changes nothing").hasValue(6);
         assertThat(counting.heartbeat(1, epoch, 5, false, false).fenced()).as("the image before it").isTrue();
         assertThat(counting.heartbeat(1, epoch, 6, false, false).fenced()).isFalse();

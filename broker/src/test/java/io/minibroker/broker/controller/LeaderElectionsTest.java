@@ -21,7 +21,7 @@ class LeaderElectionsTest {
     void closeEndsTheThreadThoughARebalanceIsDueLater() throws Exception {
         BrokerMembership membership = new BrokerMembership(9_000, System::currentTimeMillis, () -> 0,
                 id -> Long.MAX_VALUE, () -> { }); // whatever a broker reports, its fetches vouch for
-        long epoch = membership.register(0, UUID.randomUUID(), List.of(new Endpoint("PLAINTEXT", "localhost", 9092)))
+        long epoch = membership.register(0, UUID.randomUUID(), List.of(new Endpoint("PLAINTEXT", "localhost", 9092)), null)
                 .epoch();
         membership.heartbeat(0, epoch, 0, false, false);
         LeaderElections elections = new LeaderElections(membership,

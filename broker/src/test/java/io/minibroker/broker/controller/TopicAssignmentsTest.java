@@ -45,7 +45,7 @@ class TopicAssignmentsTest {
     @BeforeEach
     void start() throws Exception {
         for (int id = 0; id < 3; id++) {
-            long epoch = membership.register(id, UUID.randomUUID(), LISTENERS).epoch();
+            long epoch = membership.register(id, UUID.randomUUID(), LISTENERS, null).epoch();
             membership.heartbeat(id, epoch, 0, false, false);
             brokerEpochs.put(id, epoch);
         }
@@ -105,7 +105,7 @@ class TopicAssignmentsTest {
         long staleEpoch = brokerEpochs.get(2);
         shutDown(2);
         now.addAndGet(1);
-        long newEpoch = membership.register(2, UUID.randomUUID(), LISTENERS).epoch(); // node 2 restarted
+        long newEpoch = membership.register(2, UUID.randomUUID(), LISTENERS, null).epoch(); // node 2 restarted
         membership.heartbeat(2, newEpoch, 0, false, false);
 
         assertThat(alterIsr(topicId, 0, List.of(member(0), member(1), new TopicAssignments.IsrMember(2, staleEpoch))))
@@ -133,7 +133,7 @@ class TopicAssignmentsTest {
         assertThat(elect(PREFERRED, 0).message()).isEqualTo("The preferred leader was not available.");
 
         now.addAndGet(1);
-        long newEpoch = membership.register(0, UUID.randomUUID(), LISTENERS).epoch(); // node 0 restarted
+        long newEpoch = membership.register(0, UUID.randomUUID(), LISTENERS, null).epoch(); // node 0 restarted
         membership.heartbeat(0, newEpoch, 0, false, false);
         assertThat(newEpoch).isNotEqualTo(staleEpoch);
         assertThat(elect(PREFERRED, 0).error()).as("live, but not yet back in the ISR")

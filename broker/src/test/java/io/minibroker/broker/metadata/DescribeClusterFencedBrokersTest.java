@@ -45,7 +45,8 @@ class DescribeClusterFencedBrokersTest {
         }
     }
 
-    private static List<Node> nodes(Admin admin, boolean includeFenced) {
+    /** The brokers DescribeCluster lists, by id; the fenced ones too if asked (shared with BrokerRackTest). */
+    static List<Node> nodes(Admin admin, boolean includeFenced) {
         try {
             Collection<Node> nodes = admin.describeCluster(new DescribeClusterOptions()
                     .includeFencedBrokers(includeFenced)).nodes().get();

@@ -33,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * KIP-951: a produce (v10+), fetch (v16+) or share fetch a follower refuses NOT_LEADER_OR_FOLLOWER names the
- * partition's leader and epoch, and the answer that leader's endpoint on the listener the request came in on, as
- * Kafka's KafkaApis; acknowledgements sent to a follower are UNKNOWN_TOPIC_OR_PARTITION, naming no leader, as Kafka
+ * partition's leader and epoch, and the answer that leader's endpoint on the listener the request came in on, with
+ * its rack, as Kafka's KafkaApis; acknowledgements sent to a follower are UNKNOWN_TOPIC_OR_PARTITION, naming no leader, as Kafka
  * 4.3.1's SharePartitionManager holds no share partition of a partition led elsewhere.
  */
 class CurrentLeaderHintsTest {
@@ -46,7 +46,8 @@ class CurrentLeaderHintsTest {
 
     @BeforeEach
     void start() throws Exception {
-        cluster = MiniCluster.start(3, Map.of("replica.fetch.wait.max.ms", "100"));
+        cluster = MiniCluster.start(3, Map.of("replica.fetch.wait.max.ms", "100"),
+                id -> Map.of("broker.rack", "rack-" + id));
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 "localhost:" + cluster.controller().boundPort("PLAINTEXT")))) {
@@ -77,14 +78,17 @@ class CurrentLeaderHintsTest {
             assertThat(produced.getStructs("NodeEndpoints")).singleElement().satisfies(node -> {
                 assertThat(node.getInt32("NodeId")).isEqualTo(1);
                 assertThat(node.getInt32("Port")).isEqualTo(leaderPort);
+                assertThat(node.getString("Rack")).isEqualTo("rack-1");
             });
 
             Struct fetched = fetch(follower);
             Struct fetchedPartition = fetched.getStructs("Responses").get(0).getStructs("Partitions").get(0);
             assertThat(fetchedPartition.getInt16("ErrorCode")).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER.code());
             assertThat(fetchedPartition.getStruct("CurrentLeader").getInt32("LeaderId")).isEqualTo(1);
-            assertThat(fetched.getStructs("NodeEndpoints")).singleElement()
-                    .satisfies(node -> assertThat(node.getInt32("Port")).isEqualTo(leaderPort));
+            assertThat(fetched.getStructs("NodeEndpoints")).singleElement().satisfies(node -> {
+                assertThat(node.getInt32("Port")).isEqualTo(leaderPort);
+                assertThat(node.getString("Rack")).isEqualTo("rack-1");
+            });
         }
     }
 

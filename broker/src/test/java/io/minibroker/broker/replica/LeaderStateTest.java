@@ -16,6 +16,22 @@ class LeaderStateTest {
     private static final long IMAGE_MAX_AGE_MS = 1_000;
 
     @Test
+    void readReplicasAreTheInSyncFollowersThatFetchedAndHoldTheOffset() {
+        LeaderState leader = new LeaderState(0, List.of(0, 1, 2, 3, 4), List.of(0, 1, 2, 3), 0);
+        leader.onFetch(1, 7, 10, 0, 10, 100); // caught up at 100, holds 0-10
+        leader.onFetch(2, 7, 4, 0, 10, 100); // behind: its log ends at 4
+        leader.onFetch(4, 7, 10, 0, 10, 100); // caught up, not in the ISR
+        // node 3: in the ISR, not fetched in this term
+
+        assertThat(leader.readReplicas(5, 150, id -> "rack-" + id))
+                .containsExactly(new ReplicaSelector.ReplicaView(1, "rack-1", 10, 50));
+        assertThat(leader.readReplicas(4, 150, id -> null)).extracting(ReplicaSelector.ReplicaView::id)
+                .containsExactlyInAnyOrder(1, 2);
+        leader.onFetch(1, 7, 10, 6, 10, 200); // its log start moved past 5
+        assertThat(leader.readReplicas(5, 250, id -> null)).isEmpty();
+    }
+
+    @Test
     void takesTheRemovalOfBrokersThatAreNotLiveInTheImage() {
         LeaderState leader = new LeaderState(0, List.of(0, 1, 2), List.of(0, 1, 2), 0);
 

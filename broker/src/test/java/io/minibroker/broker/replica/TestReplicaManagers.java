@@ -31,6 +31,6 @@ final class TestReplicaManagers {
                 new ReplicaFetchers(0, () -> 1, FetcherSettings.of(BrokerConfig.of(Map.of())), ClientSecurity.NONE,
                         new BrokerTopicMetrics(new SimpleMeterRegistry()), partition -> { }),
                 new NodeChannel("localhost", controllerPort, "replica-manager-test", 10_000), replicaLagTimeMaxMs,
-                9_000, 60_000, () -> 1, clock);
+                9_000, 60_000, () -> 1, ReplicaSelector.LEADER, clock);
     }
 }

@@ -48,7 +48,7 @@ class ShareAcknowledgeAnswersTest {
 
     /** The leader this node's metadata names for every partition. */
     private static final PartitionLeadership.CurrentLeader ELSEWHERE =
-            new PartitionLeadership.CurrentLeader(7, 3, "localhost", 9093);
+            new PartitionLeadership.CurrentLeader(7, 3, "localhost", 9093, null);
 
     @TempDir
     Path logDir;
