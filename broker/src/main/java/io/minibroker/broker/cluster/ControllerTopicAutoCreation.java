@@ -15,18 +15,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.IntSupplier;
 
 /**
  * A broker in a cluster has topics created on its own account by the controller, as Kafka's
  * DefaultAutoTopicCreationManager does: one CreateTopics request, forwarded, for the topics asked for at once (a
  * Metadata request's unknown topics with {@code auto.create.topics.enable}, or {@code __consumer_offsets} for a
- * FindCoordinator), each with what {@link AutoCreatedTopic} gives it. As Kafka's manager, it first asks this
- * broker's own image: a topic whose replication factor is above the live (unfenced) brokers there is not asked for,
- * with an error logged, since the controller counts registered brokers, fenced ones too, and would place replicas on
- * a broker that is down (an internal topic of 3 replicas while one of three brokers is stopped, say). What the
- * controller answers is only logged: a topic it could not create is asked for again by the client's next request. A
- * topic already being created is not asked for again, so a client retrying it adds nothing to the controller's queue.
+ * FindCoordinator), each with what {@link AutoCreatedTopic} gives it. What the controller answers is only logged:
+ * a topic it could not create (too few registered brokers for the replication factor) is asked for again by the client's
+ * next request. A topic already being created is not asked for again, so a client retrying it adds nothing to the
+ * controller's queue.
  */
 public final class ControllerTopicAutoCreation implements TopicCreation {
 
@@ -34,14 +31,11 @@ public final class ControllerTopicAutoCreation implements TopicCreation {
 
     private final ControllerForwarder controller;
     private final BrokerConfig config;
-    private final IntSupplier liveBrokers;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
 
-    /** @param liveBrokers how many unfenced brokers this broker's image has */
-    public ControllerTopicAutoCreation(ControllerForwarder controller, BrokerConfig config, IntSupplier liveBrokers) {
+    public ControllerTopicAutoCreation(ControllerForwarder controller, BrokerConfig config) {
         this.controller = controller;
         this.config = config;
-        this.liveBrokers = liveBrokers;
     }
 
     @Override
@@ -51,9 +45,7 @@ public final class ControllerTopicAutoCreation implements TopicCreation {
 
     @Override
     public void createAsDecided(Collection<AutoCreatedTopic> topics) {
-        int live = liveBrokers.getAsInt();
-        List<AutoCreatedTopic> askedTopics = topics.stream().filter(topic -> enoughBrokers(topic, live))
-                .filter(topic -> inFlight.add(topic.name())).toList();
+        List<AutoCreatedTopic> askedTopics = topics.stream().filter(topic -> inFlight.add(topic.name())).toList();
         if (askedTopics.isEmpty()) {
             return;
         }
@@ -66,20 +58,6 @@ public final class ControllerTopicAutoCreation implements TopicCreation {
                 creatable.addConfig().name(override.getKey()).value(override.getValue());
             }
         }
-        forward(request, asked);
-    }
-
-    private static boolean enoughBrokers(AutoCreatedTopic topic, int live) {
-        if (topic.replicationFactor() <= live) {
-            return true;
-        }
-        LOG.error("Not creating topic {}: its replication factor {} is above the {} live brokers this broker knows of"
-                + " (expected while the cluster starts or a broker is down)", topic.name(), topic.replicationFactor(),
-                live);
-        return false;
-    }
-
-    private void forward(CreateTopicsRequestView request, List<String> asked) {
         controller.forward(ApiKey.CREATE_TOPICS, ApiKey.CREATE_TOPICS.highestStableVersion(), request.struct())
                 .whenComplete((response, failure) -> {
                     asked.forEach(inFlight::remove);
