@@ -248,6 +248,11 @@ final class OffsetsTopic {
     CompletableFuture<Long> writeGroupDeletion(String groupId, Collection<TopicPartition> partitions,
                                                Collection<TopicPartition> legacyKeyed,
                                                Collection<ByteBuffer> groupKeys) {
+        if (partitions.isEmpty() && legacyKeyed.isEmpty() && groupKeys.isEmpty()) {
+            // A group with nothing in the log (every write of it refused, no commits): nothing to delete there,
+            // where an empty batch would be refused INVALID_RECORD.
+            return CompletableFuture.completedFuture(-1L);
+        }
         return append(groupId, () -> {
             List<Entry> entries = commitTombstones(groupId, partitions, legacyKeyed);
             groupKeys.forEach(key -> entries.add(new Entry(bytes(key), null)));
