@@ -66,6 +66,8 @@ final class OffsetsTopic {
     static final long NO_PRODUCER_ID = -1L;
     /** The base sequence of a coordinator's transactional batch, Kafka's (its log does not check it). */
     private static final int COORDINATOR_SEQUENCE = 0;
+    /** What a write of no records completes with, in place of the offset a batch was appended at. */
+    private static final long NOTHING_WRITTEN = -1L;
     /** Kafka's RecordBatch.NO_SEQUENCE: what its coordinator verifies a TxnOffsetCommit's producer with. */
     private static final int NO_SEQUENCE = -1;
 
@@ -212,11 +214,8 @@ final class OffsetsTopic {
         return writeIfAny(groupId, ConsumerGroupRecords.diff(written, now));
     }
 
-    /** Writes these records as {@link #writeRecords} does, if there are any; a write refused at once fails. */
+    /** Writes these records as {@link #writeRecords} does (none: nothing); a write refused at once fails. */
     CompletableFuture<Long> writeIfAny(String groupId, Map<ByteBuffer, byte[]> changes) {
-        if (changes.isEmpty()) {
-            return CompletableFuture.completedFuture(-1L);
-        }
         try {
             return writeRecords(groupId, changes);
         } catch (LogException e) {
@@ -248,11 +247,6 @@ final class OffsetsTopic {
     CompletableFuture<Long> writeGroupDeletion(String groupId, Collection<TopicPartition> partitions,
                                                Collection<TopicPartition> legacyKeyed,
                                                Collection<ByteBuffer> groupKeys) {
-        if (partitions.isEmpty() && legacyKeyed.isEmpty() && groupKeys.isEmpty()) {
-            // A group with nothing in the log (every write of it refused, no commits): nothing to delete there,
-            // where an empty batch would be refused INVALID_RECORD.
-            return CompletableFuture.completedFuture(-1L);
-        }
         return append(groupId, () -> {
             List<Entry> entries = commitTombstones(groupId, partitions, legacyKeyed);
             groupKeys.forEach(key -> entries.add(new Entry(bytes(key), null)));
@@ -295,6 +289,11 @@ final class OffsetsTopic {
         } catch (IllegalArgumentException e) {
             throw new LogException(Errors.UNKNOWN_SERVER_ERROR, "cannot store a record of group " + groupId + ": "
                     + e.getMessage());
+        }
+        if (entries.isEmpty()) {
+            // Nothing to write (a change that changed nothing, or deleting a group none of whose writes counted):
+            // a batch of no records is one the log refuses INVALID_RECORD.
+            return CompletableFuture.completedFuture(NOTHING_WRITTEN);
         }
         long now = clock.wallClockMs();
         RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now);
