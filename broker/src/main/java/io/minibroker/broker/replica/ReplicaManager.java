@@ -498,8 +498,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
      */
     @Override
     public int preferredReadReplica(TopicPartition partition, String clientRack, String listener, long fetchOffset) {
-        if (selector == ReplicaSelector.LEADER) {
-            return -1;
+        if (selector == ReplicaSelector.LEADER || clientRack == null || clientRack.isEmpty()) {
+            return -1; // the leader, whatever the replicas: no map of their racks made on the fetch path
         }
         HostedPartition state = hosted.get(partition);
         if (state == null || state.leader() == null) {
