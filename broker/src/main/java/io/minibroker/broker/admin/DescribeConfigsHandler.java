@@ -5,7 +5,9 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.ConfigKey;
+import io.minibroker.broker.config.ConfigType;
 import io.minibroker.broker.config.DynamicBrokerConfig;
+import io.minibroker.broker.config.KafkaConfigTypes;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.topic.TopicConfig;
@@ -38,8 +40,10 @@ import java.util.stream.Collectors;
  * (DYNAMIC_TOPIC_CONFIG), then the broker configs it falls back to ({@link TopicConfig#brokerSynonyms}) as set for
  * this broker at runtime (DYNAMIC_BROKER_CONFIG), for every broker at runtime (DYNAMIC_DEFAULT_BROKER_CONFIG), in the
  * file (STATIC_BROKER_CONFIG), then their defaults (DEFAULT_CONFIG); the source is the first synonym's.
- * Documentation and config types are not listed. A topic's overrides come from this node's topics on a single node,
- * from the cluster's image on a broker in a cluster.
+ * Each config's type (v3+) is Kafka 4.3.1's ({@link KafkaConfigTypes}); a broker config Kafka types PASSWORD, or has
+ * no type for, is sensitive, as Kafka's {@code KafkaConfig.maybeSensitive}. Documentation is not listed (null, as for
+ * a config Kafka has no text for). A topic's overrides come from this node's topics on a single node, from the
+ * cluster's image on a broker in a cluster.
  */
 public final class DescribeConfigsHandler implements ApiHandler {
 
@@ -79,8 +83,11 @@ public final class DescribeConfigsHandler implements ApiHandler {
     private record Synonym(String name, String value, byte source) {
     }
 
-    /** One config listed: its value, whether it is sensitive (then its value is never sent) and read-only. */
-    private record Entry(String name, String value, List<Synonym> synonyms, boolean sensitive, boolean readOnly) {
+    /**
+     * One config listed: its value, its type, whether it is sensitive (then its value is never sent) and read-only.
+     */
+    private record Entry(String name, String value, ConfigType type, List<Synonym> synonyms, boolean sensitive,
+                         boolean readOnly) {
     }
 
     @Override
@@ -156,7 +163,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
                     synonyms.addAll(brokerSynonyms(fallbacks, fallbacks.get(0).name(),
                             BrokerConfig::inForceWhenDynamic));
                 }
-                addConfig(result, key, value, synonyms, includeSynonyms);
+                addConfig(result, key, value, KafkaConfigTypes.topic(key), synonyms, includeSynonyms);
             }
         });
         result.errorCode(Errors.NONE.code());
@@ -190,7 +197,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
                 Map.Entry<String, String> fixed = GroupConfigs.fixedDefault(name);
                 synonyms.add(new Synonym(fixed.getKey(), fixed.getValue(), ConfigResources.DEFAULT_CONFIG));
             }
-            addConfig(result, name, value, synonyms, includeSynonyms);
+            addConfig(result, name, value, KafkaConfigTypes.group(name), synonyms, includeSynonyms);
         });
         result.errorCode(Errors.NONE.code());
     }
@@ -198,22 +205,19 @@ public final class DescribeConfigsHandler implements ApiHandler {
     /**
      * This broker's configs: every key it reads, at its dynamic value if one is stored (as Kafka would answer it;
      * docs/configuration.md says which of them this broker acts on), else its value from the file or default, and
-     * any other dynamic config stored for it or the cluster; read-only unless Kafka lets it change at runtime. A
-     * stored config this broker does not parse is sensitive, as Kafka takes a config it has no type for: its value
-     * is not sent.
+     * any other dynamic config stored for it or the cluster; read-only unless Kafka lets it change at runtime.
      */
     private void describeBroker(List<String> keys, DescribeConfigsResult result, boolean includeSynonyms) {
         Map<String, String> own = dynamic.of(Integer.toString(node.nodeId()));
         Map<String, String> clusterDefault = dynamic.of("");
         Map<String, Entry> entries = new TreeMap<>();
-        BrokerConfig.knownKeys().forEach((name, key) -> entries.put(name, new Entry(name,
+        BrokerConfig.knownKeys().forEach((name, key) -> entries.put(name, brokerEntry(name,
                 own.getOrDefault(name, clusterDefault.getOrDefault(name, text(config.get(key)))),
-                brokerSynonyms(TopicConfig.brokerFamily(key), name), false, !DynamicBrokerConfig.isDynamic(name))));
+                brokerSynonyms(TopicConfig.brokerFamily(key), name))));
         for (Map<String, String> level : List.of(clusterDefault, own)) {
             level.forEach((name, value) -> {
                 if (!BrokerConfig.knownKeys().containsKey(name)) {
-                    entries.put(name, new Entry(name, null, brokerSynonyms(family(name), name), true,
-                            !DynamicBrokerConfig.isDynamic(name)));
+                    entries.put(name, brokerEntry(name, value, brokerSynonyms(family(name), name)));
                 }
             });
         }
@@ -231,13 +235,22 @@ public final class DescribeConfigsHandler implements ApiHandler {
             if (!asked(keys, name)) {
                 return;
             }
-            boolean sensitive = !BrokerConfig.knownKeys().containsKey(name);
             List<Synonym> synonyms = brokerSynonyms(family(name), name).stream()
                     .filter(synonym -> synonym.source() == ConfigResources.DYNAMIC_DEFAULT_BROKER_CONFIG).toList();
-            addConfig(result, new Entry(name, sensitive ? null : value, synonyms, sensitive,
-                    !DynamicBrokerConfig.isDynamic(name)), includeSynonyms);
+            addConfig(result, brokerEntry(name, value, synonyms), includeSynonyms);
         });
         result.errorCode(Errors.NONE.code());
+    }
+
+    /**
+     * A broker config as Kafka lists it: typed by its definition, sensitive (its value never sent) when that type is
+     * PASSWORD or there is none, as Kafka's {@code KafkaConfig.maybeSensitive}; read-only unless Kafka lets it change
+     * at runtime.
+     */
+    private static Entry brokerEntry(String name, String value, List<Synonym> synonyms) {
+        ConfigType type = KafkaConfigTypes.broker(name);
+        boolean sensitive = type == ConfigType.UNKNOWN || type == ConfigType.PASSWORD;
+        return new Entry(name, value, type, synonyms, sensitive, !DynamicBrokerConfig.isDynamic(name));
     }
 
     /** A broker config's synonyms: Kafka's family of a key this broker reads, the name alone for any other. */
@@ -265,7 +278,8 @@ public final class DescribeConfigsHandler implements ApiHandler {
         new TreeMap<>(loggers.loggers()).forEach((logger, level) -> {
             if (asked(keys, logger)) {
                 result.addConfig().name(logger).value(level)
-                        .configSource(ConfigResources.DYNAMIC_BROKER_LOGGER_CONFIG).readOnly(false).isSensitive(false);
+                        .configSource(ConfigResources.DYNAMIC_BROKER_LOGGER_CONFIG).readOnly(false).isSensitive(false)
+                        .documentation(null);
             }
         });
         result.errorCode(Errors.NONE.code());
@@ -330,9 +344,9 @@ public final class DescribeConfigsHandler implements ApiHandler {
     }
 
     /** A topic's or group's config: never read-only, never sensitive here. */
-    private static void addConfig(DescribeConfigsResult result, String name, String value, List<Synonym> synonyms,
-                                  boolean includeSynonyms) {
-        addConfig(result, new Entry(name, value, synonyms, false, false), includeSynonyms);
+    private static void addConfig(DescribeConfigsResult result, String name, String value, ConfigType type,
+                                  List<Synonym> synonyms, boolean includeSynonyms) {
+        addConfig(result, new Entry(name, value, type, synonyms, false, false), includeSynonyms);
     }
 
     private static void addConfig(DescribeConfigsResult result, Entry config, boolean includeSynonyms) {
@@ -342,7 +356,9 @@ public final class DescribeConfigsHandler implements ApiHandler {
                 .value(config.sensitive() ? null : config.value())
                 .readOnly(config.readOnly())
                 .configSource(synonyms.isEmpty() ? ConfigResources.DEFAULT_CONFIG : synonyms.get(0).source())
-                .isSensitive(config.sensitive());
+                .isSensitive(config.sensitive())
+                .configType(config.type().id())
+                .documentation(null); // the field's default is "", Kafka sends null when no text is asked for
         if (includeSynonyms) {
             for (Synonym synonym : synonyms) {
                 entry.addSynonym().name(synonym.name()).value(config.sensitive() ? null : synonym.value())

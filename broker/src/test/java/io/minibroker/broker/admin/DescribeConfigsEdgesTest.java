@@ -2,6 +2,8 @@ package io.minibroker.broker.admin;
 
 import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.BrokerConfigOverrides;
+import io.minibroker.broker.config.ConfigType;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.protocol.error.Errors;
@@ -10,6 +12,7 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
 import io.minibroker.protocol.message.view.DescribeConfigsResponseView;
+import io.minibroker.protocol.message.view.DescribeConfigsResponseView.DescribeConfigsResourceResult;
 import io.minibroker.protocol.message.view.DescribeConfigsResponseView.DescribeConfigsResult;
 import org.junit.jupiter.api.Test;
 
@@ -95,6 +98,51 @@ class DescribeConfigsEdgesTest {
                         List.of("group.consumer.assignment.interval.ms=1000@" + defaultConfig))
                 .containsEntry("share.session.timeout.ms",
                         List.of("group.share.session.timeout.ms=45000@" + defaultConfig));
+    }
+
+    @Test
+    void eachConfigHasKafkasTypeAndNoDocumentation() {
+        BrokerConfigOverrides stored = BrokerConfigOverrides.mirror(() -> { });
+        // Dynamic configs stored for the cluster that this broker does not read: one Kafka types INT, one it types
+        // PASSWORD, one it has no definition for.
+        stored.install(Map.of("", Map.of("num.io.threads", "4", "ssl.key.password", "secret", "no.such.key", "x")));
+        DescribeConfigsHandler withStored = new DescribeConfigsHandler(
+                name -> name.equals("orders") ? Optional.of(Map.of()) : Optional.empty(), config,
+                new LocalNode(1, "cluster", List::of, null), GroupConfigs.mirror(config), stored,
+                RuntimeLoggers.NONE);
+        Map<String, DescribeConfigsResourceResult> topic = byName(describe(withStored, TOPIC, "orders", null));
+        Map<String, DescribeConfigsResourceResult> broker = byName(describe(withStored, BROKER, "1", null));
+        Map<String, DescribeConfigsResourceResult> group = byName(describe(withStored, GROUP, "g", null));
+
+        assertThat(topic.get("retention.bytes").configType()).isEqualTo(ConfigType.LONG.id());
+        assertThat(topic.get("cleanup.policy").configType()).isEqualTo(ConfigType.LIST.id());
+        assertThat(topic.get("min.cleanable.dirty.ratio").configType()).isEqualTo(ConfigType.DOUBLE.id());
+        assertThat(broker.get("advertised.listeners").configType()).isEqualTo(ConfigType.LIST.id());
+        assertThat(broker.get("offsets.topic.replication.factor").configType()).isEqualTo(ConfigType.SHORT.id());
+        assertThat(group.get("share.isolation.level").configType()).isEqualTo(ConfigType.STRING.id());
+        assertThat(group.get("consumer.session.timeout.ms").configType()).isEqualTo(ConfigType.INT.id());
+        assertThat(topic.values()).allSatisfy(c -> assertThat(c.documentation()).isNull());
+        assertThat(broker.values()).allSatisfy(c -> assertThat(c.documentation()).isNull());
+
+        // Sensitive as Kafka's KafkaConfig.maybeSensitive: a PASSWORD or a config Kafka has no type for.
+        assertThat(broker.get("num.io.threads").configType()).isEqualTo(ConfigType.INT.id());
+        assertThat(broker.get("num.io.threads").isSensitive()).isFalse();
+        assertThat(broker.get("num.io.threads").value()).isEqualTo("4");
+        assertThat(broker.get("ssl.key.password").configType()).isEqualTo(ConfigType.PASSWORD.id());
+        assertThat(broker.get("ssl.key.password").isSensitive()).isTrue();
+        assertThat(broker.get("ssl.key.password").value()).isNull();
+        assertThat(broker.get("no.such.key").configType()).isEqualTo(ConfigType.UNKNOWN.id());
+        assertThat(broker.get("no.such.key").isSensitive()).isTrue();
+        assertThat(broker.get("no.such.key").value()).isNull();
+        assertThat(broker.get("super.users").configType()).isEqualTo(ConfigType.UNKNOWN.id()); // the authorizer's
+        assertThat(broker.get("super.users").isSensitive()).isTrue();
+        assertThat(broker.get("log.retention.ms").isSensitive()).isFalse();
+    }
+
+    private static Map<String, DescribeConfigsResourceResult> byName(DescribeConfigsResult result) {
+        Map<String, DescribeConfigsResourceResult> configs = new java.util.HashMap<>();
+        result.configs().forEach(c -> configs.put(c.name(), c));
+        return configs;
     }
 
     private DescribeConfigsResult describe(byte type, String name, List<String> keys) {

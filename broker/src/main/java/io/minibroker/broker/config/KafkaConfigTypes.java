@@ -1,0 +1,51 @@
+package io.minibroker.broker.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * Each config's type as Kafka 4.3.1 defines it, for DescribeConfigs to name: a broker config's from KafkaConfig's
+ * ConfigDef, a topic config's from LogConfig's, a group config's from GroupConfig's. The table is
+ * {@code kafka-config-types.properties} beside this class, generated from those ConfigDefs by
+ * {@code KafkaConfigTypesTest} (which fails when the file and Kafka's definitions differ): facts about Kafka's
+ * interface, like the protocol's schemas, kept as data rather than a dependency on Kafka's jars.
+ */
+public final class KafkaConfigTypes {
+
+    private static final String RESOURCE = "kafka-config-types.properties";
+    private static final Map<String, ConfigType> TYPES = load();
+
+    private KafkaConfigTypes() {
+    }
+
+    public static ConfigType broker(String name) {
+        return TYPES.getOrDefault("broker." + name, ConfigType.UNKNOWN);
+    }
+
+    public static ConfigType topic(String name) {
+        return TYPES.getOrDefault("topic." + name, ConfigType.UNKNOWN);
+    }
+
+    public static ConfigType group(String name) {
+        return TYPES.getOrDefault("group." + name, ConfigType.UNKNOWN);
+    }
+
+    private static Map<String, ConfigType> load() {
+        Properties table = new Properties();
+        try (InputStream in = KafkaConfigTypes.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(RESOURCE + " is missing from the broker's jar");
+            }
+            table.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, ConfigType> types = new TreeMap<>();
+        table.forEach((name, type) -> types.put((String) name, ConfigType.valueOf((String) type)));
+        return Map.copyOf(types);
+    }
+}
