@@ -37,6 +37,13 @@ final class ConsumerGroup {
         }
     }
 
+    /**
+     * The group and assignment epoch a new consumer, share or streams group starts at, with an empty assignment, as
+     * Kafka 4.3's (KAFKA-20268): its first computed assignment, and so its first member's epoch, is 2. Member epoch 0
+     * stays the one a joining member sends, and a new group's epoch 1 is never written: its first write bumps it.
+     */
+    static final int NEW_GROUP_EPOCH = 1;
+
     /** The first OffsetCommit version a KIP-848 member may commit with (its generation field, a member epoch). */
     static final int OFFSET_COMMIT_MEMBER_EPOCH_VERSION = 9;
 
@@ -69,6 +76,8 @@ final class ConsumerGroup {
 
     ConsumerGroup(String groupId) {
         this.groupId = groupId;
+        this.groupEpoch = NEW_GROUP_EPOCH;
+        this.assignmentEpoch = NEW_GROUP_EPOCH;
     }
 
     State state() {

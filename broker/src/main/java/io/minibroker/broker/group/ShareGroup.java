@@ -49,6 +49,8 @@ final class ShareGroup {
 
     ShareGroup(String groupId) {
         this.groupId = groupId;
+        this.groupEpoch = ConsumerGroup.NEW_GROUP_EPOCH;
+        this.assignmentEpoch = ConsumerGroup.NEW_GROUP_EPOCH;
     }
 
     State state() {

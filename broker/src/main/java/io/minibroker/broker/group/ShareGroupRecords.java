@@ -59,7 +59,7 @@ final class ShareGroupRecords {
         for (ShareGroupMember member : group.members.values()) {
             records.put(key(MEMBER_METADATA, group.groupId, member.memberId), memberMetadata(member));
         }
-        if (group.groupEpoch > 0) {
+        if (group.groupEpoch > ConsumerGroup.NEW_GROUP_EPOCH) { // a group no heartbeat has bumped has no epoch records
             records.put(key(METADATA, group.groupId, null), groupMetadata(group.groupEpoch));
         }
         for (ShareGroupMember member : group.members.values()) {
@@ -69,7 +69,7 @@ final class ShareGroupRecords {
             Wire.writeUnsignedVarint(target, 0);
             records.put(key(TARGET_ASSIGNMENT_MEMBER, group.groupId, member.memberId), bytes(target));
         }
-        if (group.groupEpoch > 0) {
+        if (group.groupEpoch > ConsumerGroup.NEW_GROUP_EPOCH) {
             records.put(key(TARGET_ASSIGNMENT_METADATA, group.groupId, null),
                     ConsumerGroupRecords.epochValue(group.assignmentEpoch));
         }

@@ -57,6 +57,8 @@ final class StreamsGroup {
 
     StreamsGroup(String groupId) {
         this.groupId = groupId;
+        this.groupEpoch = ConsumerGroup.NEW_GROUP_EPOCH;
+        this.assignmentEpoch = ConsumerGroup.NEW_GROUP_EPOCH;
     }
 
     State state() {

@@ -76,7 +76,7 @@ class ConsumerGroupAdminTest {
                 .memberId("m1").memberEpoch(0).rebalanceTimeoutMs(30_000).subscribedTopicNames(List.of("t"))
                 .topicPartitions(List.of()));
         assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
-        assertThat(joined.memberEpoch()).isEqualTo(1);
+        assertThat(joined.memberEpoch()).isEqualTo(2);
     }
 
     private short commit(String memberId, int epoch) throws IOException {
@@ -97,14 +97,14 @@ class ConsumerGroupAdminTest {
     @Test
     void commitsAndFetchesGoByMemberEpoch() throws Exception {
         join();
-        assertThat(commit("m1", 1)).isEqualTo(Errors.NONE.code());
-        assertThat(commit("m1", 2)).isEqualTo(Errors.STALE_MEMBER_EPOCH.code());
-        assertThat(commit("stranger", 1)).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(commit("m1", 2)).isEqualTo(Errors.NONE.code());
+        assertThat(commit("m1", 3)).isEqualTo(Errors.STALE_MEMBER_EPOCH.code());
+        assertThat(commit("stranger", 2)).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
         assertThat(commit("", -1)).as("a simple commit while the group has members")
                 .isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
-        assertThat(fetch("m1", 1)).isEqualTo(Errors.NONE.code());
-        assertThat(fetch("m1", 0)).isEqualTo(Errors.STALE_MEMBER_EPOCH.code());
-        assertThat(fetch("stranger", 1)).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(fetch("m1", 2)).isEqualTo(Errors.NONE.code());
+        assertThat(fetch("m1", 1)).isEqualTo(Errors.STALE_MEMBER_EPOCH.code());
+        assertThat(fetch("stranger", 2)).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
         assertThat(fetch(null, -1)).as("an admin client's fetch").isEqualTo(Errors.NONE.code());
     }
 
@@ -132,7 +132,7 @@ class ConsumerGroupAdminTest {
     @Test
     void deletedOnlyOnceEmpty() throws Exception {
         join();
-        commit("m1", 1);
+        commit("m1", 2);
         assertThat(delete()).isEqualTo(Errors.NON_EMPTY_GROUP.code());
         heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").memberEpoch(-1));
         assertThat(delete()).isEqualTo(Errors.NONE.code());
@@ -148,7 +148,7 @@ class ConsumerGroupAdminTest {
     @Test
     void aDeletedGroupStaysDeletedAfterARestart() throws Exception {
         join();
-        commit("m1", 1);
+        commit("m1", 2);
         heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").memberEpoch(-1));
         assertThat(delete()).isEqualTo(Errors.NONE.code());
 
@@ -243,11 +243,11 @@ class ConsumerGroupAdminTest {
     void anOffsetCommitBeforeV9FromAConsumerProtocolMemberIsUnsupported() throws Exception {
         join();
         OffsetCommitRequestView request = new OffsetCommitRequestView().groupId("g").memberId("m1")
-                .generationIdOrMemberEpoch(1);
+                .generationIdOrMemberEpoch(2);
         request.addTopic().name("t").addPartition().partitionIndex(0).committedOffset(5);
         assertThat(new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 8, request.struct()))
                 .topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-        assertThat(commit("m1", 1)).isEqualTo(Errors.NONE.code());
+        assertThat(commit("m1", 2)).isEqualTo(Errors.NONE.code());
     }
 
     private short delete() throws IOException {

@@ -77,7 +77,7 @@ class ConsumerGroupSessionTest {
     void aSilentMemberIsFencedWhenItsSessionRunsOut() throws Exception {
         ConsumerGroupHeartbeatResponseView joined = heartbeat(join("m1"));
         assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
-        assertThat(joined.memberEpoch()).isEqualTo(1);
+        assertThat(joined.memberEpoch()).isEqualTo(2);
         assertThat(joined.heartbeatIntervalMs()).isEqualTo(5000);
         assertThat(joined.assignment().topicPartitions()).singleElement()
                 .satisfies(tp -> assertThat(tp.partitions()).containsExactly(0, 1, 2, 3));
@@ -88,10 +88,10 @@ class ConsumerGroupSessionTest {
         waitUntilMembers(0);
         ConsumerGroupDescribeResponseView.DescribedGroup group = describe();
         assertThat(group.groupState()).isEqualTo("Empty");
-        assertThat(group.groupEpoch()).isEqualTo(2);
+        assertThat(group.groupEpoch()).isEqualTo(3);
 
         ConsumerGroupHeartbeatResponseView late = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
-                .memberId("m1").memberEpoch(1));
+                .memberId("m1").memberEpoch(2));
         assertThat(late.errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
     }
 
@@ -132,7 +132,7 @@ class ConsumerGroupSessionTest {
     void heartbeatsKeepTheSessionAndAStaleEpochIsFenced() throws Exception {
         heartbeat(join("m1"));
         clock.advance(SESSION_MS - 1000);
-        assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").memberEpoch(1))
+        assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").memberEpoch(2))
                 .errorCode()).isEqualTo(Errors.NONE.code());
         clock.advance(SESSION_MS - 1000);
         assertThat(describe().members()).hasSize(1);
@@ -140,7 +140,7 @@ class ConsumerGroupSessionTest {
         assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").memberEpoch(7))
                 .errorCode()).isEqualTo(Errors.FENCED_MEMBER_EPOCH.code());
         assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("nobody")
-                .memberEpoch(1)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+                .memberEpoch(2)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
     }
 
     @Test
@@ -148,12 +148,12 @@ class ConsumerGroupSessionTest {
         heartbeat(join("m1").rebalanceTimeoutMs(10_000));
         heartbeat(join("m2"));
         ConsumerGroupHeartbeatResponseView revoke = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
-                .memberId("m1").memberEpoch(1));
+                .memberId("m1").memberEpoch(2));
         assertThat(revoke.assignment().topicPartitions().get(0).partitions()).hasSize(2);
         clock.advance(9_999);
         // It heartbeats (its session lives on) but keeps reporting all four partitions.
         ConsumerGroupHeartbeatRequestView stubborn = new ConsumerGroupHeartbeatRequestView().groupId("g")
-                .memberId("m1").memberEpoch(1);
+                .memberId("m1").memberEpoch(2);
         stubborn.addTopicPartition().topicId(revoke.assignment().topicPartitions().get(0).topicId())
                 .partitions(List.of(0, 1, 2, 3));
         assertThat(heartbeat(stubborn).errorCode()).isEqualTo(Errors.NONE.code());
@@ -161,7 +161,7 @@ class ConsumerGroupSessionTest {
         waitUntilMembers(1);
         assertThat(heartbeat(stubborn).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
         ConsumerGroupHeartbeatResponseView taken = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
-                .memberId("m2").memberEpoch(2));
+                .memberId("m2").memberEpoch(3));
         assertThat(taken.assignment().topicPartitions().get(0).partitions()).containsExactly(0, 1, 2, 3);
     }
 
@@ -188,22 +188,22 @@ class ConsumerGroupSessionTest {
     void aNewMemberSharesThePartitionsOnlyAfterTheFirstRevokesThem() throws Exception {
         heartbeat(join("m1"));
         ConsumerGroupHeartbeatResponseView second = heartbeat(join("m2"));
-        assertThat(second.memberEpoch()).isEqualTo(2);
+        assertThat(second.memberEpoch()).isEqualTo(3);
         assertThat(second.assignment().topicPartitions()).isEmpty(); // m1 still owns everything
 
         ConsumerGroupHeartbeatResponseView revoke = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
-                .memberId("m1").memberEpoch(1));
-        assertThat(revoke.memberEpoch()).isEqualTo(1); // it must revoke before it moves on
+                .memberId("m1").memberEpoch(2));
+        assertThat(revoke.memberEpoch()).isEqualTo(2); // it must revoke before it moves on
         List<Integer> kept = revoke.assignment().topicPartitions().get(0).partitions();
         assertThat(kept).hasSize(2);
 
         ConsumerGroupHeartbeatRequestView revoked = new ConsumerGroupHeartbeatRequestView().groupId("g")
-                .memberId("m1").memberEpoch(1);
+                .memberId("m1").memberEpoch(2);
         revoked.addTopicPartition().topicId(revoke.assignment().topicPartitions().get(0).topicId()).partitions(kept);
-        assertThat(heartbeat(revoked).memberEpoch()).isEqualTo(2);
+        assertThat(heartbeat(revoked).memberEpoch()).isEqualTo(3);
 
         ConsumerGroupHeartbeatResponseView taken = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
-                .memberId("m2").memberEpoch(2));
+                .memberId("m2").memberEpoch(3));
         assertThat(taken.assignment().topicPartitions().get(0).partitions()).hasSize(2).doesNotContainAnyElementsOf(kept);
         assertThat(describe().groupState()).isEqualTo("Stable");
     }
@@ -224,15 +224,15 @@ class ConsumerGroupSessionTest {
     @Test
     void aStaticMemberLeavingForNowReleasesWhatItWasRevoking() throws Exception {
         heartbeat(join("m1").instanceId("i1"));
-        assertThat(heartbeat(join("m2")).memberEpoch()).isEqualTo(2);
+        assertThat(heartbeat(join("m2")).memberEpoch()).isEqualTo(3);
         ConsumerGroupHeartbeatResponseView revoke = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
-                .memberId("m1").memberEpoch(1));
-        assertThat(revoke.memberEpoch()).isEqualTo(1); // two partitions to revoke, which it does not do
+                .memberId("m1").memberEpoch(2));
+        assertThat(revoke.memberEpoch()).isEqualTo(2); // two partitions to revoke, which it does not do
         assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").instanceId("i1")
                 .memberEpoch(-2)).errorCode()).isEqualTo(Errors.NONE.code());
 
         ConsumerGroupHeartbeatResponseView taken = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
-                .memberId("m2").memberEpoch(2));
+                .memberId("m2").memberEpoch(3));
         assertThat(taken.assignment().topicPartitions().get(0).partitions()).hasSize(2)
                 .doesNotContainAnyElementsOf(revoke.assignment().topicPartitions().get(0).partitions());
     }
@@ -243,13 +243,13 @@ class ConsumerGroupSessionTest {
         heartbeat(join("m1"));
         heartbeat(join("m2"));
         ConsumerGroupHeartbeatResponseView revoke = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
-                .memberId("m1").memberEpoch(1));
+                .memberId("m1").memberEpoch(2));
         List<Integer> kept = revoke.assignment().topicPartitions().get(0).partitions();
         ConsumerGroupHeartbeatRequestView revoked = new ConsumerGroupHeartbeatRequestView().groupId("g")
-                .memberId("m1").memberEpoch(1);
+                .memberId("m1").memberEpoch(2);
         revoked.addTopicPartition().topicId(revoke.assignment().topicPartitions().get(0).topicId()).partitions(kept);
-        assertThat(heartbeat(revoked).memberEpoch()).isEqualTo(2);
-        heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m2").memberEpoch(2)
+        assertThat(heartbeat(revoked).memberEpoch()).isEqualTo(3);
+        heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m2").memberEpoch(3)
                 .rebalanceTimeoutMs(20_000));
         assertThat(describe().groupState()).isEqualTo("Stable");
 
@@ -260,10 +260,10 @@ class ConsumerGroupSessionTest {
         ConsumerGroupDescribeResponseView.DescribedGroup described = describe();
         assertThat(described.groupState()).isEqualTo("Stable");
         assertThat(described.members()).hasSize(2).allSatisfy(member -> {
-            assertThat(member.memberEpoch()).isEqualTo(2);
+            assertThat(member.memberEpoch()).isEqualTo(3);
             assertThat(member.assignment().topicPartitions().get(0).partitions()).hasSize(2);
         });
-        assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m2").memberEpoch(2))
+        assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m2").memberEpoch(3))
                 .errorCode()).isEqualTo(Errors.NONE.code());
     }
 

@@ -70,47 +70,47 @@ class ShareGroupEpochsTest {
     }
 
     /**
-     * a subscribes to u, b to t; b leaves. Kafka: the leave bumps the epoch to 5 with the metadata hash of u alone;
+     * a subscribes to u, b to t; b leaves. Kafka: the leave bumps the epoch to 6 with the metadata hash of u alone;
      * a's next heartbeat changes no subscription and every initialized partition of u is in a's target, so no bump:
-     * a is answered 5. Counting b's subscription again at that heartbeat would answer 6.
+     * a is answered 6. Counting b's subscription again at that heartbeat would answer 7.
      */
     @Test
     void aLeaverWhoseTopicNoOneElseSubscribesToBumpsTheEpochOnce() throws Exception {
-        assertThat(heartbeat("a", 0, List.of("u")).memberEpoch()).isEqualTo(1);
-        ShareGroupHeartbeat.Response aAssigned = heartbeat("a", 1, null);
-        assertThat(aAssigned.memberEpoch()).as("u initialized: assigned at a new epoch").isEqualTo(2);
+        assertThat(heartbeat("a", 0, List.of("u")).memberEpoch()).isEqualTo(2);
+        ShareGroupHeartbeat.Response aAssigned = heartbeat("a", 2, null);
+        assertThat(aAssigned.memberEpoch()).as("u initialized: assigned at a new epoch").isEqualTo(3);
         assertThat(aAssigned.assignment()).isEqualTo(Map.of(u, Set.of(0)));
-        assertThat(heartbeat("b", 0, List.of("t")).memberEpoch()).isEqualTo(3);
-        ShareGroupHeartbeat.Response bAssigned = heartbeat("b", 3, null);
-        assertThat(bAssigned.memberEpoch()).as("t initialized: assigned at a new epoch").isEqualTo(4);
+        assertThat(heartbeat("b", 0, List.of("t")).memberEpoch()).isEqualTo(4);
+        ShareGroupHeartbeat.Response bAssigned = heartbeat("b", 4, null);
+        assertThat(bAssigned.memberEpoch()).as("t initialized: assigned at a new epoch").isEqualTo(5);
         assertThat(bAssigned.assignment()).isEqualTo(Map.of(t, Set.of(0)));
-        assertThat(heartbeat("a", 2, null).memberEpoch()).isEqualTo(4);
+        assertThat(heartbeat("a", 3, null).memberEpoch()).isEqualTo(5);
 
         heartbeat("b", ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH, null);
-        ShareGroupHeartbeat.Response after = heartbeat("a", 4, null);
-        assertThat(after.memberEpoch()).isEqualTo(5);
+        ShareGroupHeartbeat.Response after = heartbeat("a", 5, null);
+        assertThat(after.memberEpoch()).isEqualTo(6);
         assertThat(after.assignment()).isEqualTo(Map.of(u, Set.of(0)));
-        assertThat(heartbeat("a", 5, null).memberEpoch()).isEqualTo(5);
+        assertThat(heartbeat("a", 6, null).memberEpoch()).isEqualTo(6);
     }
 
     /**
-     * a and b subscribe to q, of two partitions, one each; b leaves. Kafka: the leave bumps the epoch to 4; at a's
+     * a and b subscribe to q, of two partitions, one each; b leaves. Kafka: the leave bumps the epoch to 5; at a's
      * next heartbeat b's partition is initialized and in no target (initializedAssignmentPending), which bumps it to
-     * 5 and assigns it to a. So Kafka, too, moves the epoch twice here.
+     * 6 and assigns it to a. So Kafka, too, moves the epoch twice here.
      */
     @Test
     void aLeaverWhosePartitionNoOneElseHoldsIsFollowedByABumpThatAssignsIt() throws Exception {
         heartbeat("a", 0, List.of("q"));
-        assertThat(heartbeat("a", 1, null).assignment()).isEqualTo(Map.of(q, Set.of(0, 1)));
+        assertThat(heartbeat("a", 2, null).assignment()).isEqualTo(Map.of(q, Set.of(0, 1)));
         ShareGroupHeartbeat.Response bJoined = heartbeat("b", 0, List.of("q"));
-        assertThat(bJoined.memberEpoch()).isEqualTo(3);
+        assertThat(bJoined.memberEpoch()).isEqualTo(4);
         assertThat(bJoined.assignment()).isEqualTo(Map.of(q, Set.of(1)));
-        assertThat(heartbeat("a", 2, null).assignment()).isEqualTo(Map.of(q, Set.of(0)));
+        assertThat(heartbeat("a", 3, null).assignment()).isEqualTo(Map.of(q, Set.of(0)));
 
         heartbeat("b", ShareGroupMember.LEAVE_GROUP_MEMBER_EPOCH, null);
-        ShareGroupHeartbeat.Response after = heartbeat("a", 3, null);
-        assertThat(after.memberEpoch()).isEqualTo(5);
+        ShareGroupHeartbeat.Response after = heartbeat("a", 4, null);
+        assertThat(after.memberEpoch()).isEqualTo(6);
         assertThat(after.assignment()).isEqualTo(Map.of(q, Set.of(0, 1)));
-        assertThat(heartbeat("a", 5, null).memberEpoch()).isEqualTo(5);
+        assertThat(heartbeat("a", 6, null).memberEpoch()).isEqualTo(6);
     }
 }

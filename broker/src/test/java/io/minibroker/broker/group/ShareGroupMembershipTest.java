@@ -119,27 +119,27 @@ class ShareGroupMembershipTest {
         ShareGroupHeartbeatResponseView first = heartbeat(join("m1"));
         assertThat(first.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(first.memberId()).isEqualTo("m1");
-        assertThat(first.memberEpoch()).isEqualTo(1);
+        assertThat(first.memberEpoch()).isEqualTo(2);
         assertThat(first.heartbeatIntervalMs()).isEqualTo(5000);
         assertThat(partitions(first)).as("nothing before the partitions' share state is initialized").isEmpty();
-        ShareGroupHeartbeatResponseView assigned = untilAssigned("m1", 1);
-        assertThat(assigned.memberEpoch()).as("the initialized partitions assigned at a new epoch").isEqualTo(2);
+        ShareGroupHeartbeatResponseView assigned = untilAssigned("m1", 2);
+        assertThat(assigned.memberEpoch()).as("the initialized partitions assigned at a new epoch").isEqualTo(3);
         assertThat(partitions(assigned)).containsExactly(0, 1);
 
         ShareGroupHeartbeatResponseView second = heartbeat(join("m2"));
-        assertThat(second.memberEpoch()).isEqualTo(3);
-        ShareGroupHeartbeatResponseView moved = heartbeat(beat("m1", 2));
-        assertThat(moved.memberEpoch()).isEqualTo(3);
+        assertThat(second.memberEpoch()).isEqualTo(4);
+        ShareGroupHeartbeatResponseView moved = heartbeat(beat("m1", 3));
+        assertThat(moved.memberEpoch()).isEqualTo(4);
         assertThat(partitions(moved)).hasSize(1).doesNotContainAnyElementsOf(partitions(second));
-        assertThat(heartbeat(beat("m1", 3)).assignment()).as("unchanged: left out").isNull();
+        assertThat(heartbeat(beat("m1", 4)).assignment()).as("unchanged: left out").isNull();
 
         // A third member for two partitions: every member gets one, a partition is shared.
         ShareGroupHeartbeatResponseView third = heartbeat(join("m3"));
         assertThat(partitions(third)).hasSize(1);
         ShareGroupDescribeResponseView.DescribedGroup group = describe("g");
         assertThat(group.groupState()).isEqualTo("Stable");
-        assertThat(group.groupEpoch()).isEqualTo(4);
-        assertThat(group.assignmentEpoch()).isEqualTo(4);
+        assertThat(group.groupEpoch()).isEqualTo(5);
+        assertThat(group.assignmentEpoch()).isEqualTo(5);
         assertThat(group.assignorName()).isEqualTo("simple");
         assertThat(group.members()).extracting(ShareGroupDescribeResponseView.Member::memberId)
                 .containsExactly("m1", "m2", "m3");
@@ -151,25 +151,25 @@ class ShareGroupMembershipTest {
         assertThat(left.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(left.memberEpoch()).isEqualTo(-1);
         assertThat(describe("g").members()).hasSize(2);
-        assertThat(describe("g").groupEpoch()).isEqualTo(5);
-        assertThat(heartbeat(beat("m3", 4)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(describe("g").groupEpoch()).isEqualTo(6);
+        assertThat(heartbeat(beat("m3", 5)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
     }
 
     @Test
     void aSilentMemberIsRemovedWhenItsSessionRunsOut() throws Exception {
         heartbeat(join("m1"));
-        untilAssigned("m1", 1);
+        untilAssigned("m1", 2);
         heartbeat(join("m2"));
         clock.advance(SESSION_MS - 1000);
-        assertThat(heartbeat(beat("m1", 2)).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(heartbeat(beat("m1", 3)).errorCode()).isEqualTo(Errors.NONE.code());
         clock.advance(1000);
         waitUntilMembers(1);
-        ShareGroupHeartbeatResponseView alone = heartbeat(beat("m1", 3));
-        // Epoch 4 at m2's removal; as Kafka's, the next heartbeat finds m2's initialized partition in no target
+        ShareGroupHeartbeatResponseView alone = heartbeat(beat("m1", 4));
+        // Epoch 5 at m2's removal; as Kafka's, the next heartbeat finds m2's initialized partition in no target
         // assignment (initializedAssignmentPending) and bumps the epoch once more.
-        assertThat(alone.memberEpoch()).isEqualTo(5);
+        assertThat(alone.memberEpoch()).isEqualTo(6);
         assertThat(partitions(alone)).containsExactly(0, 1);
-        assertThat(heartbeat(beat("m2", 3)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(heartbeat(beat("m2", 4)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
 
         clock.advance(SESSION_MS);
         waitUntilMembers(0);
@@ -223,13 +223,13 @@ class ShareGroupMembershipTest {
 
         heartbeat(join("m1"));
         heartbeat(join("m2"));
-        heartbeat(beat("m1", 1)); // now at epoch 2, its previous 1
-        assertThat(heartbeat(beat("m1", 1)).errorCode()).as("the previous epoch: the answer was lost")
+        heartbeat(beat("m1", 2)); // now at epoch 3, its previous 2
+        assertThat(heartbeat(beat("m1", 2)).errorCode()).as("the previous epoch: the answer was lost")
                 .isEqualTo(Errors.NONE.code());
-        assertThat(heartbeat(beat("m1", 5)).errorCode()).isEqualTo(Errors.FENCED_MEMBER_EPOCH.code());
+        assertThat(heartbeat(beat("m1", 6)).errorCode()).isEqualTo(Errors.FENCED_MEMBER_EPOCH.code());
         assertThat(heartbeat(beat("m2", 0).subscribedTopicNames(List.of("t"))).errorCode())
                 .as("rejoining under its id").isEqualTo(Errors.NONE.code());
-        assertThat(heartbeat(beat("nobody", 2)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(heartbeat(beat("nobody", 3)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
         assertThat(describe("none").errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
     }
 
@@ -296,16 +296,16 @@ class ShareGroupMembershipTest {
     @Test
     void theGroupSurvivesARestart() throws Exception {
         heartbeat(join("m1").rackId("r1"));
-        untilAssigned("m1", 1);
+        untilAssigned("m1", 2);
         heartbeat(join("m2"));
         heartbeat(join("m3"));
         heartbeat(beat("m3", -1));
-        ShareGroupHeartbeatResponseView before = heartbeat(beat("m1", 2));
+        ShareGroupHeartbeatResponseView before = heartbeat(beat("m1", 3));
         ShareGroupDescribeResponseView.DescribedGroup described = describe("g");
 
         restart();
         ShareGroupDescribeResponseView.DescribedGroup after = describe("g");
-        assertThat(after.groupEpoch()).isEqualTo(described.groupEpoch()).isEqualTo(5);
+        assertThat(after.groupEpoch()).isEqualTo(described.groupEpoch()).isEqualTo(6);
         assertThat(after.assignmentEpoch()).isEqualTo(described.assignmentEpoch());
         assertThat(after.members()).extracting(ShareGroupDescribeResponseView.Member::memberId)
                 .containsExactly("m1", "m2");

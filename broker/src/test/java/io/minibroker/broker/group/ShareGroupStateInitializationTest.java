@@ -92,27 +92,27 @@ class ShareGroupStateInitializationTest {
     @Test
     void aPartitionIsAssignedOnlyOnceItsStateIsInitialized() throws Exception {
         ShareGroupHeartbeat.Response joined = heartbeat(0, List.of("queue"));
-        assertThat(joined.memberEpoch()).isEqualTo(1);
+        assertThat(joined.memberEpoch()).isEqualTo(2);
         assertThat(joined.assignment()).as("nothing assigned before the state is initialized").isEmpty();
         assertThat(asked).hasSize(1);
         assertThat(asked.get(0).partitions()).isEqualTo(Map.of(queue, Set.of(0, 1)));
-        assertThat(asked.get(0).stateEpoch()).as("the group epoch").isEqualTo(1);
+        assertThat(asked.get(0).stateEpoch()).as("the group epoch").isEqualTo(2);
         assertThat(state().initializing.get(queue).partitions()).containsExactly(0, 1);
         assertThat(state().initialized).isEmpty();
 
-        ShareGroupHeartbeat.Response waiting = heartbeat(1, null);
-        assertThat(waiting.memberEpoch()).isEqualTo(1);
+        ShareGroupHeartbeat.Response waiting = heartbeat(2, null);
+        assertThat(waiting.memberEpoch()).isEqualTo(2);
         assertThat(waiting.assignment()).as("unchanged, left out").isNull();
         assertThat(asked).as("initializing: not asked again").hasSize(1);
 
         // Answered: the partitions move to initialized (on the coordinator's thread, before the next heartbeat).
         asked.get(0).answer().complete(null);
-        ShareGroupHeartbeat.Response assigned = heartbeat(1, null);
-        assertThat(assigned.memberEpoch()).as("a new epoch assigns them").isEqualTo(2);
+        ShareGroupHeartbeat.Response assigned = heartbeat(2, null);
+        assertThat(assigned.memberEpoch()).as("a new epoch assigns them").isEqualTo(3);
         assertThat(assigned.assignment()).isEqualTo(Map.of(queue, Set.of(0, 1)));
         assertThat(state().initializing).isEmpty();
         assertThat(state().initialized.get(queue).partitions()).containsExactly(0, 1);
-        assertThat(heartbeat(2, null).assignment()).as("nothing more to do").isNull();
+        assertThat(heartbeat(3, null).assignment()).as("nothing more to do").isNull();
         assertThat(asked).hasSize(1);
     }
 
@@ -120,20 +120,20 @@ class ShareGroupStateInitializationTest {
     void aFailedOrOverdueInitializationIsAskedForAgain() throws Exception {
         heartbeat(0, List.of("queue"));
         asked.get(0).answer().completeExceptionally(new LogException(Errors.COORDINATOR_NOT_AVAILABLE, "none yet"));
-        assertThat(heartbeat(1, null).assignment()).isNull();
+        assertThat(heartbeat(2, null).assignment()).isNull();
         assertThat(asked).as("failed: no longer initializing, asked for again").hasSize(2);
 
         clock.advance(29_999);
-        heartbeat(1, null);
+        heartbeat(2, null);
         assertThat(asked).as("initializing since less than the retry interval").hasSize(2);
         clock.advance(1);
-        heartbeat(1, null);
+        heartbeat(2, null);
         assertThat(asked).as("overdue: asked for again").hasSize(3);
 
         asked.get(2).answer().complete(null);
-        assertThat(heartbeat(1, null).assignment()).isEqualTo(Map.of(queue, Set.of(0, 1)));
+        assertThat(heartbeat(2, null).assignment()).isEqualTo(Map.of(queue, Set.of(0, 1)));
         asked.get(1).answer().complete(null); // a late answer changes nothing
-        assertThat(heartbeat(2, null).assignment()).isNull();
+        assertThat(heartbeat(3, null).assignment()).isNull();
         assertThat(asked).hasSize(3);
     }
 
@@ -204,7 +204,7 @@ class ShareGroupStateInitializationTest {
     void deletingTheOffsetsOfAGroupWithMembersIsRefusedAndChangesNothing() throws Exception {
         heartbeat(0, List.of("queue"));
         asked.get(0).answer().complete(null);
-        heartbeat(1, null);
+        heartbeat(2, null);
         ShareGroupMembership.OffsetsDeletion start = coordinator.shareGroupMembership()
                 .startOffsetsDeletion("g", Set.of(queue)).toCompletableFuture().get();
         assertThat(start.outcome().error()).isEqualTo(Errors.NON_EMPTY_GROUP);
@@ -223,7 +223,8 @@ class ShareGroupStateInitializationTest {
                     resetAsked.complete(stateEpoch);
                     return reset;
                 });
-        assertThat(resetAsked.get()).as("the reset comes after the write, at the group epoch").isZero();
+        assertThat(resetAsked.get()).as("the reset comes after the write, at the group epoch")
+                .isEqualTo(ConsumerGroup.NEW_GROUP_EPOCH);
         assertThat(state().initializing.get(queue).partitions()).containsExactly(0);
         assertThat(state().initialized).isEmpty();
 
@@ -234,8 +235,8 @@ class ShareGroupStateInitializationTest {
 
         reset.complete(null);
         assertThat(altered.toCompletableFuture().get().error()).isEqualTo(Errors.NONE);
-        ShareGroupHeartbeat.Response assigned = heartbeat(1, null);
-        assertThat(assigned.memberEpoch()).isEqualTo(2);
+        ShareGroupHeartbeat.Response assigned = heartbeat(2, null);
+        assertThat(assigned.memberEpoch()).isEqualTo(3);
         assertThat(assigned.assignment()).isEqualTo(Map.of(queue, Set.of(0)));
     }
 
@@ -267,19 +268,19 @@ class ShareGroupStateInitializationTest {
         UUID other = topics.get("other").orElseThrow().id();
         heartbeat(0, List.of("queue", "other"));
         asked.get(0).answer().complete(null);
-        assertThat(heartbeat(1, null).assignment()).isEqualTo(Map.of(queue, Set.of(0, 1), other, Set.of(0)));
+        assertThat(heartbeat(2, null).assignment()).isEqualTo(Map.of(queue, Set.of(0, 1), other, Set.of(0)));
 
-        ShareGroupHeartbeat.Response unsubscribed = heartbeat(2, List.of("other"));
-        assertThat(unsubscribed.memberEpoch()).isEqualTo(3);
+        ShareGroupHeartbeat.Response unsubscribed = heartbeat(3, List.of("other"));
+        assertThat(unsubscribed.memberEpoch()).isEqualTo(4);
         assertThat(unsubscribed.assignment()).isEqualTo(Map.of(other, Set.of(0)));
-        heartbeat(3, null);
+        heartbeat(4, null);
         assertThat(state().initialized).containsOnlyKeys(queue, other);
         assertThat(state().initializing).isEmpty();
         assertThat(state().deleting).as("nothing moves to deleting").isEmpty();
         assertThat(deleted).as("no DeleteShareGroupState").isEmpty();
 
-        ShareGroupHeartbeat.Response again = heartbeat(3, List.of("queue", "other"));
-        assertThat(again.memberEpoch()).isEqualTo(4);
+        ShareGroupHeartbeat.Response again = heartbeat(4, List.of("queue", "other"));
+        assertThat(again.memberEpoch()).isEqualTo(5);
         assertThat(again.assignment()).as("initialized still: assigned at once")
                 .isEqualTo(Map.of(queue, Set.of(0, 1), other, Set.of(0)));
         assertThat(asked).as("not initialized again").hasSize(1);

@@ -104,7 +104,8 @@ class ShareGroupStatePartitionsRecordTest {
         ShareGroupRecords.Replay replay = new ShareGroupRecords.Replay();
         ShareGroupRecordsTest.replay(replay, records);
         ShareGroup loaded = replay.groups().get("g");
-        assertThat(loaded.groupEpoch).isZero();
+        assertThat(loaded.groupEpoch).as("a new group's, as Kafka's replay makes it")
+                .isEqualTo(ConsumerGroup.NEW_GROUP_EPOCH);
         assertThat(loaded.state()).isEqualTo(ShareGroup.State.EMPTY);
         assertThat(loaded.statePartitions.initialized).isEqualTo(original.statePartitions.initialized);
         assertThat(loaded.statePartitions.initializing).isEqualTo(original.statePartitions.initializing);
@@ -120,10 +121,10 @@ class ShareGroupStatePartitionsRecordTest {
     void aMemberJoiningAddsTheEpochRecordsBeforeRecord15AndItsTombstoneKeepsTheGroup() {
         ShareGroup group = group();
         Map<ByteBuffer, byte[]> before = ShareGroupRecords.snapshot(group);
-        group.groupEpoch = 1;
-        group.assignmentEpoch = 1;
+        group.groupEpoch = 2;
+        group.assignmentEpoch = 2;
         ShareGroupMember member = new ShareGroupMember("m");
-        member.memberEpoch = 1;
+        member.memberEpoch = 2;
         member.subscribedTopicNames = List.of("orders");
         group.members.put("m", member);
         Map<ByteBuffer, byte[]> after = ShareGroupRecords.snapshot(group);
@@ -140,7 +141,7 @@ class ShareGroupStatePartitionsRecordTest {
         ShareGroup loaded = replay.groups().get("g");
         assertThat(loaded.statePartitions).isNull();
         assertThat(loaded.members).containsOnlyKeys("m");
-        assertThat(loaded.groupEpoch).isEqualTo(1);
+        assertThat(loaded.groupEpoch).isEqualTo(2);
     }
 
     @Test

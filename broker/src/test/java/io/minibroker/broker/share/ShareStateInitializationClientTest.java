@@ -65,16 +65,16 @@ class ShareStateInitializationClientTest {
                 consumer.poll(POLL);
                 member = member(admin);
                 if (member != null && member.assignment().topicPartitions().isEmpty()) {
-                    assertThat(member.memberEpoch()).as("joined, nothing assigned yet").isEqualTo(1);
+                    assertThat(member.memberEpoch()).as("joined, nothing assigned yet").isEqualTo(2);
                 }
             }
             // Assigned: the share coordinator holds the state the group coordinator had it initialize.
             ReadShareGroupStateSummaryResponseView.PartitionResult state = summary(client, ++correlationId);
             assertThat(state.errorCode()).isEqualTo(Errors.NONE.code());
-            assertThat(state.stateEpoch()).as("initialized at the group epoch of the join").isEqualTo(1);
+            assertThat(state.stateEpoch()).as("initialized at the group epoch of the join").isEqualTo(2);
             assertThat(state.startOffset()).as("no start offset: the leader starts at share.auto.offset.reset")
                     .isEqualTo(-1);
-            assertThat(member.memberEpoch()).as("assigned at a later epoch than the join").isEqualTo(2);
+            assertThat(member.memberEpoch()).as("assigned at a later epoch than the join").isEqualTo(3);
 
             while (broker.parkedShareFetches() == 0) { // the member's fetch loaded the partition, at the log end
                 consumer.poll(POLL);
