@@ -768,6 +768,38 @@ public final class PartitionLog implements AutoCloseable {
         segments.renameDirectoryForDeletion(delayMs);
     }
 
+    /** The segments before the active one, as they are now: what a move copies before it takes the lock. */
+    synchronized List<LogSegment> closedSegments() {
+        List<LogSegment> closed = new java.util.ArrayList<>(segments.all());
+        closed.remove(closed.size() - 1);
+        return closed;
+    }
+
+    /** Whether {@code segment} is still one of this log's (not dropped, nor replaced by a cleaned copy). */
+    boolean hasSegment(LogSegment segment) {
+        return segments.get(segment.baseOffset()) == segment;
+    }
+
+    /**
+     * Ends a move to another directory ({@link FutureLog}): copies under this lock what the future log lacks, swaps
+     * the directories and goes on in the new one; the old directory is deleted {@code deleteDelayMs} later. False,
+     * with nothing changed, if the move was cancelled or the log deleted meanwhile. Appends wait meanwhile; reads
+     * do not (a read of a segment swapped under it retries in the new one).
+     */
+    synchronized boolean completeMove(FutureLog future, long deleteDelayMs) throws IOException {
+        if (deleted || future.isCancelled()) {
+            return false;
+        }
+        future.copyRemainingUnderLock(segments, flushState.truncations());
+        Path finalDir = future.targetLogDir().resolve(topicPartition.dirName());
+        epochCache.moveDuring(future.dir(), finalDir, () -> partitionMetadata.moveDuring(future.dir(), finalDir, () -> {
+            future.sync();
+            segments.moveTo(future.dir(), finalDir, config, clock.millis(), deleteDelayMs);
+        }));
+        transactions.movedTo(finalDir);
+        return true;
+    }
+
     /** Whether this log was deleted with its topic (a request that still holds it must not read or write it). */
     public boolean isDeleted() {
         return deleted;
