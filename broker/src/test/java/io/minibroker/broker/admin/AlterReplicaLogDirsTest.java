@@ -24,7 +24,7 @@ import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.LogDirNotFoundException;
-import org.apache.kafka.common.errors.ReplicaNotAvailableException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * AlterReplicaLogDirs as Kafka 4.3.1's ReplicaManager.alterReplicaLogDirs answers it, through kafka-clients' Admin
  * and on the wire: the directory a replica is already in NONE at once (kafka-python's test_alter_replica_log_dirs),
- * a path not among {@code log.dirs} LOG_DIR_NOT_FOUND (compared as absolute paths, as text), a partition without a
- * replica here REPLICA_NOT_AVAILABLE and created later in that directory, a topic name too long for the future
+ * a path not among {@code log.dirs} LOG_DIR_NOT_FOUND (compared as absolute paths, as text), a partition of a topic
+ * that does not exist UNKNOWN_TOPIC_OR_PARTITION (as a single Kafka 4.3.1 node answered) and created later in that
+ * directory, a topic name too long for the future
  * directory's name INVALID_TOPIC_EXCEPTION, a partition named twice answered once; and a move seen through
  * DescribeLogDirs. The ACL check is in authz/AdminAclsTest, the move itself in log/LogDirMoveTest.
  */
@@ -63,12 +64,12 @@ class AlterReplicaLogDirsTest {
 
             assertFails(admin, replica("orders", 0), b + "/../" + dirB.getFileName(), LogDirNotFoundException.class);
             assertFails(admin, replica("orders", 0), "/no/such/dir", LogDirNotFoundException.class);
-            assertFails(admin, replica("ghost", 0), b, ReplicaNotAvailableException.class);
+            assertFails(admin, replica("ghost", 0), b, UnknownTopicOrPartitionException.class);
             assertFails(admin, replica("t".repeat(220), 0), b, InvalidTopicException.class);
 
             // A replica named before it exists goes where it was asked to (here where the least loaded would not).
             admin.createTopics(List.of(new NewTopic("filler", 1, (short) 1))).all().get(); // in B: now A has fewer
-            assertFails(admin, replica("ghost", 0), b, ReplicaNotAvailableException.class);
+            assertFails(admin, replica("ghost", 0), b, UnknownTopicOrPartitionException.class);
             admin.createTopics(List.of(new NewTopic("ghost", 1, (short) 1))).all().get();
             assertThat(dirOf(admin, "ghost")).isEqualTo(b);
 
@@ -92,7 +93,7 @@ class AlterReplicaLogDirsTest {
                 assertThat(topic.topicName()).isEqualTo("ghost");
                 assertThat(topic.partitions()).extracting(p -> p.partitionIndex() + ":" + p.errorCode())
                         .containsExactly("0:" + Errors.LOG_DIR_NOT_FOUND.code(),
-                                "1:" + Errors.REPLICA_NOT_AVAILABLE.code());
+                                "1:" + Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
             });
         }
     }
