@@ -41,8 +41,7 @@ class LogDirMoveTest {
 
     @Test
     void everyRecordAppendedBeforeDuringAndAfterAMoveIsReadInOrderWhileReadsGoOn() throws Exception {
-        LogManager manager = manager();
-        manager.startup();
+        LogManager manager = started();
         PartitionLog log = manager.getOrCreateLog(TP);
         assertThat(log.dir().getParent()).isEqualTo(dirA);
         List<String> appended = new CopyOnWriteArrayList<>();
@@ -95,8 +94,7 @@ class LogDirMoveTest {
                 "00000000000000000000.index", "00000000000000000000.timeindex", "leader-epoch-checkpoint");
 
         manager.close();
-        LogManager reopened = manager();
-        reopened.startup();
+        LogManager reopened = started();
         assertThat(reopened.log(TP).orElseThrow().dir()).isEqualTo(dirB.resolve("orders-0"));
         assertThat(values(reopened.log(TP).orElseThrow())).isEqualTo(appended);
         reopened.close();
@@ -106,12 +104,9 @@ class LogDirMoveTest {
     void aStopBeforeTheSwapKeepsTheLogWhereItWasAndTheMoveStartsAgain() throws Exception {
         List<String> appended = fillAndClose();
         // What a stop in the middle of the copy leaves: part of a segment in the future directory.
-        Path future = dirB.resolve("orders-0.0123456789abcdef0123456789abcdef-future");
-        Files.createDirectories(future);
-        Files.write(future.resolve("00000000000000000000.log"), new byte[100]);
+        Files.write(futureDir().resolve("00000000000000000000.log"), new byte[100]);
 
-        LogManager reopened = manager();
-        reopened.startup();
+        LogManager reopened = started();
         PartitionLog log = reopened.log(TP).orElseThrow();
         await(() -> reopened.futureLogs().isEmpty() && log.dir().getParent().equals(dirB), "the move taken up again");
         assertThat(values(log)).isEqualTo(appended);
@@ -125,8 +120,7 @@ class LogDirMoveTest {
         List<String> appended = fillAndClose();
         // The future copy whole and the old directory renamed for deletion, the future one not yet renamed; no
         // clean-shutdown marker.
-        Path future = dirB.resolve("orders-0.0123456789abcdef0123456789abcdef-future");
-        Files.createDirectories(future);
+        Path future = futureDir();
         try (Stream<Path> files = Files.list(dirA.resolve("orders-0"))) {
             for (Path file : files.toList()) {
                 Files.copy(file, future.resolve(file.getFileName()));
@@ -136,8 +130,7 @@ class LogDirMoveTest {
         Files.delete(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
         Files.delete(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
 
-        LogManager reopened = manager();
-        reopened.startup();
+        LogManager reopened = started();
         PartitionLog log = reopened.log(TP).orElseThrow();
         assertThat(log.dir()).isEqualTo(dirB.resolve("orders-0"));
         assertThat(values(log)).isEqualTo(appended);
@@ -147,8 +140,7 @@ class LogDirMoveTest {
 
     @Test
     void aMoveBackToTheCurrentDirectoryCancelsTheMoveUnderWay() throws Exception {
-        LogManager manager = manager();
-        manager.startup();
+        LogManager manager = started();
         PartitionLog log = manager.getOrCreateLog(TP);
         List<String> appended = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
@@ -165,17 +157,26 @@ class LogDirMoveTest {
 
     @Test
     void aPartitionWithoutALogYetIsCreatedInTheDirectoryAskedFor() throws Exception {
-        LogManager manager = manager();
-        manager.startup();
+        LogManager manager = started();
         manager.getOrCreateLog(new TopicPartition("other", 0)); // in A: the next one would go to B
         assertThat(manager.alterLogDir(TP, dirA)).as("no replica here").isFalse();
         assertThat(manager.getOrCreateLog(TP).dir().getParent()).isEqualTo(dirA);
         manager.close();
     }
 
-    private List<String> fillAndClose() throws IOException {
+    private LogManager started() throws IOException {
         LogManager manager = manager();
         manager.startup();
+        return manager;
+    }
+
+    /** A future directory of the partition in B, as a move to B makes it. */
+    private Path futureDir() throws IOException {
+        return Files.createDirectories(dirB.resolve("orders-0.0123456789abcdef0123456789abcdef-future"));
+    }
+
+    private List<String> fillAndClose() throws IOException {
+        LogManager manager = started();
         PartitionLog log = manager.getOrCreateLog(TP);
         List<String> appended = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
