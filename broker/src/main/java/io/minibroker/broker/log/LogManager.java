@@ -413,6 +413,9 @@ public final class LogManager implements AutoCloseable {
             return false;
         }
         if (moving == null && !current.dir().getParent().equals(logDir)) {
+            if (closing) {
+                throw new IOException("the logs are closing: " + tp + " cannot move");
+            }
             startMove(new FutureLog(current, logDir));
         }
         return true;
@@ -445,9 +448,7 @@ public final class LogManager implements AutoCloseable {
             log.error("Could not move the log of {} to {}; it stays in {}", tp, future.targetLogDir(),
                     future.log().dir().getParent(), e);
         }
-        synchronized (this) {
-            futureLogs.remove(tp, future);
-        }
+        futureLogs.remove(tp, future);
         if (moved) {
             log.info("Moved the log of {} to {}", tp, future.log().dir());
             try {
@@ -614,8 +615,12 @@ public final class LogManager implements AutoCloseable {
      * recovers.
      */
     @Override
-    public synchronized void close() throws IOException {
-        stopMoves();
+    public void close() throws IOException {
+        stopMoves(); // before this lock: a move ending meanwhile takes it to checkpoint
+        closeUnderLock();
+    }
+
+    private synchronized void closeUnderLock() throws IOException {
         Throwable failure = null;
         try {
             closeLogs();
@@ -643,9 +648,11 @@ public final class LogManager implements AutoCloseable {
      * the mover, which stops within a chunk of a copy, or when the swap under way has ended.
      */
     private void stopMoves() throws InterruptedIOException {
-        closing = true;
-        futureLogs.values().forEach(FutureLog::cancel);
-        futureLogs.clear();
+        synchronized (this) {
+            closing = true;
+            futureLogs.values().forEach(FutureLog::cancel);
+            futureLogs.clear();
+        }
         if (mover != null) {
             mover.shutdownNow();
             try {

@@ -23,6 +23,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.errors.LogDirNotFoundException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and on the wire: the directory a replica is already in NONE at once (kafka-python's test_alter_replica_log_dirs),
  * a path not among {@code log.dirs} LOG_DIR_NOT_FOUND (compared as absolute paths, as text), a partition of a topic
  * that does not exist UNKNOWN_TOPIC_OR_PARTITION (as a single Kafka 4.3.1 node answered) and created later in that
- * directory, a topic name too long for the future
+ * directory, a configured directory that is no longer a directory KAFKA_STORAGE_ERROR, a topic name too long for the future
  * directory's name INVALID_TOPIC_EXCEPTION, a partition named twice answered once; and a move seen through
  * DescribeLogDirs. The ACL check is in authz/AdminAclsTest, the move itself in log/LogDirMoveTest.
  */
@@ -72,6 +73,14 @@ class AlterReplicaLogDirsTest {
             assertFails(admin, replica("ghost", 0), b, UnknownTopicOrPartitionException.class);
             admin.createTopics(List.of(new NewTopic("ghost", 1, (short) 1))).all().get();
             assertThat(dirOf(admin, "ghost")).isEqualTo(b);
+
+            // A directory that is no longer one (Kafka's offline directory): KAFKA_STORAGE_ERROR.
+            Path away = dirB.resolveSibling(dirB.getFileName() + "-away");
+            Files.move(dirB, away);
+            Files.createFile(dirB);
+            assertFails(admin, replica("orders", 0), b, KafkaStorageException.class);
+            Files.delete(dirB);
+            Files.move(away, dirB);
 
             admin.alterReplicaLogDirs(Map.of(replica("orders", 0), b)).all().get();
             await(() -> b.equals(dirOfNow(admin, "orders")), "orders-0 moved to B, no future replica left");
