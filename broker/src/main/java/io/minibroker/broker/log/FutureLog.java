@@ -7,8 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -63,10 +66,10 @@ public final class FutureLog {
     }
 
     /** The partition of a future directory's name, if the name is one. */
-    static java.util.Optional<TopicPartition> parseDirName(String name) {
+    static Optional<TopicPartition> parseDirName(String name) {
         int dot = name.lastIndexOf('.');
         if (!name.endsWith(FUTURE_DIR_SUFFIX) || dot < 0) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         return TopicPartition.parseDirName(name.substring(0, dot));
     }
@@ -135,7 +138,7 @@ public final class FutureLog {
      */
     void copyRemainingUnderLock(LogSegments segments, long truncations) throws IOException {
         boolean truncated = truncations != truncationsAtCopy;
-        java.util.Set<String> kept = new java.util.HashSet<>();
+        Set<String> kept = new HashSet<>();
         for (LogSegment segment : segments.all()) {
             Integer size = copied.get(segment);
             if (truncated || segment == segments.active() || size == null || size != segment.size()) {

@@ -5,6 +5,7 @@ import java.io.InterruptedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -239,7 +241,7 @@ public final class LogManager implements AutoCloseable {
                 Path moved = futureDir.resolveSibling(tp.dirName());
                 log.warn("Taking {} as the log of {}: a stop cut its move short after the old directory was let go",
                         futureDir, tp);
-                Files.move(futureDir, moved, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                Files.move(futureDir, moved, StandardCopyOption.ATOMIC_MOVE);
                 DurableFiles.fsyncDirectory(futureDir.getParent());
             }
         }
@@ -656,7 +658,7 @@ public final class LogManager implements AutoCloseable {
         if (mover != null) {
             mover.shutdownNow();
             try {
-                if (!mover.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)) {
+                if (!mover.awaitTermination(1, TimeUnit.MINUTES)) {
                     log.warn("The log-dir-mover thread is still copying; closing the logs anyway");
                 }
             } catch (InterruptedException e) {

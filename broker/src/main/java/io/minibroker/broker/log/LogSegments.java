@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.slf4j.Logger;
@@ -222,7 +223,7 @@ final class LogSegments {
     void moveTo(Path futureDir, Path finalDir, LogConfig config, long now, long delayMs) throws IOException {
         Path oldDir = dir;
         Path renamed = oldDir.resolveSibling(deleteDirName());
-        NavigableMap<Long, LogSegment> reopened = new java.util.TreeMap<>();
+        NavigableMap<Long, LogSegment> reopened = new TreeMap<>();
         Files.move(oldDir, renamed, StandardCopyOption.ATOMIC_MOVE);
         try {
             DurableFiles.fsyncDirectory(oldDir.getParent());

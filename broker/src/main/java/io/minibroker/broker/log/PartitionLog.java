@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -770,7 +771,7 @@ public final class PartitionLog implements AutoCloseable {
 
     /** The segments before the active one, as they are now: what a move copies before it takes the lock. */
     synchronized List<LogSegment> closedSegments() {
-        List<LogSegment> closed = new java.util.ArrayList<>(segments.all());
+        List<LogSegment> closed = new ArrayList<>(segments.all());
         closed.remove(closed.size() - 1);
         return closed;
     }

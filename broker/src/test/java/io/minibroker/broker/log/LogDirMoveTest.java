@@ -6,6 +6,7 @@ import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -200,7 +201,7 @@ class LogDirMoveTest {
         try (Stream<Path> entries = Files.list(dir)) {
             return entries.map(path -> path.getFileName().toString()).toList();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }
