@@ -43,6 +43,7 @@ APIS = [
     ('ListTransactions', 'LIST_TRANSACTIONS'), ('AlterPartition', 'ALTER_PARTITION'),
     ('BrokerRegistration', 'BROKER_REGISTRATION'), ('BrokerHeartbeat', 'BROKER_HEARTBEAT'),
     ('ElectLeaders', 'ELECT_LEADERS'), ('DescribeLogDirs', 'DESCRIBE_LOG_DIRS'),
+    ('AlterReplicaLogDirs', 'ALTER_REPLICA_LOG_DIRS'),
     ('AlterPartitionReassignments', 'ALTER_PARTITION_REASSIGNMENTS'),
     ('ListPartitionReassignments', 'LIST_PARTITION_REASSIGNMENTS'),
     ('DescribeUserScramCredentials', 'DESCRIBE_USER_SCRAM_CREDENTIALS'),

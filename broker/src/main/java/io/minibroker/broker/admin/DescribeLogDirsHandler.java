@@ -2,6 +2,7 @@ package io.minibroker.broker.admin;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.log.FutureLog;
 import io.minibroker.broker.log.LogManager;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
@@ -32,8 +33,9 @@ import java.util.concurrent.CompletionStage;
 /**
  * DescribeLogDirs ({@code kafka-log-dirs.sh}, and the disk usage admin UIs show): each of {@code log.dirs} with
  * the partitions this node holds there, all of them or those asked for, with their sizes, as Kafka answers. A
- * partition's offset lag is how far its high watermark is past its log end, which only a future replica (none
- * here, no AlterReplicaLogDirs) could have, so it is 0, as Kafka reports it for current replicas. From v4 each
+ * current replica's offset lag is how far its high watermark is past its log end (0 on a leader); a replica moving
+ * to another directory (AlterReplicaLogDirs) is listed there too, as Kafka's future replica ({@code IsFutureKey}),
+ * with the bytes copied so far and its lag behind the current replica's log end. From v4 each
  * directory also tells its file store's total and usable bytes; a directory whose store cannot be read is
  * KAFKA_STORAGE_ERROR.
  */
@@ -50,11 +52,20 @@ public final class DescribeLogDirsHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         Set<TopicPartition> asked = asked(new DescribeLogDirsRequestView(request.body()).topics());
-        Map<Path, List<PartitionLog>> byDir = new HashMap<>();
+        Map<Path, List<Replica>> byDir = new HashMap<>();
         for (PartitionLog log : logs.allLogs()) {
             if (asked == null || asked.contains(log.topicPartition())) {
                 byDir.computeIfAbsent(log.dir().getParent().toAbsolutePath().normalize(), dir -> new ArrayList<>())
-                        .add(log);
+                        .add(new Replica(log.topicPartition(), log.size(),
+                                Math.max(0L, log.highWatermark() - log.logEndOffset()), false));
+            }
+        }
+        for (FutureLog future : logs.futureLogs()) {
+            PartitionLog current = future.log();
+            if (asked == null || asked.contains(current.topicPartition())) {
+                byDir.computeIfAbsent(future.targetLogDir().toAbsolutePath().normalize(), dir -> new ArrayList<>())
+                        .add(new Replica(current.topicPartition(), future.copiedBytes(),
+                                Math.max(0L, current.logEndOffset() - future.copiedEndOffset()), true));
             }
         }
         DescribeLogDirsResponseView response = new DescribeLogDirsResponseView();
@@ -89,20 +100,24 @@ public final class DescribeLogDirsHandler implements ApiHandler {
         return asked;
     }
 
-    private static void addTopics(DescribeLogDirsResult result, List<PartitionLog> logsInDir) {
-        Map<String, List<PartitionLog>> byTopic = new TreeMap<>();
-        for (PartitionLog log : logsInDir) {
-            byTopic.computeIfAbsent(log.topicPartition().topic(), topic -> new ArrayList<>()).add(log);
+    /** A replica in a directory: a current one, or the future one of a move there. */
+    private record Replica(TopicPartition topicPartition, long size, long offsetLag, boolean future) {
+    }
+
+    private static void addTopics(DescribeLogDirsResult result, List<Replica> replicasInDir) {
+        Map<String, List<Replica>> byTopic = new TreeMap<>();
+        for (Replica replica : replicasInDir) {
+            byTopic.computeIfAbsent(replica.topicPartition().topic(), topic -> new ArrayList<>()).add(replica);
         }
-        byTopic.forEach((topic, partitionLogs) -> {
+        byTopic.forEach((topic, replicas) -> {
             DescribeLogDirsTopic topicResult = result.addTopic().name(topic);
-            partitionLogs.sort(Comparator.comparingInt(log -> log.topicPartition().partition()));
-            for (PartitionLog log : partitionLogs) {
+            replicas.sort(Comparator.comparingInt(replica -> replica.topicPartition().partition()));
+            for (Replica replica : replicas) {
                 topicResult.addPartition()
-                        .partitionIndex(log.topicPartition().partition())
-                        .partitionSize(log.size())
-                        .offsetLag(Math.max(0L, log.highWatermark() - log.logEndOffset()))
-                        .isFutureKey(false);
+                        .partitionIndex(replica.topicPartition().partition())
+                        .partitionSize(replica.size())
+                        .offsetLag(replica.offsetLag())
+                        .isFutureKey(replica.future());
             }
         });
     }

@@ -8,6 +8,8 @@ import io.minibroker.protocol.message.view.AlterConfigsRequestView;
 import io.minibroker.protocol.message.view.AlterConfigsResponseView;
 import io.minibroker.protocol.message.view.AlterPartitionReassignmentsRequestView;
 import io.minibroker.protocol.message.view.AlterPartitionReassignmentsResponseView;
+import io.minibroker.protocol.message.view.AlterReplicaLogDirsRequestView;
+import io.minibroker.protocol.message.view.AlterReplicaLogDirsResponseView;
 import io.minibroker.protocol.message.view.AlterUserScramCredentialsRequestView;
 import io.minibroker.protocol.message.view.AlterUserScramCredentialsResponseView;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
@@ -186,6 +188,29 @@ final class AdminApiChecks {
         DescribeLogDirsResponseView response = new DescribeLogDirsResponseView();
         if (access.request().version() >= LOG_DIRS_ERROR_FROM_VERSION) {
             response.errorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        }
+        return Access.answer(response.struct());
+    }
+
+    /**
+     * ALTER on the cluster, else every partition is answered CLUSTER_AUTHORIZATION_FAILED as Kafka's
+     * AlterReplicaLogDirsRequest.getErrorResponse lists them: per directory entry, per topic, each partition as asked
+     * (a partition named twice is answered twice, where the served request answers it once).
+     */
+    static CompletionStage<Struct> alterReplicaLogDirs(Access access) {
+        if (access.allowedOnCluster(AclOperation.ALTER)) {
+            return access.serve();
+        }
+        short error = Errors.CLUSTER_AUTHORIZATION_FAILED.code();
+        AlterReplicaLogDirsResponseView response = new AlterReplicaLogDirsResponseView();
+        for (AlterReplicaLogDirsRequestView.AlterReplicaLogDir dir
+                : new AlterReplicaLogDirsRequestView(access.request().body()).dirs()) {
+            dir.topics().forEach(topic -> {
+                AlterReplicaLogDirsResponseView.AlterReplicaLogDirTopicResult result = response.addResult()
+                        .topicName(topic.name());
+                topic.partitions().forEach(partition -> result.addPartition().partitionIndex(partition)
+                        .errorCode(error));
+            });
         }
         return Access.answer(response.struct());
     }

@@ -121,6 +121,7 @@ public final class AuthorizingHandler implements ApiHandler {
             case ALTER_CONFIGS -> admin::alterConfigs;
             case INCREMENTAL_ALTER_CONFIGS -> admin::incrementalAlterConfigs;
             case DESCRIBE_LOG_DIRS -> admin::describeLogDirs;
+            case ALTER_REPLICA_LOG_DIRS -> AdminApiChecks::alterReplicaLogDirs;
             case ELECT_LEADERS -> admin::electLeaders;
             case ALTER_PARTITION_REASSIGNMENTS -> admin::alterPartitionReassignments;
             case LIST_PARTITION_REASSIGNMENTS -> admin::listPartitionReassignments;

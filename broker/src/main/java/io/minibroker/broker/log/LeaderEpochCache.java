@@ -6,6 +6,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,7 +43,8 @@ public final class LeaderEpochCache {
         static final EpochEnd UNDEFINED = new EpochEnd(UNDEFINED_EPOCH, UNDEFINED_OFFSET);
     }
 
-    private final Path path;
+    /** The checkpoint file: changed under {@link #fileLock} when the log moves to another directory. */
+    private volatile Path path;
     private final TreeMap<Integer, Long> epochs = new TreeMap<>();
     /**
      * Counts changes; the checkpoint on disk has the entries as of change {@link #written}, -1 while there is no
@@ -231,6 +233,21 @@ public final class LeaderEpochCache {
                     written = 0;
                 }
             }
+        }
+    }
+
+    /**
+     * A log's move to another directory: copies the checkpoint into {@code futureDir}, runs {@code swap} (which
+     * renames that directory to {@code finalDir}) and keeps the file in {@code finalDir} from then on. All of it under
+     * the file lock, so that no flush writes into a directory being renamed.
+     */
+    void moveDuring(Path futureDir, Path finalDir, FileDeletions.Deletion swap) throws IOException {
+        synchronized (fileLock) {
+            if (Files.exists(path)) {
+                Files.copy(path, futureDir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING);
+            }
+            swap.delete();
+            path = finalDir.resolve(FILE_NAME);
         }
     }
 

@@ -5,6 +5,7 @@ import java.io.InterruptedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -80,6 +82,17 @@ public final class LogManager implements AutoCloseable {
     private boolean started;
     /** Changed under this manager's lock; read without it too, by logs that roll on appending threads. */
     private final List<LogListener> listeners = new CopyOnWriteArrayList<>();
+    /** The moves under way to another directory (Kafka's future logs), by partition; changed under this lock. */
+    private final Map<TopicPartition, FutureLog> futureLogs = new ConcurrentHashMap<>();
+    /**
+     * Where a partition this node has no log of yet goes when its log is created: asked by an AlterReplicaLogDirs
+     * before it, as Kafka's preferredLogDirs. In memory only, as Kafka's.
+     */
+    private final Map<TopicPartition, Path> preferredLogDirs = new ConcurrentHashMap<>();
+    /** Copies the moves' files, one move at a time; made at the first move, stopped at the close. */
+    private ExecutorService mover;
+    /** Set at the close: a move it stops leaves its copy, which the next start takes up again, as Kafka's. */
+    private volatile boolean closing;
     /** Passes each log's rolls on to the listeners. */
     private final LogListener rolls = new LogListener() {
         @Override
@@ -136,6 +149,7 @@ public final class LogManager implements AutoCloseable {
     public synchronized void startup(LogDirsCheck lockedCheck) throws IOException {
         locks = LogDirLocks.acquire(logDirs);
         lockedCheck.check(logDirs);
+        Map<TopicPartition, Path> interruptedMoves = takeUpFutureDirs();
         for (Path logDir : logDirs) {
             long startMs = clock.millis();
             Files.createDirectories(logDir);
@@ -182,6 +196,56 @@ public final class LogManager implements AutoCloseable {
             }
         }
         started = true;
+        interruptedMoves.forEach((tp, target) -> {
+            PartitionLog current = logs.get(tp);
+            if (current != null && !current.dir().getParent().equals(target)) {
+                startMove(new FutureLog(current, target));
+            }
+        });
+    }
+
+    /**
+     * The future directories ({@code <topic>-<partition>.<id>-future}) a stop left, before any log opens. Kafka
+     * loads such a directory as the partition's future log and goes on moving the replica there; here the copy is
+     * deleted and the move starts again once the logs are open (returned: partition to target directory). A future
+     * directory whose partition has no directory of its own anywhere is one a crash left between the two renames
+     * that end a move ({@link LogSegments#moveTo}), after the old directory was renamed for deletion: it is the
+     * partition's log, whole and fsynced, and is renamed to its own name.
+     */
+    private Map<TopicPartition, Path> takeUpFutureDirs() throws IOException {
+        Map<TopicPartition, Path> futureDirs = new HashMap<>();
+        for (Path logDir : logDirs) {
+            if (!Files.isDirectory(logDir)) {
+                continue;
+            }
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(logDir, "*" + FutureLog.FUTURE_DIR_SUFFIX)) {
+                for (Path entry : entries) {
+                    Optional<TopicPartition> tp = FutureLog.parseDirName(entry.getFileName().toString());
+                    if (tp.isPresent() && Files.isDirectory(entry) && futureDirs.put(tp.get(), entry) != null) {
+                        throw new IOException(tp.get() + " has a future log in two directories, the second " + entry);
+                    }
+                }
+            }
+        }
+        Map<TopicPartition, Path> interrupted = new HashMap<>();
+        for (Map.Entry<TopicPartition, Path> future : futureDirs.entrySet()) {
+            TopicPartition tp = future.getKey();
+            Path futureDir = future.getValue();
+            boolean current = logDirs.stream().anyMatch(logDir -> Files.isDirectory(logDir.resolve(tp.dirName())));
+            if (current) {
+                log.info("Deleting {}, the copy of an unfinished move of {}; the move starts again", futureDir, tp);
+                FileDeletions.deleteContents(futureDir);
+                Files.delete(futureDir);
+                interrupted.put(tp, futureDir.getParent());
+            } else {
+                Path moved = futureDir.resolveSibling(tp.dirName());
+                log.warn("Taking {} as the log of {}: a stop cut its move short after the old directory was let go",
+                        futureDir, tp);
+                Files.move(futureDir, moved, StandardCopyOption.ATOMIC_MOVE);
+                DurableFiles.fsyncDirectory(futureDir.getParent());
+            }
+        }
+        return interrupted;
     }
 
     /**
@@ -290,7 +354,8 @@ public final class LogManager implements AutoCloseable {
         if (existing != null) {
             return existing;
         }
-        Path logDir = leastLoadedDir();
+        Path preferred = preferredLogDirs.remove(tp);
+        Path logDir = preferred != null ? preferred : leastLoadedDir();
         PartitionLog created = PartitionLog.open(logDir, tp, config, clock, 0, 0, true, producerIdExpirationMs,
                 deleteLater);
         created.onRoll(rolls);
@@ -310,9 +375,110 @@ public final class LogManager implements AutoCloseable {
             return false;
         }
         listeners.forEach(listener -> listener.logDeleted(tp));
+        cancelMove(tp);
+        preferredLogDirs.remove(tp);
         removed.delete(logDeleteDelayMs.getAsLong());
         log.info("Log for {} renamed to {} and scheduled for deletion", tp, removed.dir());
         return true;
+    }
+
+    /**
+     * The configured directory whose absolute path is {@code path}, as Kafka compares an AlterReplicaLogDirs path with
+     * its {@code log.dirs} (absolute paths, compared as text); empty if none is.
+     */
+    public Optional<Path> configuredLogDir(String path) {
+        for (Path logDir : logDirs) {
+            if (logDir.toAbsolutePath().normalize().toString().equals(path)) {
+                return Optional.of(logDir);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Has the partition's replica go to {@code logDir} (one of {@code log.dirs}), as Kafka's alterReplicaLogDirs: a
+     * move to another directory under way is cancelled (its copy deleted); a log already there stays; a log elsewhere
+     * starts moving there ({@link FutureLog}) on the mover thread. False if this node has no log of the partition:
+     * its log goes to {@code logDir} when it is created (Kafka's preferred log dir).
+     */
+    public synchronized boolean alterLogDir(TopicPartition tp, Path logDir) throws IOException {
+        FutureLog moving = futureLogs.get(tp);
+        if (moving != null && !moving.targetLogDir().equals(logDir)) {
+            cancelMove(tp);
+            moving = null;
+        }
+        PartitionLog current = logs.get(tp);
+        if (current == null) {
+            if (moving == null) {
+                preferredLogDirs.put(tp, logDir);
+            }
+            return false;
+        }
+        if (moving == null && !current.dir().getParent().equals(logDir)) {
+            if (closing) {
+                throw new IOException("the logs are closing: " + tp + " cannot move");
+            }
+            startMove(new FutureLog(current, logDir));
+        }
+        return true;
+    }
+
+    private void startMove(FutureLog future) {
+        futureLogs.put(future.log().topicPartition(), future);
+        if (mover == null) {
+            mover = Executors.newSingleThreadExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "log-dir-mover");
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
+        log.info("Moving the log of {} from {} to {}", future.log().topicPartition(), future.log().dir().getParent(),
+                future.targetLogDir());
+        mover.execute(() -> move(future));
+    }
+
+    /** On the mover thread: the copy, then the swap under the log's lock; a cancelled move's copy is deleted. */
+    private void move(FutureLog future) {
+        TopicPartition tp = future.log().topicPartition();
+        boolean moved = false;
+        try {
+            if (!future.isCancelled()) {
+                future.copyClosedSegments();
+                moved = future.log().completeMove(future, logDeleteDelayMs.getAsLong());
+            }
+        } catch (IOException | RuntimeException e) {
+            log.error("Could not move the log of {} to {}; it stays in {}", tp, future.targetLogDir(),
+                    future.log().dir().getParent(), e);
+        }
+        futureLogs.remove(tp, future);
+        if (moved) {
+            log.info("Moved the log of {} to {}", tp, future.log().dir());
+            try {
+                checkpoint(); // the new directory's checkpoints name the log from now on
+            } catch (IOException e) {
+                log.warn("Could not checkpoint the logs after moving {}: {}", tp, e.getMessage());
+            }
+        } else if (!closing) {
+            try {
+                future.deleteDir();
+            } catch (IOException e) {
+                log.warn("Could not delete {}, the copy of a move that did not end: {}", future.dir(), e.getMessage());
+            }
+        }
+    }
+
+    /** Stops the partition's move under way, if any; the mover deletes its copy. */
+    private void cancelMove(TopicPartition tp) {
+        FutureLog moving = futureLogs.remove(tp);
+        if (moving != null) {
+            moving.cancel();
+            log.info("Cancelled the move of {} to {}", tp, moving.targetLogDir());
+        }
+    }
+
+    /** The moves under way (Kafka's future logs), for DescribeLogDirs. */
+    public Collection<FutureLog> futureLogs() {
+        return futureLogs.values();
     }
 
     private Path leastLoadedDir() {
@@ -451,7 +617,12 @@ public final class LogManager implements AutoCloseable {
      * recovers.
      */
     @Override
-    public synchronized void close() throws IOException {
+    public void close() throws IOException {
+        stopMoves(); // before this lock: a move ending meanwhile takes it to checkpoint
+        closeUnderLock();
+    }
+
+    private synchronized void closeUnderLock() throws IOException {
         Throwable failure = null;
         try {
             closeLogs();
@@ -470,6 +641,29 @@ public final class LogManager implements AutoCloseable {
                 } finally {
                     locks = null;
                 }
+            }
+        }
+    }
+
+    /**
+     * Stops the moves under way, leaving their copies for the next start ({@link #takeUpFutureDirs}), and waits for
+     * the mover, which stops within a chunk of a copy, or when the swap under way has ended.
+     */
+    private void stopMoves() throws InterruptedIOException {
+        synchronized (this) {
+            closing = true;
+            futureLogs.values().forEach(FutureLog::cancel);
+            futureLogs.clear();
+        }
+        if (mover != null) {
+            mover.shutdownNow();
+            try {
+                if (!mover.awaitTermination(1, TimeUnit.MINUTES)) {
+                    log.warn("The log-dir-mover thread is still copying; closing the logs anyway");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted waiting for the log-dir-mover thread");
             }
         }
     }

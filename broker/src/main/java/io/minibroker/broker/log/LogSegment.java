@@ -578,6 +578,19 @@ final class LogSegment implements AutoCloseable {
     }
 
     /**
+     * Writes the index entries waiting in memory to the index files, with the largest timestamp as a close adds it,
+     * without forcing them: so that a copy of the files (a move to another directory) opens as this segment would
+     * after a clean close.
+     */
+    void writeIndexesOut() throws IOException {
+        if (maxTimestamp >= 0) {
+            timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
+        }
+        offsetIndex.writeTail();
+        timeIndex.writeTail();
+    }
+
+    /**
      * Closes the indexes and lets go of the log file, which closes once no read holds it any more. The time index
      * gets the largest timestamp first, as at a roll and as Kafka's segment close adds it: the active segment's
      * file then ends as Kafka's does, and the next open finds the largest timestamp there. A segment without a

@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.slf4j.Logger;
@@ -38,7 +39,10 @@ final class LogSegments {
     static final String DELETE_DIR_SUFFIX = "-delete";
 
     private final TopicPartition topicPartition;
-    /** The partition directory; renamed once, when the log is deleted ({@link #renameDirectoryForDeletion}). */
+    /**
+     * The partition directory; renamed when the log is deleted ({@link #renameDirectoryForDeletion}), another one
+     * when it moves to another of {@code log.dirs} ({@link #moveTo}).
+     */
     private volatile Path dir;
     private final ConcurrentSkipListMap<Long, LogSegment> segments;
     private volatile LogSegment active;
@@ -198,16 +202,69 @@ final class LogSegments {
             segment.closeForDeletion();
         }
         segments.clear();
-        String suffix = "-" + topicPartition.partition() + "."
-                + UUID.randomUUID().toString().replace("-", "") + DELETE_DIR_SUFFIX;
-        String topic = topicPartition.topic();
-        Path renamed = dir.resolveSibling(topic.substring(0, Math.min(topic.length(), 255 - suffix.length())) + suffix);
+        Path renamed = dir.resolveSibling(deleteDirName());
         Files.move(dir, renamed, StandardCopyOption.ATOMIC_MOVE);
         dir = renamed;
         deletions.deleteLater("the deleted log directory " + renamed, delayMs, () -> {
             FileDeletions.deleteContents(renamed);
             deleteDirectoryIfEmpty();
         });
+    }
+
+    /**
+     * The last step of a move to another directory, under the log's lock, once {@code futureDir} holds a whole,
+     * fsynced copy of every segment: this directory is renamed {@code <topic>-<partition>.<id>-delete} (so that a
+     * crash from here on finds the partition in one directory only, the future one, which the next start takes, see
+     * {@link LogManager#startup}), then {@code futureDir} becomes {@code finalDir}, the segments are opened there and
+     * put in the old ones' places, and the old ones let go of their files (a read holding one reads on, whole). The
+     * old directory is deleted {@code delayMs} later, as Kafka deletes the source of a move. A failure before the
+     * segments are swapped puts both directories back.
+     */
+    void moveTo(Path futureDir, Path finalDir, LogConfig config, long now, long delayMs) throws IOException {
+        Path oldDir = dir;
+        Path renamed = oldDir.resolveSibling(deleteDirName());
+        NavigableMap<Long, LogSegment> reopened = new TreeMap<>();
+        Files.move(oldDir, renamed, StandardCopyOption.ATOMIC_MOVE);
+        try {
+            DurableFiles.fsyncDirectory(oldDir.getParent());
+            Files.move(futureDir, finalDir, StandardCopyOption.ATOMIC_MOVE);
+            try {
+                DurableFiles.fsyncDirectory(finalDir.getParent());
+                for (LogSegment segment : segments.values()) {
+                    reopened.put(segment.baseOffset(), LogSegment.open(finalDir, segment.baseOffset(), config, now,
+                            true));
+                }
+            } catch (IOException | RuntimeException e) {
+                for (LogSegment segment : reopened.values()) {
+                    segment.closeForDeletion();
+                }
+                Files.move(finalDir, futureDir, StandardCopyOption.ATOMIC_MOVE);
+                throw e;
+            }
+        } catch (IOException | RuntimeException e) {
+            Files.move(renamed, oldDir, StandardCopyOption.ATOMIC_MOVE);
+            throw e;
+        }
+        List<LogSegment> old = List.copyOf(segments.values());
+        dir = finalDir;
+        segments.putAll(reopened);
+        active = segments.lastEntry().getValue();
+        for (LogSegment segment : old) {
+            segment.closeForDeletion();
+        }
+        deletions.deleteLater("the directory " + renamed + " of a log moved to " + finalDir.getParent(), delayMs,
+                () -> {
+                    FileDeletions.deleteContents(renamed);
+                    Files.deleteIfExists(renamed);
+                });
+    }
+
+    /** {@code <topic>-<partition>.<id>-delete}, the topic name cut so the name stays within 255 characters. */
+    private String deleteDirName() {
+        String suffix = "-" + topicPartition.partition() + "."
+                + UUID.randomUUID().toString().replace("-", "") + DELETE_DIR_SUFFIX;
+        String topic = topicPartition.topic();
+        return topic.substring(0, Math.min(topic.length(), 255 - suffix.length())) + suffix;
     }
 
     /** The partition directory: renamed for deletion once the log is deleted. */

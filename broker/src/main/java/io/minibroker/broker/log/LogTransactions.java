@@ -35,7 +35,8 @@ import java.util.TreeSet;
 final class LogTransactions {
     private static final Logger log = LoggerFactory.getLogger(LogTransactions.class);
 
-    private final Path dir;
+    /** The partition directory: changed under the log's monitor when the log moves to another of log.dirs. */
+    private volatile Path dir;
     private final LogSegments segments;
     /**
      * The offsets of the snapshot files in the log's directory, kept in step with what this writes and deletes, so
@@ -151,6 +152,11 @@ final class LogTransactions {
         if (aborted != null) {
             active.appendAbortedTxn(aborted);
         }
+    }
+
+    /** The log moved to {@code newDir} (its snapshot files with it): later snapshots go there. */
+    void movedTo(Path newDir) {
+        dir = newDir;
     }
 
     /**

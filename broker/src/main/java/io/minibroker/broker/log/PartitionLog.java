@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -766,6 +767,38 @@ public final class PartitionLog implements AutoCloseable {
         deleted = true;
         flushState.deleted();
         segments.renameDirectoryForDeletion(delayMs);
+    }
+
+    /** The segments before the active one, as they are now: what a move copies before it takes the lock. */
+    synchronized List<LogSegment> closedSegments() {
+        List<LogSegment> closed = new ArrayList<>(segments.all());
+        closed.remove(closed.size() - 1);
+        return closed;
+    }
+
+    /** Whether {@code segment} is still one of this log's (not dropped, nor replaced by a cleaned copy). */
+    boolean hasSegment(LogSegment segment) {
+        return segments.get(segment.baseOffset()) == segment;
+    }
+
+    /**
+     * Ends a move to another directory ({@link FutureLog}): copies under this lock what the future log lacks, swaps
+     * the directories and goes on in the new one; the old directory is deleted {@code deleteDelayMs} later. False,
+     * with nothing changed, if the move was cancelled or the log deleted meanwhile. Appends wait meanwhile; reads
+     * do not (a read of a segment swapped under it retries in the new one).
+     */
+    synchronized boolean completeMove(FutureLog future, long deleteDelayMs) throws IOException {
+        if (deleted || future.isCancelled()) {
+            return false;
+        }
+        future.copyRemainingUnderLock(segments, flushState.truncations());
+        Path finalDir = future.targetLogDir().resolve(topicPartition.dirName());
+        epochCache.moveDuring(future.dir(), finalDir, () -> partitionMetadata.moveDuring(future.dir(), finalDir, () -> {
+            future.sync();
+            segments.moveTo(future.dir(), finalDir, config, clock.millis(), deleteDelayMs);
+        }));
+        transactions.movedTo(finalDir);
+        return true;
     }
 
     /** Whether this log was deleted with its topic (a request that still holds it must not read or write it). */

@@ -19,7 +19,8 @@ public final class PartitionMetadataFile {
     /** The only version of the file Kafka writes. */
     private static final int VERSION = 0;
 
-    private final Path file;
+    /** Changed when the log moves to another directory ({@link #moveTo}). */
+    private Path file;
     /** The file's text as last read or written; null while there is no file. */
     private String content;
 
@@ -34,6 +35,19 @@ public final class PartitionMetadataFile {
         // Bytes that are not UTF-8 make a text that differs from any written, not a failure to open the log.
         return new PartitionMetadataFile(file,
                 exists ? new String(Files.readAllBytes(file), StandardCharsets.UTF_8) : null);
+    }
+
+    /**
+     * A log's move to another directory: writes the file into {@code futureDir} (if there is one), runs {@code swap}
+     * (which renames that directory to {@code finalDir}) and keeps the file in {@code finalDir} from then on, under
+     * this object's monitor, as a write of the topic id takes it.
+     */
+    synchronized void moveDuring(Path futureDir, Path finalDir, FileDeletions.Deletion swap) throws IOException {
+        if (content != null) {
+            Files.writeString(futureDir.resolve(FILE_NAME), content, StandardCharsets.UTF_8);
+        }
+        swap.delete();
+        file = finalDir.resolve(FILE_NAME);
     }
 
     /**

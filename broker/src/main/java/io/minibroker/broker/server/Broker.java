@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.minibroker.broker.admin.DelayedDeleteRecords;
 import io.minibroker.broker.admin.DeleteRecordsHandler;
 import io.minibroker.broker.admin.DescribeClientQuotasHandler;
+import io.minibroker.broker.admin.AlterReplicaLogDirsHandler;
 import io.minibroker.broker.admin.DescribeLogDirsHandler;
 import io.minibroker.broker.admin.RuntimeLoggers;
 import io.minibroker.broker.api.ApiHandler;
@@ -381,6 +382,7 @@ public final class Broker implements AutoCloseable {
                 .add(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(topics, leadership))
                 .add(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(topics, leadership))
                 .add(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(config.logDirs(), topics.logs()))
+                .add(ApiKey.ALTER_REPLICA_LOG_DIRS, onDisk.apply(new AlterReplicaLogDirsHandler(topics.logs(), leadership)))
                 .add(ApiKey.DESCRIBE_PRODUCERS, new DescribeProducersHandler(topics))
                 // v0 too, as Kafka: librdkafka takes a broker without it for one without SASL, though it sends v1.
                 .add(ApiKey.SASL_HANDSHAKE, new SaslHandshakeHandler())

@@ -17,6 +17,7 @@ import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.ElectionNotNeededException;
@@ -152,6 +153,9 @@ class AdminAclsTest {
                     .hasCauseInstanceOf(ClusterAuthorizationException.class);
             assertThatThrownBy(() -> bob.describeClientQuotas(ClientQuotaFilter.all()).entities().get())
                     .hasCauseInstanceOf(ClusterAuthorizationException.class);
+            assertThatThrownBy(() -> bob.alterReplicaLogDirs(Map.of(new TopicPartitionReplica("victim", 0, 1),
+                    "/anywhere")).all().get()).as("ALTER on the cluster comes before the path's check")
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
             assertThatThrownBy(() -> bob.listConfigResources(Set.of(), new ListConfigResourcesOptions()).all().get())
                     .hasCauseInstanceOf(ClusterAuthorizationException.class);
             ClientQuotaAlteration quota = new ClientQuotaAlteration(new ClientQuotaEntity(Map.of("user", "carol")),
@@ -166,6 +170,8 @@ class AdminAclsTest {
 
             broker.allow("bob", ResourceType.CLUSTER, CLUSTER, DESCRIBE, ALTER, DESCRIBE_CONFIGS);
             assertThat(bob.describeLogDirs(List.of(1)).allDescriptions().get()).containsKey(1);
+            String logDir = bob.describeLogDirs(List.of(1)).allDescriptions().get().get(1).keySet().iterator().next();
+            bob.alterReplicaLogDirs(Map.of(new TopicPartitionReplica("victim", 0, 1), logDir)).all().get();
             assertThatThrownBy(() -> bob.electLeaders(ElectionType.PREFERRED,
                     Set.of(new TopicPartition("victim", 0))).all().get())
                     .as("allowed: the one node already leads").hasCauseInstanceOf(ElectionNotNeededException.class);

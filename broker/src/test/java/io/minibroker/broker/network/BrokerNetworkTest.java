@@ -88,7 +88,7 @@ class BrokerNetworkTest {
                             ApiKey.LIST_PARTITION_REASSIGNMENTS.id(), ApiKey.SASL_HANDSHAKE.id(), ApiKey.SASL_AUTHENTICATE.id(),
                             ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS.id(), ApiKey.ALTER_USER_SCRAM_CREDENTIALS.id(),
                             ApiKey.DESCRIBE_CLIENT_QUOTAS.id(), ApiKey.ALTER_CLIENT_QUOTAS.id(),
-                            ApiKey.DESCRIBE_LOG_DIRS.id(), ApiKey.DESCRIBE_ACLS.id(), ApiKey.CREATE_ACLS.id(),
+                            ApiKey.DESCRIBE_LOG_DIRS.id(), ApiKey.ALTER_REPLICA_LOG_DIRS.id(), ApiKey.DESCRIBE_ACLS.id(), ApiKey.CREATE_ACLS.id(),
                             ApiKey.DELETE_ACLS.id(), ApiKey.DESCRIBE_PRODUCERS.id(), ApiKey.LIST_TRANSACTIONS.id(),
                             ApiKey.DESCRIBE_TRANSACTIONS.id(), ApiKey.CONSUMER_GROUP_HEARTBEAT.id(),
                             ApiKey.CONSUMER_GROUP_DESCRIBE.id(), ApiKey.STREAMS_GROUP_HEARTBEAT.id(),
@@ -109,9 +109,10 @@ class BrokerNetworkTest {
                             || v.apiKey() == ApiKey.UPDATE_FEATURES.id()
                             || v.apiKey() == ApiKey.DESCRIBE_TOPIC_PARTITIONS.id()
                             || v.apiKey() == ApiKey.DESCRIBE_CLUSTER.id()
-                            || v.apiKey() == ApiKey.LIST_CONFIG_RESOURCES.id())
+                            || v.apiKey() == ApiKey.LIST_CONFIG_RESOURCES.id()
+                            || v.apiKey() == ApiKey.ALTER_REPLICA_LOG_DIRS.id())
                     .extracting(v -> v.apiKey() + ":" + v.minVersion() + "-" + v.maxVersion())
-                    .containsExactlyInAnyOrder("55:0-2", "57:0-2", "60:0-2", "74:0-1", "75:0-0");
+                    .containsExactlyInAnyOrder("34:1-2", "55:0-2", "57:0-2", "60:0-2", "74:0-1", "75:0-0");
         }
     }
 

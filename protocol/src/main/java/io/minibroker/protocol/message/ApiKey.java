@@ -38,6 +38,7 @@ public enum ApiKey {
     DELETE_ACLS(31, DeleteAclsMessages.REQUEST, DeleteAclsMessages.RESPONSE),
     DESCRIBE_CONFIGS(32, DescribeConfigsMessages.REQUEST, DescribeConfigsMessages.RESPONSE),
     ALTER_CONFIGS(33, AlterConfigsMessages.REQUEST, AlterConfigsMessages.RESPONSE),
+    ALTER_REPLICA_LOG_DIRS(34, AlterReplicaLogDirsMessages.REQUEST, AlterReplicaLogDirsMessages.RESPONSE),
     DESCRIBE_LOG_DIRS(35, DescribeLogDirsMessages.REQUEST, DescribeLogDirsMessages.RESPONSE),
     SASL_AUTHENTICATE(36, SaslAuthenticateMessages.REQUEST, SaslAuthenticateMessages.RESPONSE),
     CREATE_PARTITIONS(37, CreatePartitionsMessages.REQUEST, CreatePartitionsMessages.RESPONSE),

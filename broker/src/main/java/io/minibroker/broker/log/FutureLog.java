@@ -1,0 +1,228 @@
+package io.minibroker.broker.log;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A partition's log on its way to another directory of {@code log.dirs}: Kafka's future replica, in a directory of
+ * Kafka's name {@code <topic>-<partition>.<id>-future} beside the target's partitions, which becomes
+ * {@code <topic>-<partition>} when the move ends.
+ *
+ * <p>Kafka fills its future log as a follower of the current one, fetching batches on a ReplicaAlterLogDirsThread,
+ * and swaps the two once the future log has caught up. Here the copy is of files, in two steps, because a segment
+ * that has rolled never changes in place (the cleaner replaces it by a new segment, retention and truncation drop it,
+ * all of which show as another segment object or a truncation count moved on):
+ * <ol>
+ *   <li>{@link #copyClosedSegments} copies every segment but the active one, file for file, without the log's lock,
+ *       while the partition keeps taking appends and serving reads, and notes which segment objects it copied;</li>
+ *   <li>{@link PartitionLog#completeMove} then holds the log's lock for the rest: the active segment, any segment
+ *       that changed or appeared since its copy (all of them after a truncation), the producer snapshots, the leader
+ *       epochs and {@code partition.metadata}, fsyncs them, swaps the directories and reopens the segments from the
+ *       new one. Appends to this one partition wait for that: the active segment's bytes (at most
+ *       {@code segment.bytes}) and the fsyncs.</li>
+ * </ol>
+ * A follower's copy would re-validate and rewrite every batch, and need its own fetch loop beside the replica
+ * fetchers; the files are already Kafka's, so copying them keeps the segments, indexes and snapshots as they were.
+ */
+public final class FutureLog {
+    /** Kafka's suffix of a future replica's directory. */
+    static final String FUTURE_DIR_SUFFIX = "-future";
+    /** How much one transfer copies, so that a cancelled move stops within a few megabytes. */
+    private static final long COPY_CHUNK_BYTES = 8 << 20;
+
+    private final PartitionLog log;
+    private final Path targetLogDir;
+    private final Path dir;
+    /** The segments copied and their sizes then: a segment still in the log, the same object and size, is copied. */
+    private final Map<LogSegment, Integer> copied = new HashMap<>();
+    /** The log's truncation count when {@link #copyClosedSegments} began: a truncation since makes it copy all again. */
+    private long truncationsAtCopy = -1;
+    private volatile boolean cancelled;
+    /** Bytes copied so far and the offset the copied segments reach: what DescribeLogDirs tells of the future replica. */
+    private volatile long copiedBytes;
+    private volatile long copiedEndOffset;
+
+    FutureLog(PartitionLog log, Path targetLogDir) {
+        this.log = log;
+        this.targetLogDir = targetLogDir;
+        this.dir = targetLogDir.resolve(dirName(log.topicPartition()));
+        this.copiedEndOffset = log.logStartOffset();
+    }
+
+    /** {@code <topic>-<partition>.<32 hex digits>-future}, as Kafka's UnifiedLog.logFutureDirName. */
+    static String dirName(TopicPartition tp) {
+        return tp.dirName() + "." + UUID.randomUUID().toString().replace("-", "") + FUTURE_DIR_SUFFIX;
+    }
+
+    /** The partition of a future directory's name, if the name is one. */
+    static Optional<TopicPartition> parseDirName(String name) {
+        int dot = name.lastIndexOf('.');
+        if (!name.endsWith(FUTURE_DIR_SUFFIX) || dot < 0) {
+            return Optional.empty();
+        }
+        return TopicPartition.parseDirName(name.substring(0, dot));
+    }
+
+    /** The log being moved: the current replica. */
+    public PartitionLog log() {
+        return log;
+    }
+
+    /** The directory of {@code log.dirs} the log moves to. */
+    public Path targetLogDir() {
+        return targetLogDir;
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    /** Bytes of segments copied so far: the future replica's size. */
+    public long copiedBytes() {
+        return copiedBytes;
+    }
+
+    /** The offset the segments copied so far reach: the future replica's log end. */
+    public long copiedEndOffset() {
+        return copiedEndOffset;
+    }
+
+    boolean isCancelled() {
+        return cancelled;
+    }
+
+    /** Stops the copy at its next chunk; the caller deletes the directory ({@link #deleteDir}). */
+    void cancel() {
+        synchronized (log) { // not while the move ends under the log's lock: it finishes or never starts
+            cancelled = true;
+        }
+    }
+
+    /** Step one, without the log's lock: every segment but the active one, as the log has them now. */
+    void copyClosedSegments() throws IOException {
+        Files.createDirectories(dir);
+        truncationsAtCopy = log.truncationCount();
+        List<LogSegment> closed = log.closedSegments();
+        for (LogSegment segment : closed) {
+            if (cancelled) {
+                return;
+            }
+            int size = segment.size();
+            try {
+                copySegment(segment, size);
+            } catch (IOException e) {
+                if (log.hasSegment(segment)) {
+                    throw e;
+                }
+                continue; // retention or the cleaner took it meanwhile: the log has no use for its copy
+            }
+            copied.put(segment, size);
+            copiedEndOffset = Math.max(copiedEndOffset, segment.nextOffset());
+        }
+    }
+
+    /**
+     * Step two's copy, under the log's lock: the segments that step one did not copy as they are now, and the
+     * directory's other files; the copies of segments the log no longer has are deleted. Everything is fsynced.
+     */
+    void copyRemainingUnderLock(LogSegments segments, long truncations) throws IOException {
+        boolean truncated = truncations != truncationsAtCopy;
+        Set<String> kept = new HashSet<>();
+        for (LogSegment segment : segments.all()) {
+            Integer size = copied.get(segment);
+            if (truncated || segment == segments.active() || size == null || size != segment.size()) {
+                segment.writeIndexesOut();
+                copySegment(segment, segment.size());
+            }
+            for (Path file : LogSegment.files(dir, segment.baseOffset(), "")) {
+                kept.add(file.getFileName().toString());
+            }
+        }
+        // Copies of segments the log dropped meanwhile.
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                if (!kept.contains(file.getFileName().toString())) {
+                    Files.delete(file);
+                }
+            }
+        }
+        // The producer snapshots; the leader epochs and partition.metadata are written by their owners as they move.
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(segments.dir(), "*" + ProducerSnapshot.SUFFIX)) {
+            for (Path file : files) {
+                copyFile(file, dir.resolve(file.getFileName()), Files.size(file));
+            }
+        }
+    }
+
+    /** Fsyncs every file of the future directory and the directory itself. */
+    void sync() throws IOException {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                    channel.force(true);
+                }
+            }
+        }
+        DurableFiles.fsyncDirectory(dir);
+    }
+
+    /** Deletes the directory and what it holds: a cancelled move's, or one that failed. */
+    void deleteDir() throws IOException {
+        if (Files.exists(dir)) {
+            FileDeletions.deleteContents(dir);
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    /** The segment's files, its log file up to {@code size} bytes; an index file it has not written is left out. */
+    private void copySegment(LogSegment segment, int size) throws IOException {
+        Path[] from = LogSegment.files(segment.logPath().getParent(), segment.baseOffset(), "");
+        Path[] to = LogSegment.files(dir, segment.baseOffset(), "");
+        copyFile(from[0], to[0], size);
+        for (int i = 1; i < from.length; i++) {
+            if (Files.exists(from[i])) {
+                copyFile(from[i], to[i], Files.size(from[i]));
+            } else {
+                Files.deleteIfExists(to[i]);
+            }
+        }
+        copiedBytes = sizeOfCopies();
+    }
+
+    private long sizeOfCopies() throws IOException {
+        long total = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + LogSegment.LOG_SUFFIX)) {
+            for (Path file : files) {
+                total += Files.size(file);
+            }
+        }
+        return total;
+    }
+
+    /** The first {@code size} bytes of {@code from}, in place of {@code to}, in chunks that a cancel stops between. */
+    private void copyFile(Path from, Path to, long size) throws IOException {
+        try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
+             FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                     StandardOpenOption.TRUNCATE_EXISTING)) {
+            long position = 0;
+            while (position < size && !cancelled) {
+                long moved = in.transferTo(position, Math.min(COPY_CHUNK_BYTES, size - position), out);
+                if (moved <= 0) {
+                    throw new IOException(from + " ended at " + position + " of the " + size + " bytes to copy");
+                }
+                position += moved;
+            }
+        }
+    }
+}

@@ -1,0 +1,207 @@
+package io.minibroker.broker.log;
+
+import static io.minibroker.broker.log.TestBatches.append;
+import static io.minibroker.broker.log.TestBatches.readAll;
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A log's move to another of {@code log.dirs} (AlterReplicaLogDirs; {@link FutureLog}): every record appended
+ * before, during and after it is there afterwards, in order, while appends and reads went on; the files end in the
+ * new directory and the old one is gone; a stop during the move loses nothing and the move goes on after it.
+ */
+@Timeout(120)
+class LogDirMoveTest {
+    private static final long T0 = 1_700_000_000_000L;
+    private static final TopicPartition TP = new TopicPartition("orders", 0);
+    private static final LogConfig CONFIG = LogConfig.defaults().withSegmentBytes(2048).withIndexIntervalBytes(200);
+
+    @TempDir
+    Path dirA;
+    @TempDir
+    Path dirB;
+    private final MutableClock clock = new MutableClock(T0);
+
+    /** Deletes what it renames for deletion at once (no scheduler): the old directory goes as the move ends. */
+    private LogManager manager() {
+        return new LogManager(List.of(dirA, dirB), topic -> CONFIG, clock, 2, Long.MAX_VALUE, () -> 0L);
+    }
+
+    @Test
+    void everyRecordAppendedBeforeDuringAndAfterAMoveIsReadInOrderWhileReadsGoOn() throws Exception {
+        LogManager manager = started();
+        PartitionLog log = manager.getOrCreateLog(TP);
+        assertThat(log.dir().getParent()).isEqualTo(dirA);
+        List<String> appended = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            appendOne(log, appended);
+        }
+        assertThat(log.segmentCount()).as("closed segments to copy before the lock").isGreaterThan(10);
+
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        Thread writer = new Thread(() -> {
+            try {
+                while (!stop.get()) {
+                    appendOne(log, appended);
+                }
+            } catch (Throwable e) {
+                failures.add(e);
+            }
+        });
+        Thread reader = new Thread(() -> {
+            try {
+                while (!stop.get()) {
+                    List<String> read = values(log); // record n is r<n>-0: none missing, none out of order
+                    for (int n = 0; n < read.size(); n++) {
+                        assertThat(read.get(n)).isEqualTo("r" + n + "-0");
+                    }
+                }
+            } catch (Throwable e) {
+                failures.add(e);
+            }
+        });
+        writer.start();
+        reader.start();
+        await(() -> appended.size() > 350, "appends going on");
+        assertThat(manager.alterLogDir(TP, dirB)).isTrue();
+        await(() -> manager.futureLogs().isEmpty(), "the move's end");
+        int atTheSwap = appended.size();
+        await(() -> appended.size() > atTheSwap + 50, "appends after the move");
+        stop.set(true);
+        writer.join();
+        reader.join();
+        assertThat(failures).isEmpty();
+
+        assertThat(log.dir()).isEqualTo(dirB.resolve("orders-0"));
+        assertThat(values(log)).isEqualTo(appended);
+        assertThat(names(dirB)).contains("orders-0").noneMatch(name -> name.endsWith("-future"));
+        assertThat(names(dirA)).as("the old directory, deleted after log.segment.delete.delay.ms (0 here)")
+                .noneMatch(name -> name.startsWith("orders-0"));
+        assertThat(names(dirB.resolve("orders-0"))).contains("00000000000000000000.log",
+                "00000000000000000000.index", "00000000000000000000.timeindex", "leader-epoch-checkpoint");
+
+        manager.close();
+        LogManager reopened = started();
+        assertThat(reopened.log(TP).orElseThrow().dir()).isEqualTo(dirB.resolve("orders-0"));
+        assertThat(values(reopened.log(TP).orElseThrow())).isEqualTo(appended);
+        reopened.close();
+    }
+
+    @Test
+    void aStopBeforeTheSwapKeepsTheLogWhereItWasAndTheMoveStartsAgain() throws Exception {
+        List<String> appended = fillAndClose();
+        // What a stop in the middle of the copy leaves: part of a segment in the future directory.
+        Files.write(futureDir().resolve("00000000000000000000.log"), new byte[100]);
+
+        LogManager reopened = started();
+        PartitionLog log = reopened.log(TP).orElseThrow();
+        await(() -> reopened.futureLogs().isEmpty() && log.dir().getParent().equals(dirB), "the move taken up again");
+        assertThat(values(log)).isEqualTo(appended);
+        assertThat(names(dirB)).contains("orders-0").noneMatch(name -> name.endsWith("-future"));
+        assertThat(names(dirA)).noneMatch(name -> name.startsWith("orders-0"));
+        reopened.close();
+    }
+
+    @Test
+    void aCrashBetweenTheTwoRenamesOfTheSwapTakesTheFutureDirectoryAsTheLog() throws Exception {
+        List<String> appended = fillAndClose();
+        // The future copy whole and the old directory renamed for deletion, the future one not yet renamed; no
+        // clean-shutdown marker.
+        Path future = futureDir();
+        try (Stream<Path> files = Files.list(dirA.resolve("orders-0"))) {
+            for (Path file : files.toList()) {
+                Files.copy(file, future.resolve(file.getFileName()));
+            }
+        }
+        Files.move(dirA.resolve("orders-0"), dirA.resolve("orders-0.fedcba9876543210fedcba9876543210-delete"));
+        Files.delete(dirA.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
+        Files.delete(dirB.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
+
+        LogManager reopened = started();
+        PartitionLog log = reopened.log(TP).orElseThrow();
+        assertThat(log.dir()).isEqualTo(dirB.resolve("orders-0"));
+        assertThat(values(log)).isEqualTo(appended);
+        assertThat(names(dirA)).noneMatch(name -> name.startsWith("orders-0"));
+        reopened.close();
+    }
+
+    @Test
+    void aMoveBackToTheCurrentDirectoryCancelsTheMoveUnderWay() throws Exception {
+        LogManager manager = started();
+        PartitionLog log = manager.getOrCreateLog(TP);
+        List<String> appended = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            appendOne(log, appended);
+        }
+        assertThat(manager.alterLogDir(TP, dirB)).isTrue();
+        assertThat(manager.alterLogDir(TP, dirA)).isTrue();
+        // Either the move was cancelled, or it had ended and a move back to A started: A in the end, either way.
+        await(() -> manager.futureLogs().isEmpty() && log.dir().getParent().equals(dirA), "back in A");
+        assertThat(values(log)).isEqualTo(appended);
+        await(() -> names(dirB).stream().noneMatch(name -> name.startsWith("orders-0")), "no copy left in B");
+        manager.close();
+    }
+
+    @Test
+    void aPartitionWithoutALogYetIsCreatedInTheDirectoryAskedFor() throws Exception {
+        LogManager manager = started();
+        manager.getOrCreateLog(new TopicPartition("other", 0)); // in A: the next one would go to B
+        assertThat(manager.alterLogDir(TP, dirA)).as("no replica here").isFalse();
+        assertThat(manager.getOrCreateLog(TP).dir().getParent()).isEqualTo(dirA);
+        manager.close();
+    }
+
+    private LogManager started() throws IOException {
+        LogManager manager = manager();
+        manager.startup();
+        return manager;
+    }
+
+    /** A future directory of the partition in B, as a move to B makes it. */
+    private Path futureDir() throws IOException {
+        return Files.createDirectories(dirB.resolve("orders-0.0123456789abcdef0123456789abcdef-future"));
+    }
+
+    private List<String> fillAndClose() throws IOException {
+        LogManager manager = started();
+        PartitionLog log = manager.getOrCreateLog(TP);
+        List<String> appended = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            appendOne(log, appended);
+        }
+        manager.close();
+        return appended;
+    }
+
+    private static void appendOne(PartitionLog log, List<String> appended) {
+        int n = appended.size();
+        append(log, "r" + n, 1, T0 + n);
+        appended.add("r" + n + "-0");
+    }
+
+    private static List<String> values(PartitionLog log) {
+        return readAll(log).stream().map(TestBatches.Entry::value).toList();
+    }
+
+    private static List<String> names(Path dir) {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.map(path -> path.getFileName().toString()).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
