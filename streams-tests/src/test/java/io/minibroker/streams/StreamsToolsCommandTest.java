@@ -13,6 +13,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.tools.StreamsResetter;
 import org.apache.kafka.tools.streams.StreamsGroupCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -30,9 +31,10 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * kafka-streams-groups.sh (kafka-tools 4.3.1's StreamsGroupCommand, in a child JVM as its script runs it) on the
- * streams group of a Kafka Streams 4.3.1 word count with {@code group.protocol=streams}: listed, described, its
- * offsets reset, shifted and deleted, the group deleted. Every expected text is what the same commands printed
+ * kafka-streams-groups.sh and kafka-streams-application-reset.sh (kafka-tools 4.3.1's StreamsGroupCommand and
+ * StreamsResetter, each in a child JVM as its script runs it) on the streams group of a Kafka Streams 4.3.1 word count
+ * with {@code group.protocol=streams}: listed, described, its offsets reset, shifted and deleted, the app reset (its
+ * internal topics deleted), the group deleted. Every expected text is what the same commands printed
  * against a Kafka 4.3.1 node formatted with its defaults, the same app and the same input (2026-11-28; the port, the
  * member and process ids apart, and the spaces that pad the last column). Not here: {@code --describe --verbose},
  * whose group and assignment epochs are one lower on this broker (docs/compatibility.md).
@@ -40,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class StreamsToolsCommandTest {
 
+    private static final Class<?> GROUPS = StreamsGroupCommand.class;
     private static final String APPLICATION = "wc";
     private static final String INPUT = "lines";
     private static final String OUTPUT = "counts-out";
@@ -70,7 +73,7 @@ class StreamsToolsCommandTest {
                 app.start();
                 awaitCommittedToTheEnd(admin);
 
-                assertThat(tool(bootstrap, "--describe", "--group", APPLICATION)).isEqualTo("""
+                assertThat(tool(GROUPS, bootstrap, "--describe", "--group", APPLICATION)).isEqualTo("""
                         GROUP           TOPIC                 PARTITION  OFFSET-LAG
                         wc              lines                 0          0
                         wc              wc-counts-repartition 0          0
@@ -80,14 +83,14 @@ class StreamsToolsCommandTest {
                         wc              lines                 2          0
                         """);
                 String port = bootstrap.replaceAll(".*:", "");
-                assertThat(tool(bootstrap, "--describe", "--group", APPLICATION, "--state")).isEqualTo("""
+                assertThat(tool(GROUPS, bootstrap, "--describe", "--group", APPLICATION, "--state")).isEqualTo("""
                         GROUP           COORDINATOR (ID)          STATE                     #MEMBERS
                         wc              localhost:%s (1)       Stable                    1
                         """.formatted(port));
                 StreamsGroupMemberDescription member = admin.describeStreamsGroups(List.of(APPLICATION)).all().get()
                         .get(APPLICATION).members().iterator().next();
                 // The columns are as wide as the member id, the process id and the client id, as on Kafka.
-                assertThat(tool(bootstrap, "--describe", "--group", APPLICATION, "--members")).isEqualTo(
+                assertThat(tool(GROUPS, bootstrap, "--describe", "--group", APPLICATION, "--members")).isEqualTo(
                         String.format("%-15s %-22s %-36s %-63s %s%n%-15s %s %s %s %s%n", "GROUP", "MEMBER", "PROCESS",
                                 "CLIENT-ID", "ASSIGNMENTS", APPLICATION, member.memberId(), member.processId(),
                                 member.clientId(), "ACTIVE: 0:[0,1,2]; 1:[0,1,2];"));
@@ -95,8 +98,9 @@ class StreamsToolsCommandTest {
                 app.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
             }
 
-            assertThat(tool(bootstrap, "--list", "--state")).isEqualTo("GROUP           STATE\nwc              Empty\n");
-            assertThat(tool(bootstrap, "--reset-offsets", "--group", APPLICATION, "--all-input-topics",
+            assertThat(tool(GROUPS, bootstrap, "--list", "--state"))
+                    .isEqualTo("GROUP           STATE\nwc              Empty\n");
+            assertThat(tool(GROUPS, bootstrap, "--reset-offsets", "--group", APPLICATION, "--all-input-topics",
                     "--to-earliest", "--dry-run")).isEqualTo("""
 
                     GROUP                          TOPIC                          PARTITION  NEW-OFFSET
@@ -104,24 +108,32 @@ class StreamsToolsCommandTest {
                     wc                             lines                          1          0
                     wc                             lines                          2          0
                     """);
-            assertThat(tool(bootstrap, "--reset-offsets", "--group", APPLICATION, "--input-topic", "lines:1",
+            assertThat(tool(GROUPS, bootstrap, "--reset-offsets", "--group", APPLICATION, "--input-topic", "lines:1",
                     "--shift-by", "-1", "--execute")).isEqualTo("""
 
                     GROUP                          TOPIC                          PARTITION  NEW-OFFSET
                     wc                             lines                          1          1
                     """);
-            assertThat(tool(bootstrap, "--delete-offsets", "--group", APPLICATION, "--input-topic", "lines:2"))
+            assertThat(tool(GROUPS, bootstrap, "--delete-offsets", "--group", APPLICATION, "--input-topic", "lines:2"))
                     .isEqualTo("""
                             Request succeeded for deleting offsets from group wc.
 
                             TOPIC           PARTITION  STATUS
                             lines           2          Successful
                             """);
-            assertThat(tool(bootstrap, "--delete", "--group", APPLICATION, "--delete-all-internal-topics"))
+            assertThat(tool(StreamsResetter.class, bootstrap, "--application-id", APPLICATION, "--input-topics", INPUT))
                     .isEqualTo("""
-                            Deletion of requested streams groups ('wc') was successful.
-                            Deletion of associated internal topics of the streams groups ('wc') was successful.
+                            Reset-offsets for input topics [lines]
+                            Following input topics offsets will be reset to (for consumer group wc)
+                            Topic: lines Partition: 0 Offset: 0
+                            Topic: lines Partition: 1 Offset: 0
+                            Topic: lines Partition: 2 Offset: 0
+                            Done.
+                            Deleting inferred internal topics [wc-counts-repartition, wc-counts-changelog]
+                            Done.
                             """);
+            assertThat(tool(GROUPS, bootstrap, "--delete", "--group", APPLICATION))
+                    .isEqualTo("Deletion of requested streams groups ('wc') was successful.\n");
         }
     }
 
@@ -146,14 +158,14 @@ class StreamsToolsCommandTest {
     }
 
     /**
-     * kafka-streams-groups.sh's standard output, every line without the spaces that pad its last column: the tool in a
+     * The tool's standard output, every line without the spaces that pad its last column: the tool in a
      * child JVM on this module's class path (kafka-clients 4.3.1), logging only warnings and errors, on standard
      * error, as the script does.
      */
-    private static String tool(String bootstrap, String... args) throws Exception {
+    private static String tool(Class<?> command, String bootstrap, String... args) throws Exception {
         List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx128m", "-Dlogback.configurationFile=" + TOOL_LOGGING, "-cp", System.getProperty("java.class.path"),
-                StreamsGroupCommand.class.getName(), "--bootstrap-server", bootstrap));
+                command.getName(), "--bootstrap-server", bootstrap));
         line.addAll(List.of(args));
         Path out = Files.createTempFile("streams-groups", ".out");
         Path err = Files.createTempFile("streams-groups", ".err");
