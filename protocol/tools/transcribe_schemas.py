@@ -62,6 +62,7 @@ APIS = [
     ('ReadShareGroupStateSummary', 'READ_SHARE_GROUP_STATE_SUMMARY'),
     ('DescribeQuorum', 'DESCRIBE_QUORUM'), ('UpdateFeatures', 'UPDATE_FEATURES'),
     ('DescribeTopicPartitions', 'DESCRIBE_TOPIC_PARTITIONS'), ('ListConfigResources', 'LIST_CONFIG_RESOURCES'),
+    ('UnregisterBroker', 'UNREGISTER_BROKER'),
 ]
 VIEWED = [api for api, _ in APIS]
 

@@ -44,6 +44,37 @@ class AdminToolsCommandTest {
         }
     }
 
+    /**
+     * A dry run and refusals, each printing what it printed against a Kafka 4.3.1 node at its defaults (2026-11-28;
+     * the refusals' summary, "1 out of 1 operation(s) failed.", is on standard error). The tool's version-mapping
+     * and feature-dependencies ask no broker.
+     */
+    @Test
+    void featuresDryRunAndRefusalsAsAKafka431Node() throws Exception {
+        try (EmbeddedBroker broker = EmbeddedBroker.start()) {
+            String bootstrap = broker.bootstrapServers();
+            assertThat(KafkaTool.run(FeatureCommand.class, "--bootstrap-server", bootstrap, "downgrade",
+                    "--feature", "transaction.version=1", "--dry-run"))
+                    .isEqualTo("transaction.version can be downgraded to 1.\n");
+            assertThat(KafkaTool.runExiting(1, FeatureCommand.class, "--bootstrap-server", bootstrap, "downgrade",
+                    "--metadata", "4.0-IV3", "--dry-run")).isEqualTo("""
+                     `metadata` flag is deprecated and may be removed in a future release.
+                    Can not downgrade metadata.version to 25. The update failed for all features since the following \
+                    feature had an error: Unsupported metadata.version downgrade from 30 to 25. Refusing to perform \
+                    the requested downgrade because it might delete metadata information.
+                    """);
+            assertThat(KafkaTool.runExiting(1, FeatureCommand.class, "--bootstrap-server", bootstrap, "upgrade",
+                    "--feature", "share.version=5", "--feature", "foo.version=1", "--dry-run")).isEqualTo("""
+                    Can not upgrade foo.version to 1. The update failed for all features since the following \
+                    feature had an error: Invalid update version 5 for feature share.version. Local controller 1 \
+                    only supports versions 0-1
+                    Can not upgrade share.version to 5. The update failed for all features since the following \
+                    feature had an error: Invalid update version 5 for feature share.version. Local controller 1 \
+                    only supports versions 0-1
+                    """);
+        }
+    }
+
     @Test
     void metadataQuorumDescribesTheNodeAsItsOnlyVoter() throws Exception {
         try (EmbeddedBroker broker = EmbeddedBroker.start(Map.of())) {

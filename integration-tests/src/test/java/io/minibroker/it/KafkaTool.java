@@ -28,11 +28,21 @@ final class KafkaTool {
         return runWithClients("kafka.tools.clients.jar", command, args);
     }
 
+    /** The command's standard output, failing the test unless it exits with {@code exit} (1: a refusal it reports). */
+    static String runExiting(int exit, Class<?> command, String... args) throws Exception {
+        return runWithClients("kafka.tools.clients.jar", exit, command, args);
+    }
+
     /**
      * The same for any main class, with the kafka-clients jar the build copied to where this system property
      * names (integration-tests/pom.xml) in place of this module's 4.4.0.
      */
     static String runWithClients(String clientsJarProperty, Class<?> command, String... args) throws Exception {
+        return runWithClients(clientsJarProperty, 0, command, args);
+    }
+
+    private static String runWithClients(String clientsJarProperty, int exit, Class<?> command, String... args)
+            throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> line = new ArrayList<>(List.of(java, "-Xmx128m", "-Dlogback.configurationFile=" + TOOL_LOGGING,
                 "-cp", classPathWith(clientsJarProperty), command.getName()));
@@ -50,7 +60,7 @@ final class KafkaTool {
             }
             String stdout = Files.readString(out);
             assertThat(process.exitValue()).as("exit of " + name + " " + List.of(args) + ": " + stdout
-                    + Files.readString(err)).isZero();
+                    + Files.readString(err)).isEqualTo(exit);
             return stdout;
         } finally {
             Files.deleteIfExists(out);

@@ -131,7 +131,7 @@ public final class AuthorizingHandler implements ApiHandler {
             case DESCRIBE_CLIENT_QUOTAS, LIST_CONFIG_RESOURCES ->
                     access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE_CONFIGS);
             case ALTER_CLIENT_QUOTAS -> AdminApiChecks::alterClientQuotas;
-            case UPDATE_FEATURES -> access -> AdminApiChecks.onCluster(access, AclOperation.ALTER);
+            case UPDATE_FEATURES, UNREGISTER_BROKER -> access -> AdminApiChecks.onCluster(access, AclOperation.ALTER);
             case DESCRIBE_QUORUM -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE);
             case ALTER_PARTITION, BROKER_REGISTRATION, BROKER_HEARTBEAT ->
                     access -> AdminApiChecks.onCluster(access, AclOperation.CLUSTER_ACTION);

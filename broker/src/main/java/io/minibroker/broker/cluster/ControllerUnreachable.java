@@ -25,6 +25,7 @@ import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
 import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
 import io.minibroker.protocol.message.view.ListPartitionReassignmentsResponseView;
 import io.minibroker.protocol.message.view.DescribeQuorumResponseView;
+import io.minibroker.protocol.message.view.UnregisterBrokerResponseView;
 import io.minibroker.protocol.message.view.UpdateFeaturesResponseView;
 import io.minibroker.protocol.schema.Struct;
 
@@ -71,6 +72,10 @@ public final class ControllerUnreachable {
     /** The whole request's: UpdateFeatures carries no per-feature results with a top-level error. */
     public static Struct updateFeatures(Request request) {
         return new UpdateFeaturesResponseView().errorCode(TIMED_OUT).errorMessage(MESSAGE).struct();
+    }
+
+    public static Struct unregisterBroker(Request request) {
+        return new UnregisterBrokerResponseView().errorCode(TIMED_OUT).errorMessage(MESSAGE).struct();
     }
 
     public static Struct describeQuorum(Request request) {

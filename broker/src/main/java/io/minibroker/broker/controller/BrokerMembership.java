@@ -4,8 +4,10 @@ import io.minibroker.broker.config.Endpoint;
 import io.minibroker.protocol.error.Errors;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.IntToLongFunction;
@@ -62,6 +64,11 @@ public final class BrokerMembership {
      */
     private final Runnable onImageChange;
     private final Map<Integer, RegisteredBroker> brokers = new TreeMap<>();
+    /**
+     * Brokers unregistered (UnregisterBroker) and not registered since: taken for fenced, so that they leave the ISRs
+     * as Kafka's controller takes them out when it unregisters one, where an id never registered is not.
+     */
+    private final Set<Integer> unregistered = new HashSet<>();
     /** Broker epochs only grow, so a message with an older incarnation's epoch is always recognised as stale. */
     private long lastEpoch;
 
@@ -93,6 +100,7 @@ public final class BrokerMembership {
         RegisteredBroker registered = new RegisteredBroker(id, incarnationId, ++lastEpoch, List.copyOf(listeners),
                 rack, imageVersion.getAsLong(), now, true);
         brokers.put(id, registered);
+        unregistered.remove(id);
         // The registration is in the image (a fenced broker, which DescribeCluster v2 lists), as Kafka's
         // RegisterBrokerRecord is in its log: the version moves on, and the broker must apply the one that has it.
         onImageChange.run();
@@ -131,6 +139,20 @@ public final class BrokerMembership {
             onImageChange.run();
         }
         return new Heartbeat(Errors.NONE, caughtUp, fenced, wantShutDown);
+    }
+
+    /**
+     * Forgets a broker's registration, live or not, as Kafka's controller does on UnregisterBroker (no check that it
+     * has stopped): it is no longer in the image, and counts as fenced until it registers again. Answers false, and
+     * changes nothing, if it is not registered.
+     */
+    public synchronized boolean unregister(int id) {
+        if (brokers.remove(id) == null) {
+            return false;
+        }
+        unregistered.add(id);
+        onImageChange.run();
+        return true;
     }
 
     /**
@@ -204,11 +226,12 @@ public final class BrokerMembership {
 
     /**
      * Whether this broker registered with this controller and is fenced now (a controlled shutdown, or a session
-     * that expired). A broker that has not registered since the controller started is not known to be fenced.
+     * that expired), or was unregistered. A broker that has not registered since the controller started is not known
+     * to be fenced.
      */
     public synchronized boolean isFenced(int id) {
         RegisteredBroker broker = brokers.get(id);
-        return broker != null && !isLive(broker, clockMs.getAsLong());
+        return broker != null ? !isLive(broker, clockMs.getAsLong()) : unregistered.contains(id);
     }
 
     private boolean isLive(RegisteredBroker broker, long now) {

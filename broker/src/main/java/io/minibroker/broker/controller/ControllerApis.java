@@ -24,6 +24,7 @@ import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.quorum.DescribeQuorumHandler;
 import io.minibroker.broker.feature.FinalizedFeatures;
+import io.minibroker.broker.admin.UnregisterBrokerHandler;
 import io.minibroker.broker.admin.UpdateFeaturesHandler;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
@@ -43,7 +44,8 @@ import java.util.function.Function;
  * heartbeats, the image and the parked Fetch that follows its version, ISR changes, and the admin requests brokers
  * forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterPartitionReassignments,
  * ListPartitionReassignments, AlterConfigs and IncrementalAlterConfigs (of
- * topics and of groups), CreateAcls, DeleteAcls, AlterUserScramCredentials, UpdateFeatures and DescribeQuorum, plus
+ * topics and of groups), CreateAcls, DeleteAcls, AlterUserScramCredentials, UpdateFeatures, UnregisterBroker and
+ * DescribeQuorum, plus
  * DescribeConfigs, which brokers send for the topics' config overrides); clients are never told of this listener.
  */
 public final class ControllerApis {
@@ -109,6 +111,14 @@ public final class ControllerApis {
                         node, groupConfigs, brokerConfigs, RuntimeLoggers.NONE)))
                 .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)))
                 .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, nodeId, elr)))
+                // As Kafka's controller, the broker leaves the ISRs it was in as it is unregistered.
+                .add(ApiKey.UNREGISTER_BROKER, onDisk.apply(new UnregisterBrokerHandler(brokerId -> {
+                    if (!membership.unregister(brokerId)) {
+                        return false;
+                    }
+                    assignments.electLeadersAwayFrom(brokerId);
+                    return true;
+                })))
                 .add(ApiKey.ALTER_CLIENT_QUOTAS, onDisk.apply(new AlterClientQuotasHandler(clientQuotas)))
                 .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> followers.report(nodeId,
                         version.current(), List.of(new Endpoint(config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES)

@@ -1,14 +1,14 @@
 package io.minibroker.broker.feature;
 
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Kafka 4.3.1's controller's checks of an UpdateFeatures (QuorumController.updateFeatures, FeatureControlManager),
- * with its messages, checked against one: the features are taken in name order and the first refused fails the
- * whole request. Not checked: the features' dependencies on {@code metadata.version}, which are all met since
+ * with its messages, checked against one: the features are taken in the order Kafka's controller takes them, that of
+ * a {@link HashMap} of their names, and the first refused fails the whole request. Not checked: the features' dependencies on {@code metadata.version}, which are all met since
  * {@code metadata.version} stays at its highest level (every downgrade of it is refused, as Kafka 4.3.1 refuses
  * one from 4.3-IV0), and other nodes' supported ranges, which are this node's (every node runs this code).
  */
@@ -25,8 +25,9 @@ final class FeatureUpdates {
      * @param controllerId the node that checks, named in Kafka's messages ("Local controller N ...")
      */
     static Outcome check(FeatureLevels current, List<FeatureUpdate> updates, int controllerId) {
-        // As Kafka's controller, a feature named twice is asked for at the level named last.
-        TreeMap<String, FeatureUpdate> byName = new TreeMap<>();
+        // As Kafka's controller, a feature named twice is asked for at the level named last; and as there, the order
+        // of a HashMap of the names decides which refusal of several the request is answered with.
+        HashMap<String, FeatureUpdate> byName = new HashMap<>();
         updates.forEach(update -> byName.put(update.feature(), update));
         Map<Feature, Short> changes = new EnumMap<>(Feature.class);
         for (FeatureUpdate update : byName.values()) {

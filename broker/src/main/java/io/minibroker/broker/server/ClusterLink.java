@@ -145,6 +145,8 @@ final class ClusterLink {
                         ApiKey.LIST_PARTITION_REASSIGNMENTS, ControllerUnreachable::listPartitionReassignments))
                 .add(ApiKey.UPDATE_FEATURES, controller.handlerFor(ApiKey.UPDATE_FEATURES,
                         ControllerUnreachable::updateFeatures))
+                .add(ApiKey.UNREGISTER_BROKER, controller.handlerFor(ApiKey.UNREGISTER_BROKER,
+                        ControllerUnreachable::unregisterBroker))
                 .add(ApiKey.ALTER_CLIENT_QUOTAS, controller.handlerFor(ApiKey.ALTER_CLIENT_QUOTAS,
                         ControllerUnreachable::alterClientQuotas))
                 .add(ApiKey.DESCRIBE_QUORUM, controller.handlerFor(ApiKey.DESCRIBE_QUORUM,

@@ -23,6 +23,7 @@ import io.minibroker.broker.cluster.DescribeTopicPartitionsHandler;
 import io.minibroker.broker.quorum.DescribeQuorumHandler;
 import io.minibroker.broker.quorum.QuorumReport;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.admin.UnregisterBrokerHandler;
 import io.minibroker.broker.admin.UpdateFeaturesHandler;
 import io.minibroker.broker.metadata.DescribeClusterHandler;
 import io.minibroker.broker.metadata.LocalNode;
@@ -86,6 +87,9 @@ final class SingleNodeApis {
                 .add(ApiKey.LIST_CONFIG_RESOURCES, new ListConfigResourcesHandler(
                         () -> topics.all().stream().map(TopicMetadata::name).toList(), node, groupConfigs))
                 .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, node.nodeId(), elr)))
+                // The node is the one broker registered. Unregistered, Kafka's node serves no broker any more; this
+                // one is at once registered again, as a cluster's broker is at its next heartbeat.
+                .add(ApiKey.UNREGISTER_BROKER, new UnregisterBrokerHandler(brokerId -> brokerId == node.nodeId()))
                 .add(ApiKey.ALTER_CLIENT_QUOTAS, onDisk.apply(new AlterClientQuotasHandler(clientQuotas)))
                 // The node is its own controller, the only voter: no one fetches an image from it.
                 .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> QuorumReport.leaderAlone(node.nodeId(),

@@ -101,6 +101,10 @@ class FeaturesTest {
                             "group.version", upgrade(2)),
                     "Invalid update version 2 for feature group.version. Local controller 1 only supports versions"
                             + " 0-1");
+            // Of two refusals the one Kafka's controller meets first in its HashMap of the names, not the first by name.
+            assertRefused(admin, Map.of("foo.version", upgrade(1), "share.version", upgrade(5)),
+                    "Invalid update version 5 for feature share.version. Local controller 1 only supports versions"
+                            + " 0-1");
             assertRefused(admin, Map.of("metadata.version",
                             new FeatureUpdate((short) 29, FeatureUpdate.UpgradeType.SAFE_DOWNGRADE)),
                     "Unsupported metadata.version downgrade from 30 to 29. Refusing to perform the requested"

@@ -101,7 +101,8 @@ class BrokerNetworkTest {
                             ApiKey.WRITE_SHARE_GROUP_STATE.id(), ApiKey.DELETE_SHARE_GROUP_STATE.id(),
                             ApiKey.INITIALIZE_SHARE_GROUP_STATE.id(), ApiKey.READ_SHARE_GROUP_STATE_SUMMARY.id(),
                             ApiKey.DESCRIBE_QUORUM.id(), ApiKey.UPDATE_FEATURES.id(),
-                            ApiKey.DESCRIBE_TOPIC_PARTITIONS.id(), ApiKey.LIST_CONFIG_RESOURCES.id());
+                            ApiKey.DESCRIBE_TOPIC_PARTITIONS.id(), ApiKey.LIST_CONFIG_RESOURCES.id(),
+                            ApiKey.UNREGISTER_BROKER.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
             // As a Kafka 4.3.1 node advertises them (kafka-broker-api-versions against one).
@@ -110,9 +111,10 @@ class BrokerNetworkTest {
                             || v.apiKey() == ApiKey.DESCRIBE_TOPIC_PARTITIONS.id()
                             || v.apiKey() == ApiKey.DESCRIBE_CLUSTER.id()
                             || v.apiKey() == ApiKey.LIST_CONFIG_RESOURCES.id()
-                            || v.apiKey() == ApiKey.ALTER_REPLICA_LOG_DIRS.id())
+                            || v.apiKey() == ApiKey.ALTER_REPLICA_LOG_DIRS.id()
+                            || v.apiKey() == ApiKey.UNREGISTER_BROKER.id())
                     .extracting(v -> v.apiKey() + ":" + v.minVersion() + "-" + v.maxVersion())
-                    .containsExactlyInAnyOrder("34:1-2", "55:0-2", "57:0-2", "60:0-2", "74:0-1", "75:0-0");
+                    .containsExactlyInAnyOrder("34:1-2", "55:0-2", "57:0-2", "60:0-2", "64:0-0", "74:0-1", "75:0-0");
         }
     }
 

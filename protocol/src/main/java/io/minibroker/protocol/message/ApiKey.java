@@ -59,6 +59,7 @@ public enum ApiKey {
     DESCRIBE_PRODUCERS(61, DescribeProducersMessages.REQUEST, DescribeProducersMessages.RESPONSE),
     BROKER_REGISTRATION(62, BrokerRegistrationMessages.REQUEST, BrokerRegistrationMessages.RESPONSE),
     BROKER_HEARTBEAT(63, BrokerHeartbeatMessages.REQUEST, BrokerHeartbeatMessages.RESPONSE),
+    UNREGISTER_BROKER(64, UnregisterBrokerMessages.REQUEST, UnregisterBrokerMessages.RESPONSE),
     DESCRIBE_TRANSACTIONS(65, DescribeTransactionsMessages.REQUEST, DescribeTransactionsMessages.RESPONSE),
     LIST_TRANSACTIONS(66, ListTransactionsMessages.REQUEST, ListTransactionsMessages.RESPONSE),
     CONSUMER_GROUP_HEARTBEAT(68, ConsumerGroupHeartbeatMessages.REQUEST, ConsumerGroupHeartbeatMessages.RESPONSE),
