@@ -61,6 +61,8 @@ APIS = [
     ('ReadShareGroupStateSummary', 'READ_SHARE_GROUP_STATE_SUMMARY'),
     ('DescribeQuorum', 'DESCRIBE_QUORUM'), ('UpdateFeatures', 'UPDATE_FEATURES'),
     ('DescribeTopicPartitions', 'DESCRIBE_TOPIC_PARTITIONS'), ('ListConfigResources', 'LIST_CONFIG_RESOURCES'),
+    ('CreateDelegationToken', 'CREATE_DELEGATION_TOKEN'), ('RenewDelegationToken', 'RENEW_DELEGATION_TOKEN'),
+    ('ExpireDelegationToken', 'EXPIRE_DELEGATION_TOKEN'), ('DescribeDelegationToken', 'DESCRIBE_DELEGATION_TOKEN'),
 ]
 VIEWED = [api for api, _ in APIS]
 
