@@ -206,9 +206,10 @@ public final class DescribeConfigsHandler implements ApiHandler {
         Map<String, String> own = dynamic.of(Integer.toString(node.nodeId()));
         Map<String, String> clusterDefault = dynamic.of("");
         Map<String, Entry> entries = new TreeMap<>();
-        BrokerConfig.knownKeys().forEach((name, key) -> entries.put(name, new Entry(name,
-                own.getOrDefault(name, clusterDefault.getOrDefault(name, text(config.get(key)))),
-                brokerSynonyms(TopicConfig.brokerFamily(key), name), false, !DynamicBrokerConfig.isDynamic(name))));
+        BrokerConfig.knownKeys().forEach((name, key) -> entries.put(name, new Entry(name, key.sensitive() ? null
+                : own.getOrDefault(name, clusterDefault.getOrDefault(name, text(config.get(key)))),
+                brokerSynonyms(TopicConfig.brokerFamily(key), name), key.sensitive(),
+                !DynamicBrokerConfig.isDynamic(name))));
         for (Map<String, String> level : List.of(clusterDefault, own)) {
             level.forEach((name, value) -> {
                 if (!BrokerConfig.knownKeys().containsKey(name)) {

@@ -44,6 +44,16 @@ public record ConfigKey<T>(String name, Function<String, T> parser, T defaultVal
         return new ConfigKey<>(name, Function.identity(), defaultValue, v -> true, "a string");
     }
 
+    /** Kafka's PASSWORD type: set or not (no default), and never shown ({@link #sensitive}). */
+    static ConfigKey<Password> passwordKey(String name) {
+        return new ConfigKey<>(name, Password.PARSER, null, v -> true, "a password");
+    }
+
+    /** Whether the key's value is a secret, which DescribeConfigs marks sensitive and never sends. */
+    public boolean sensitive() {
+        return parser == Password.PARSER;
+    }
+
     static ConfigKey<String> oneOf(String name, String defaultValue, String... allowed) {
         java.util.List<String> values = java.util.List.of(allowed);
         return new ConfigKey<>(name, Function.identity(), defaultValue, values::contains, "one of " + values);
