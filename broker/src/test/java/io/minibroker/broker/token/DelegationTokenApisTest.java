@@ -62,8 +62,8 @@ class DelegationTokenApisTest {
 
     private static final String SECRET = "token-secret";
     private static final long MAX_LIFETIME_MS = 10_000;
-    private static final long EXPIRY_TIME_MS = 4_000;
-    private static final long CHECK_INTERVAL_MS = 60_000;
+    static final long EXPIRY_TIME_MS = 4_000;
+    static final long CHECK_INTERVAL_MS = 60_000;
     private static final KafkaPrincipal ALICE = new KafkaPrincipal("User", "alice");
     private static final KafkaPrincipal BOB = new KafkaPrincipal("User", "bob");
 
