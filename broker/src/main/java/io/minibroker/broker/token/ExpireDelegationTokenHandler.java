@@ -17,8 +17,8 @@ import java.util.function.LongSupplier;
 
 /**
  * ExpireDelegationToken, naming the token by its HMAC, as Kafka's controller answers it: by its owner or a renewer; a
- * negative period removes the token at once (answered with that period as the expiry time, as Kafka does), even an
- * expired one; otherwise a token not yet expired expires the period from now, never past its maximum lifetime.
+ * negative period removes the token at once (answered with now as its expiry time, as Kafka 4.3.1's controller
+ * answers), even an expired one; otherwise a token not yet expired expires the period from now, never past its maximum lifetime.
  * Saved before the answer.
  */
 final class ExpireDelegationTokenHandler implements ApiHandler {
@@ -49,7 +49,7 @@ final class ExpireDelegationTokenHandler implements ApiHandler {
                 : Errors.NONE;
         if (error == Errors.NONE && period < 0) {
             error = removed(token);
-            response.expiryTimestampMs(period);
+            response.expiryTimestampMs(now);
         } else if (error == Errors.NONE) {
             long expiry = Math.min(token.maxTimestamp(), CreateDelegationTokenHandler.saturatedSum(now, period));
             error = TokenRequests.save(tokens, token.withExpiryTimestamp(expiry));
