@@ -21,9 +21,10 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * DescribeDelegationToken, as Kafka's KafkaApis answers it from the broker's tokens, HMACs included: every token (no
- * owners named, null) or those an owner named owns or may renew (an empty list: none); of them, those the requester
- * owns or may renew, or may DESCRIBE as a DELEGATION_TOKEN resource (the token id), or whose owner it may
- * DESCRIBE_TOKENS as a USER resource. Expired tokens are listed until the expiry check removes them, as in Kafka.
+ * owners named, null) or those an owner named owns, asked for or may renew (an empty list: none); of them, those the
+ * principal asking owns, asked for or may renew, or may DESCRIBE as a DELEGATION_TOKEN resource (the token id), or
+ * whose owner it may DESCRIBE_TOKENS as a USER resource. Expired tokens are listed until the expiry check removes
+ * them, as in Kafka.
  */
 final class DescribeDelegationTokenHandler implements ApiHandler {
 
@@ -49,7 +50,8 @@ final class DescribeDelegationTokenHandler implements ApiHandler {
                 : named.stream().map(o -> new KafkaPrincipal(o.principalType(), o.principalName())).toList();
         for (DelegationTokens.Held held : tokens.all()) {
             DelegationToken token = held.token();
-            if ((owners == null || owners.stream().anyMatch(token::ownerOrRenewer)) && visible(context, token)) {
+            if ((owners == null || owners.stream().anyMatch(token::ownerRequesterOrRenewer))
+                    && visible(context, token)) {
                 add(response, held);
             }
         }
@@ -57,7 +59,7 @@ final class DescribeDelegationTokenHandler implements ApiHandler {
     }
 
     private boolean visible(RequestContext context, DelegationToken token) {
-        return token.ownerOrRenewer(context.principal())
+        return token.ownerRequesterOrRenewer(context.principal())
                 || rules.authorize(context, AclOperation.DESCRIBE, ResourceType.DELEGATION_TOKEN, token.tokenId())
                 || rules.authorize(context, AclOperation.DESCRIBE_TOKENS, ResourceType.USER, token.owner().toString());
     }

@@ -200,6 +200,13 @@ class DelegationTokenApisTest {
                     DelegationTokenOwnerMismatchException.class);
 
             assertThat(ids(carol.describeDelegationToken().delegationTokens())).isEmpty();
+            assertThat(ids(alice.describeDelegationToken().delegationTokens())).as("its requester sees it")
+                    .containsExactly(forBob.tokenInfo().tokenId());
+            assertThat(ids(carol.describeDelegationToken(new DescribeDelegationTokenOptions()
+                    .owners(List.of(ALICE))).delegationTokens())).as("carol may not see it, whatever the owners").isEmpty();
+            assertThat(ids(admin.describeDelegationToken(new DescribeDelegationTokenOptions()
+                    .owners(List.of(ALICE))).delegationTokens())).as("owners filter by requester too")
+                    .containsExactly(forBob.tokenInfo().tokenId());
             assertThat(ids(dave.describeDelegationToken().delegationTokens())).as("DESCRIBE_TOKENS on User:bob")
                     .containsExactly(forBob.tokenInfo().tokenId());
             admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.DELEGATION_TOKEN,
