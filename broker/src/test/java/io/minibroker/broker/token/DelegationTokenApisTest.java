@@ -250,6 +250,11 @@ class DelegationTokenApisTest {
     }
 
     private Admin admin(String user) {
+        return plainAdmin(broker, user);
+    }
+
+    /** An Admin signed in as {@code user} with PLAIN (password {@code <user>-secret}) on the SASL listener. */
+    static Admin plainAdmin(Broker broker, String user) {
         return Admin.create(Map.of(
                 CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("SASL_PLAINTEXT"),
                 CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT",

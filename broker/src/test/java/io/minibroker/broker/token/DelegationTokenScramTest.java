@@ -135,12 +135,7 @@ class DelegationTokenScramTest {
     }
 
     private Admin plainAdmin(String user) {
-        return Admin.create(Map.of(
-                CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("SASL_PLAINTEXT"),
-                CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT",
-                SaslConfigs.SASL_MECHANISM, "PLAIN",
-                SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.plain.PlainLoginModule required"
-                        + " username=\"" + user + "\" password=\"" + user + "-secret\";"));
+        return DelegationTokenApisTest.plainAdmin(broker, user);
     }
 
     private static void produce(Map<String, Object> config, String value) throws Exception {
