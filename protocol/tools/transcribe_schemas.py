@@ -63,6 +63,8 @@ APIS = [
     ('DescribeQuorum', 'DESCRIBE_QUORUM'), ('UpdateFeatures', 'UPDATE_FEATURES'),
     ('DescribeTopicPartitions', 'DESCRIBE_TOPIC_PARTITIONS'), ('ListConfigResources', 'LIST_CONFIG_RESOURCES'),
     ('UnregisterBroker', 'UNREGISTER_BROKER'),
+    ('CreateDelegationToken', 'CREATE_DELEGATION_TOKEN'), ('RenewDelegationToken', 'RENEW_DELEGATION_TOKEN'),
+    ('ExpireDelegationToken', 'EXPIRE_DELEGATION_TOKEN'), ('DescribeDelegationToken', 'DESCRIBE_DELEGATION_TOKEN'),
 ]
 VIEWED = [api for api, _ in APIS]
 

@@ -15,14 +15,16 @@ import java.util.concurrent.CompletionStage;
  * The authorization step in front of every API's handler: each API checks what Kafka's request handlers check, by
  * family in {@link TopicApiChecks}, {@link GroupApiChecks}, {@link ShareGroupApiChecks}, {@link OffsetFetchCheck},
  * {@link TransactionApiChecks} and {@link AdminApiChecks} (docs/acls.md has the table). The APIs Kafka serves without
- * authorization (ApiVersions, the SASL steps) pass; the ACL APIs check for themselves. An API added to the table
+ * authorization (ApiVersions, the SASL steps) pass; the ACL APIs and the delegation token APIs check for themselves. An API added to the table
  * without a check here is served to super users only (and closes anyone else's connection) rather than less securely
  * than configured.
  */
 public final class AuthorizingHandler implements ApiHandler {
 
     private static final Set<ApiKey> UNCHECKED = EnumSet.of(ApiKey.API_VERSIONS, ApiKey.SASL_HANDSHAKE,
-            ApiKey.SASL_AUTHENTICATE, ApiKey.DESCRIBE_ACLS, ApiKey.CREATE_ACLS, ApiKey.DELETE_ACLS);
+            ApiKey.SASL_AUTHENTICATE, ApiKey.DESCRIBE_ACLS, ApiKey.CREATE_ACLS, ApiKey.DELETE_ACLS,
+            ApiKey.CREATE_DELEGATION_TOKEN, ApiKey.RENEW_DELEGATION_TOKEN, ApiKey.EXPIRE_DELEGATION_TOKEN,
+            ApiKey.DESCRIBE_DELEGATION_TOKEN);
 
     /** One API's check: serves the request through {@link Access} as far as the principal may have it served. */
     @FunctionalInterface

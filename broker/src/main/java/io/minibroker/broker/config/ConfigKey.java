@@ -44,6 +44,11 @@ public record ConfigKey<T>(String name, Function<String, T> parser, T defaultVal
         return new ConfigKey<>(name, Function.identity(), defaultValue, v -> true, "a string");
     }
 
+    /** Kafka's PASSWORD type: set or not (no default); DescribeConfigs never shows it (Kafka types it PASSWORD). */
+    static ConfigKey<Password> passwordKey(String name) {
+        return new ConfigKey<>(name, Password.PARSER, null, v -> true, "a password");
+    }
+
     static ConfigKey<String> oneOf(String name, String defaultValue, String... allowed) {
         java.util.List<String> values = java.util.List.of(allowed);
         return new ConfigKey<>(name, Function.identity(), defaultValue, values::contains, "one of " + values);

@@ -77,12 +77,22 @@ public final class SecurityKeys {
     public static final ConfigKey<String> SUPER_USERS = stringKey("super.users", "");
     public static final ConfigKey<Boolean> ALLOW_EVERYONE_IF_NO_ACL_FOUND =
             booleanKey("allow.everyone.if.no.acl.found", false);
+    // Delegation tokens (KIP-48): without a secret key (or with an empty one) they are off, as in Kafka.
+    public static final ConfigKey<Password> DELEGATION_TOKEN_SECRET_KEY =
+            ConfigKey.passwordKey("delegation.token.secret.key");
+    public static final ConfigKey<Long> DELEGATION_TOKEN_MAX_LIFETIME_MS =
+            longKey("delegation.token.max.lifetime.ms", 604_800_000L, 1);
+    public static final ConfigKey<Long> DELEGATION_TOKEN_EXPIRY_TIME_MS =
+            longKey("delegation.token.expiry.time.ms", 86_400_000L, 1);
+    public static final ConfigKey<Long> DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS =
+            longKey("delegation.token.expiry.check.interval.ms", 3_600_000L, 1);
 
     /** Every key of this family, for {@link BrokerConfig}'s table. */
     static final List<ConfigKey<?>> KEYS = List.of(LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
             TLS_HANDSHAKE_TIMEOUT_MS, SASL_SERVER_MAX_RECEIVE_SIZE, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS,
             SASL_MECHANISM_INTER_BROKER_PROTOCOL, SASL_MECHANISM_CONTROLLER_PROTOCOL, AUTHORIZER_CLASS_NAME,
-            SUPER_USERS, ALLOW_EVERYONE_IF_NO_ACL_FOUND);
+            SUPER_USERS, ALLOW_EVERYONE_IF_NO_ACL_FOUND, DELEGATION_TOKEN_SECRET_KEY, DELEGATION_TOKEN_MAX_LIFETIME_MS,
+            DELEGATION_TOKEN_EXPIRY_TIME_MS, DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS);
 
     private SecurityKeys() {
     }

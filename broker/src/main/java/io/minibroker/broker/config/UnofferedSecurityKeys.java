@@ -16,8 +16,7 @@ final class UnofferedSecurityKeys {
     private static final List<Pattern> ANY_VALUE = List.of(
             // Kerberos, OAUTHBEARER and custom SASL callbacks, globally or per listener and mechanism.
             Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?sasl\\.(kerberos|oauthbearer|login)\\..+"),
-            Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?sasl\\.server\\.callback\\.handler\\.class"),
-            Pattern.compile("delegation\\.token\\..+"));
+            Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?sasl\\.server\\.callback\\.handler\\.class"));
 
     /**
      * Keys whose default turns the feature off, and that default: refused only when set to something else.
@@ -56,9 +55,6 @@ final class UnofferedSecurityKeys {
         }
         if (key.contains("callback.handler")) {
             return "custom SASL callback handlers";
-        }
-        if (key.startsWith("delegation.token.")) {
-            return "delegation tokens";
         }
         if (key.endsWith("connections.max.reauth.ms")) {
             return "re-authentication";

@@ -33,10 +33,11 @@ public final class SaslListeners {
 
     /**
      * A new connection's session on this listener; null if it does not speak SASL. PLAIN's users are
-     * read if PLAIN is enabled; SCRAM's are {@code scramCredentials}, which AlterUserScramCredentials keeps.
+     * read if PLAIN is enabled; SCRAM's are {@code scramCredentials}, which AlterUserScramCredentials keeps, and the
+     * delegation tokens' ({@code tokens}), for a client signing in with {@code tokenauth=true}.
      */
     public static Supplier<SaslSession> sessionsFor(BrokerConfig config, String listenerName,
-                                                    ScramCredentials scramCredentials) {
+                                                    ScramCredentials scramCredentials, DelegationTokens tokens) {
         if (!config.usesSasl(listenerName)) {
             return null;
         }
@@ -44,7 +45,7 @@ public final class SaslListeners {
         PlainUsers users = mechanisms.contains(SaslSession.PLAIN) ? plainUsers(config, listenerName) : null;
         SaslSession.Limits limits = new SaslSession.Limits(config.get(SecurityKeys.SASL_SERVER_MAX_RECEIVE_SIZE),
                 config.get(SecurityKeys.CONNECTION_FAILED_AUTHENTICATION_DELAY_MS));
-        return () -> new SaslSession(mechanisms, users, scramCredentials, limits);
+        return () -> new SaslSession(mechanisms, users, scramCredentials, tokens, limits);
     }
 
     /**

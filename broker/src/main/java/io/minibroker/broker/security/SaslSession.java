@@ -36,11 +36,14 @@ public final class SaslSession {
     private final List<String> enabledMechanisms;
     private final PlainUsers plainUsers;
     private final ScramCredentials scramCredentials;
+    private final DelegationTokens tokens;
     private final Limits limits;
     private State state = State.AWAITING_HANDSHAKE;
     /** Whether an ApiVersions was answered with the table: then only the handshake may come next. */
     private boolean apiVersionsAnswered;
     private String principal;
+    /** Whether the connection signed in with a delegation token (then it may not ask for tokens itself). */
+    private boolean tokenAuthenticated;
     /** The SCRAM exchange under way, when the handshake chose a SCRAM mechanism. */
     private ScramServer scram;
     private String mechanism;
@@ -54,12 +57,16 @@ public final class SaslSession {
     public record Limits(int maxReceiveBytes, long failedAuthenticationDelayMs) {
     }
 
-    /** @param plainUsers PLAIN's users, if PLAIN is enabled; @param scramCredentials SCRAM's, if a SCRAM one is */
+    /**
+     * @param plainUsers PLAIN's users, if PLAIN is enabled; @param scramCredentials SCRAM's, if a SCRAM one is, and
+     * {@code tokens} the delegation tokens SCRAM signs in with {@code tokenauth=true} (none if null)
+     */
     public SaslSession(List<String> enabledMechanisms, PlainUsers plainUsers, ScramCredentials scramCredentials,
-                       Limits limits) {
+                       DelegationTokens tokens, Limits limits) {
         this.enabledMechanisms = List.copyOf(enabledMechanisms);
         this.plainUsers = plainUsers;
         this.scramCredentials = scramCredentials;
+        this.tokens = tokens != null ? tokens : DelegationTokens.disabled();
         this.limits = limits;
     }
 
@@ -80,9 +87,14 @@ public final class SaslSession {
         return state == State.FAILED;
     }
 
-    /** The user the connection authenticated as; null before. */
+    /** The user the connection authenticated as (a token's owner, signed in with a token); null before. */
     public String principal() {
         return principal;
+    }
+
+    /** Whether the connection signed in with a delegation token, Kafka's KafkaPrincipal.tokenAuthenticated. */
+    public boolean tokenAuthenticated() {
+        return tokenAuthenticated;
     }
 
     /**
@@ -131,7 +143,7 @@ public final class SaslSession {
         this.mechanism = mechanism;
         ScramMechanism scramMechanism = ScramMechanism.bySaslName(mechanism);
         if (scramMechanism != null) {
-            scram = new ScramServer(scramMechanism, scramCredentials);
+            scram = new ScramServer(scramMechanism, scramCredentials, tokens);
         }
         state = version == 0 ? State.AWAITING_RAW_TOKEN : State.AWAITING_AUTHENTICATE;
         return Step.OK;
@@ -153,6 +165,7 @@ public final class SaslSession {
         if (round.complete()) {
             state = State.AUTHENTICATED;
             principal = round.user();
+            tokenAuthenticated = round.tokenAuthenticated();
         }
         return new Step(Errors.NONE, null, round.serverMessage());
     }

@@ -2,9 +2,11 @@ package io.minibroker.broker.security;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 
 /**
  * Kafka's SCRAM mechanisms (RFC 5802, RFC 7677), by their SASL names and the type numbers the SCRAM credential APIs
@@ -17,6 +19,8 @@ public enum ScramMechanism {
     /** Kafka's bounds on a credential's iteration count. */
     public static final int MIN_ITERATIONS = 4096;
     public static final int MAX_ITERATIONS = 16384;
+    private static final int SALT_BYTES = 24;
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final String saslName;
     private final byte type;
@@ -78,6 +82,25 @@ public enum ScramMechanism {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(hashAlgorithm + " is part of every Java runtime", e);
         }
+    }
+
+    /**
+     * What the server keeps of a password it is given in clear (a delegation token's HMAC, as Kafka's
+     * ScramFormatter makes it): a fresh random salt and RFC 5802's Hi(password, salt, iterations).
+     */
+    public ScramCredential credentialOf(String password, int iterations) {
+        byte[] salt = new byte[SALT_BYTES];
+        RANDOM.nextBytes(salt);
+        byte[] key = password.getBytes(StandardCharsets.UTF_8);
+        byte[] previous = hmac(key, ByteBuffer.allocate(salt.length + 4).put(salt).putInt(1).array());
+        byte[] salted = previous.clone();
+        for (int i = 1; i < iterations; i++) {
+            previous = hmac(key, previous);
+            for (int b = 0; b < salted.length; b++) {
+                salted[b] ^= previous[b];
+            }
+        }
+        return credential(salt, salted, iterations);
     }
 
     /** What the server keeps of a password: its stored key and server key, from the salted password. */

@@ -14,8 +14,9 @@ import java.util.Base64;
  *   server-final  v=&lt;server signature&gt;
  * </pre>
  * The proof shows the client knows the salted password: the client key it recovers from the proof must hash to the
- * stored key. No channel binding is taken, and of the client's extensions only Kafka's {@code tokenauth} is heeded,
- * refused (no delegation tokens). As in Kafka, whose SCRAM server throws a SaslException that its authenticator
+ * stored key. No channel binding is taken, and of the client's extensions only Kafka's {@code tokenauth} is heeded:
+ * with {@code tokenauth=true} the user name is a delegation token's id, checked against the token's credential for
+ * this mechanism (its HMAC is the password), and the connection signs in as the token's owner. As in Kafka, whose SCRAM server throws a SaslException that its authenticator
  * answers with a generic message, no reply tells an unknown user from a wrong password; a known user asking for
  * another authorization id gets Kafka's own message.
  */
@@ -28,28 +29,33 @@ final class ScramServer {
      * What one round answered: the server's message, or a failure (with its own message where Kafka gives one,
      * else null for the generic one); and whether the exchange is over.
      */
-    record Round(byte[] serverMessage, boolean failed, boolean complete, String user, String failureMessage) {
+    record Round(byte[] serverMessage, boolean failed, boolean complete, String user, boolean tokenAuthenticated,
+                 String failureMessage) {
         static Round failure() {
             return failure(null);
         }
 
         static Round failure(String message) {
-            return new Round(null, true, true, null, message);
+            return new Round(null, true, true, null, false, message);
         }
     }
 
     private final ScramMechanism mechanism;
     private final ScramCredentials credentials;
+    private final DelegationTokens tokens;
     private String gs2Header;
     private String clientFirstBare;
     private String serverFirst;
     private String nonce;
     private String user;
     private ScramCredential credential;
+    /** The token's owner, when the client signs in with a delegation token; null otherwise. */
+    private String tokenOwner;
 
-    ScramServer(ScramMechanism mechanism, ScramCredentials credentials) {
+    ScramServer(ScramMechanism mechanism, ScramCredentials credentials, DelegationTokens tokens) {
         this.mechanism = mechanism;
         this.credentials = credentials;
+        this.tokens = tokens;
     }
 
     Round evaluate(byte[] message) {
@@ -71,12 +77,13 @@ final class ScramServer {
                 || attributes[1].length() == 2) {
             return Round.failure();
         }
+        boolean tokenAuthentication = false;
         for (int i = 2; i < attributes.length; i++) { // extensions: Kafka heeds only tokenauth
             if (!attributes[i].contains("=")) {
                 return Round.failure();
             }
-            if (attributes[i].equals("tokenauth=true")) {
-                return Round.failure(); // delegation tokens are not offered
+            if (attributes[i].startsWith("tokenauth=")) { // Boolean.parseBoolean, as Kafka's ScramExtensions
+                tokenAuthentication = attributes[i].substring("tokenauth=".length()).equalsIgnoreCase("true");
             }
         }
         user = unescapeName(attributes[0].substring(2));
@@ -85,7 +92,14 @@ final class ScramServer {
         if (user == null || user.isEmpty() || requestedId == null) {
             return Round.failure();
         }
-        credential = credentials.get(user, mechanism).orElse(null);
+        if (tokenAuthentication) {
+            // Kafka: an unknown token id fails as an invalid credential does (the generic message).
+            DelegationTokens.Held token = tokens.byId(user).orElse(null);
+            tokenOwner = token == null ? null : token.token().owner().name();
+            credential = token == null ? null : token.credentials().get(mechanism);
+        } else {
+            credential = credentials.get(user, mechanism).orElse(null);
+        }
         if (credential == null) {
             return Round.failure();
         }
@@ -98,7 +112,7 @@ final class ScramServer {
         nonce = attributes[1].substring(2) + Base64.getEncoder().withoutPadding().encodeToString(serverNonce);
         serverFirst = "r=" + nonce + ",s=" + Base64.getEncoder().encodeToString(credential.salt())
                 + ",i=" + credential.iterations();
-        return new Round(serverFirst.getBytes(StandardCharsets.UTF_8), false, false, null, null);
+        return new Round(serverFirst.getBytes(StandardCharsets.UTF_8), false, false, null, false, null);
     }
 
     private Round clientFinal(String message) {
@@ -135,7 +149,8 @@ final class ScramServer {
         }
         byte[] serverSignature = mechanism.hmac(credential.serverKey(), authMessage);
         String serverFinal = "v=" + Base64.getEncoder().encodeToString(serverSignature);
-        return new Round(serverFinal.getBytes(StandardCharsets.UTF_8), false, true, user, null);
+        return new Round(serverFinal.getBytes(StandardCharsets.UTF_8), false, true,
+                tokenOwner != null ? tokenOwner : user, tokenOwner != null, null);
     }
 
     /** RFC 5802's saslname: "=2C" for ',' and "=3D" for '='; null if another '=' escape appears. */

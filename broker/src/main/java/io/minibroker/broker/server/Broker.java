@@ -181,7 +181,7 @@ public final class Broker implements AutoCloseable {
         this.security = SecurityApis.open(config);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             Supplier<SaslSession> sessions = SaslListeners.sessionsFor(config, listener.listenerName(),
-                    security.credentials());
+                    security.credentials(), security.tokens());
             if (sessions != null) {
                 saslSessions.put(listener.listenerName(), sessions);
             }
@@ -287,6 +287,10 @@ public final class Broker implements AutoCloseable {
                 config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
         maintenance.scheduleEvery(config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS),
                 "producer id expiration", producerIdExpiration);
+        if (cluster == null) {
+            maintenance.scheduleEvery(config.get(SecurityKeys.DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS),
+                    "delegation token expiry", () -> security.removeExpiredTokens(clock.wallClockMs()));
+        }
         // Group configs: a single node's own (kept in its log dir); in a cluster the controller's, from the image.
         GroupConfigs groupConfigs = config.inCluster() ? GroupConfigs.mirror(config)
                 : GroupConfigs.open(config, config.logDirs().get(0));

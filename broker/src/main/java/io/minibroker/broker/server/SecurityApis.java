@@ -12,16 +12,22 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.DescribeUserScramCredentialsHandler;
+import io.minibroker.broker.config.Password;
+import io.minibroker.broker.security.DelegationTokens;
 import io.minibroker.broker.security.ScramCredential;
 import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.security.ScramMechanism;
+import io.minibroker.broker.token.DelegationTokenApis;
 import io.minibroker.protocol.message.ApiKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Where a broker keeps its ACLs and SCRAM credentials, and the APIs that read and change them, in either mode. A
@@ -33,12 +39,17 @@ import java.util.function.Function;
  */
 final class SecurityApis {
 
+    private static final Logger LOG = LoggerFactory.getLogger(SecurityApis.class);
+
     private final StandardAuthorizer authorizer;
     private final ScramCredentials credentials;
+    /** A single node's delegation tokens; none (and the APIs not offered) in a cluster, for now. */
+    private final DelegationTokens tokens;
 
-    private SecurityApis(StandardAuthorizer authorizer, ScramCredentials credentials) {
+    private SecurityApis(StandardAuthorizer authorizer, ScramCredentials credentials, DelegationTokens tokens) {
         this.authorizer = authorizer;
         this.credentials = credentials;
+        this.tokens = tokens;
     }
 
     /** This broker's ACLs (none without an authorizer) and credentials: its own files, or a cluster's copy. */
@@ -48,10 +59,13 @@ final class SecurityApis {
         boolean allowEveryone = config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND);
         if (config.inCluster()) {
             return new SecurityApis(config.authorizerEnabled()
-                    ? StandardAuthorizer.following(superUsers, allowEveryone) : null, ScramCredentials.following());
+                    ? StandardAuthorizer.following(superUsers, allowEveryone) : null, ScramCredentials.following(),
+                    DelegationTokens.disabled());
         }
+        Password secretKey = config.get(SecurityKeys.DELEGATION_TOKEN_SECRET_KEY);
         return new SecurityApis(config.authorizerEnabled()
-                ? StandardAuthorizer.open(logDir, superUsers, allowEveryone) : null, ScramCredentials.open(logDir));
+                ? StandardAuthorizer.open(logDir, superUsers, allowEveryone) : null, ScramCredentials.open(logDir),
+                DelegationTokens.open(logDir, secretKey == null ? null : secretKey.value()));
     }
 
     /** The ACLs this broker authorizes with; null without an authorizer. */
@@ -61,6 +75,32 @@ final class SecurityApis {
 
     ScramCredentials credentials() {
         return credentials;
+    }
+
+    DelegationTokens tokens() {
+        return tokens;
+    }
+
+    /**
+     * Kafka's expiry check, every {@code delegation.token.expiry.check.interval.ms}: removes the tokens expired by
+     * now, after which they no longer sign anyone in.
+     */
+    void removeExpiredTokens(long nowMs) {
+        try {
+            int removed = tokens.removeExpired(nowMs);
+            if (removed > 0) {
+                LOG.info("Removed {} expired delegation tokens", removed);
+            }
+        } catch (IOException e) {
+            LOG.error("Could not save the delegation tokens after removing the expired ones; retried at the next"
+                    + " check", e);
+        }
+    }
+
+    /** Adds a single node's delegation token APIs to the table, their times from {@code wallClockMs}. */
+    void registerTokens(SupportedApis apis, BrokerConfig config, LongSupplier wallClockMs,
+                        Function<ApiHandler, ApiHandler> onDisk) {
+        DelegationTokenApis.register(apis, config, tokens, authorizer, wallClockMs, onDisk);
     }
 
     /** A cluster broker's copy takes the ACLs of the image just fetched (nothing to take without an authorizer). */

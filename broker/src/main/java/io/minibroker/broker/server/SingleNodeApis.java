@@ -66,6 +66,7 @@ final class SingleNodeApis {
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.ofSingleNode(node.nodeId(), dynamicConfigs,
                 loggers, elr)::alter;
         security.register(apis, null, onDisk);
+        security.registerTokens(apis, config, clock::wallClockMs, onDisk);
         SingleNodeReassignments reassignments = new SingleNodeReassignments(topics, node.nodeId());
         apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation))
                 .add(ApiKey.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(

@@ -19,7 +19,6 @@ class UnofferedSecurityKeysTest {
             "listener.name.sasl_plaintext.oauthbearer.sasl.login.callback.handler.class | x.Handler | OAUTHBEARER",
             "sasl.server.callback.handler.class | x.Handler | custom SASL callback handlers",
             "listener.name.sasl_plaintext.plain.sasl.server.callback.handler.class | x.Handler | custom SASL callback handlers",
-            "delegation.token.secret.key | secret | delegation tokens",
             "connections.max.reauth.ms | 3600000 | re-authentication",
             "listener.name.sasl_plaintext.connections.max.reauth.ms | 3600000 | re-authentication",
             "listener.name.sasl_plaintext.plain.connections.max.reauth.ms | 3600000 | re-authentication",

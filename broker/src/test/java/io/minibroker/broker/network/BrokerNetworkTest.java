@@ -102,7 +102,9 @@ class BrokerNetworkTest {
                             ApiKey.INITIALIZE_SHARE_GROUP_STATE.id(), ApiKey.READ_SHARE_GROUP_STATE_SUMMARY.id(),
                             ApiKey.DESCRIBE_QUORUM.id(), ApiKey.UPDATE_FEATURES.id(),
                             ApiKey.DESCRIBE_TOPIC_PARTITIONS.id(), ApiKey.LIST_CONFIG_RESOURCES.id(),
-                            ApiKey.UNREGISTER_BROKER.id());
+                            ApiKey.UNREGISTER_BROKER.id(), ApiKey.CREATE_DELEGATION_TOKEN.id(),
+                            ApiKey.RENEW_DELEGATION_TOKEN.id(), ApiKey.EXPIRE_DELEGATION_TOKEN.id(),
+                            ApiKey.DESCRIBE_DELEGATION_TOKEN.id());
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.PRODUCE.id()).singleElement()
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
             // As a Kafka 4.3.1 node advertises them (kafka-broker-api-versions against one).
@@ -112,9 +114,12 @@ class BrokerNetworkTest {
                             || v.apiKey() == ApiKey.DESCRIBE_CLUSTER.id()
                             || v.apiKey() == ApiKey.LIST_CONFIG_RESOURCES.id()
                             || v.apiKey() == ApiKey.ALTER_REPLICA_LOG_DIRS.id()
-                            || v.apiKey() == ApiKey.UNREGISTER_BROKER.id())
+                            || v.apiKey() == ApiKey.UNREGISTER_BROKER.id()
+                            || (v.apiKey() >= ApiKey.CREATE_DELEGATION_TOKEN.id()
+                                && v.apiKey() <= ApiKey.DESCRIBE_DELEGATION_TOKEN.id()))
                     .extracting(v -> v.apiKey() + ":" + v.minVersion() + "-" + v.maxVersion())
-                    .containsExactlyInAnyOrder("34:1-2", "55:0-2", "57:0-2", "60:0-2", "64:0-0", "74:0-1", "75:0-0");
+                    .containsExactlyInAnyOrder("34:1-2", "55:0-2", "57:0-2", "60:0-2", "64:0-0", "74:0-1", "75:0-0",
+                            "38:1-3", "39:1-2", "40:1-2", "41:1-3");
         }
     }
 

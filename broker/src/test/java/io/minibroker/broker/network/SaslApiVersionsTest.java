@@ -46,7 +46,7 @@ class SaslApiVersionsTest {
         apis.add(ApiKey.API_VERSIONS, (context, request) -> CompletableFuture.completedFuture(
                 new ApiVersionsResponseView().errorCode(answers.remove(0).code()).struct()));
         SaslSession sasl = new SaslSession(List.of("PLAIN"), PlainUsers.from(List.of(JaasConfig.parseProperty(
-                PlainUsers.LOGIN_MODULE + " required user_alice=\"alice-secret\";"))), null,
+                PlainUsers.LOGIN_MODULE + " required user_alice=\"alice-secret\";"))), null, null,
                 new SaslSession.Limits(524_288, 100));
         EmbeddedChannel channel = new EmbeddedChannel(new RequestHandler(apis, "SASL_PLAINTEXT",
                 new NetworkMetrics(new SimpleMeterRegistry(), "SASL_PLAINTEXT", apis.entries().keySet(),

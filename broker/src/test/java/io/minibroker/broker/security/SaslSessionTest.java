@@ -16,7 +16,7 @@ class SaslSessionTest {
 
     private final PlainUsers users = PlainUsers.from(List.of(JaasConfig.parseProperty(
             PlainUsers.LOGIN_MODULE + " required user_alice=\"alice-secret\";")));
-    private final SaslSession session = new SaslSession(List.of(SaslSession.PLAIN), users, null, LIMITS);
+    private final SaslSession session = new SaslSession(List.of(SaslSession.PLAIN), users, null, null, LIMITS);
 
     @Test
     void aHandshakeThenTheRightPasswordAuthenticates() {
@@ -35,9 +35,9 @@ class SaslSessionTest {
 
     @Test
     void eachBadStepFailsTheSessionWithKafkasError() {
-        assertFails(new SaslSession(List.of("PLAIN"), users, null, LIMITS), s -> s.handshake("SCRAM-SHA-256", (short) 1),
+        assertFails(new SaslSession(List.of("PLAIN"), users, null, null, LIMITS), s -> s.handshake("SCRAM-SHA-256", (short) 1),
                 Errors.UNSUPPORTED_SASL_MECHANISM, "Unsupported SASL mechanism SCRAM-SHA-256");
-        assertFails(new SaslSession(List.of("PLAIN"), users, null, LIMITS), s -> s.authenticate(token("", "alice", "alice-secret")),
+        assertFails(new SaslSession(List.of("PLAIN"), users, null, null, LIMITS), s -> s.authenticate(token("", "alice", "alice-secret")),
                 Errors.ILLEGAL_SASL_STATE, "Unexpected SaslAuthenticate request in state AWAITING_HANDSHAKE");
         assertFails(handshaken(), s -> s.authenticate(token("", "alice", "wrong")),
                 Errors.SASL_AUTHENTICATION_FAILED, "Authentication failed: Invalid username or password");
@@ -61,7 +61,7 @@ class SaslSessionTest {
     void aTokenWithMoreThanTwoNulCharactersIsRefusedAsKafkaCountsTheTokens() {
         PlainUsers nul = PlainUsers.from(List.of(JaasConfig.parseProperty(
                 PlainUsers.LOGIN_MODULE + " required user_carol=\"a\u0000b\";")));
-        SaslSession carol = new SaslSession(List.of("PLAIN"), nul, null, LIMITS);
+        SaslSession carol = new SaslSession(List.of("PLAIN"), nul, null, null, LIMITS);
         carol.handshake("PLAIN", (short) 1);
         SaslSession.Step step = carol.authenticate(token("", "carol", "a\u0000b"));
         assertThat(step.error()).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED);
@@ -104,7 +104,7 @@ class SaslSessionTest {
     }
 
     private SaslSession handshaken() {
-        SaslSession fresh = new SaslSession(List.of("PLAIN"), users, null, LIMITS);
+        SaslSession fresh = new SaslSession(List.of("PLAIN"), users, null, null, LIMITS);
         fresh.handshake("PLAIN", (short) 1);
         return fresh;
     }

@@ -37,7 +37,7 @@ class ScramServerTest {
     @Test
     void theRightPasswordCompletesWithTheServersSignature() {
         Client client = new Client("a,b=c", "secret");
-        ScramServer server = new ScramServer(MECHANISM, credentials);
+        ScramServer server = server();
 
         ScramServer.Round first = server.evaluate(client.first());
         assertThat(first.failed()).isFalse();
@@ -55,7 +55,7 @@ class ScramServerTest {
     @Test
     void aNonceWithTheClientsOwnInFrontIsTakenAsKafkaTakesIt() {
         Client client = new Client("a,b=c", "secret");
-        ScramServer server = new ScramServer(MECHANISM, credentials);
+        ScramServer server = server();
         String serverFirst = new String(server.evaluate(client.first()).serverMessage(), StandardCharsets.UTF_8);
 
         assertThat(server.evaluate(client.last(serverFirst, client.nonce)).complete()).isTrue();
@@ -65,31 +65,31 @@ class ScramServerTest {
     void aWrongPasswordAnUnknownUserAndMalformedMessagesFail() {
         assertThat(exchange(new Client("a,b=c", "wrong"), "")).isFalse();
         assertThat(exchange(new Client("nobody", "secret"), "")).isFalse();
-        ScramServer server = new ScramServer(MECHANISM, credentials);
+        ScramServer server = server();
         assertThat(server.evaluate("p=tls-unique,,n=a=2Cb=3Dc,r=x".getBytes(StandardCharsets.UTF_8)).failed())
                 .as("channel binding").isTrue();
-        assertThat(new ScramServer(MECHANISM, credentials).evaluate("y,,n=a=2Cb=3Dc,r=x"
+        assertThat(server().evaluate("y,,n=a=2Cb=3Dc,r=x"
                 .getBytes(StandardCharsets.UTF_8)).failed()).as("channel binding supported by the client").isTrue();
-        assertThat(new ScramServer(MECHANISM, credentials).evaluate("n,,n=a=2Cb=3Dc,r=x,ext=1"
+        assertThat(server().evaluate("n,,n=a=2Cb=3Dc,r=x,ext=1"
                 .getBytes(StandardCharsets.UTF_8)).failed()).as("an unknown extension is ignored").isFalse();
-        assertThat(new ScramServer(MECHANISM, credentials).evaluate("n,,n=a=2Cb=3Dc,r=x,tokenauth=true"
-                .getBytes(StandardCharsets.UTF_8)).failed()).as("a delegation token").isTrue();
-        ScramServer.Round otherId = new ScramServer(MECHANISM, credentials).evaluate("n,a=other,n=a=2Cb=3Dc,r=x"
+        assertThat(server().evaluate("n,,n=a=2Cb=3Dc,r=x,tokenauth=true"
+                .getBytes(StandardCharsets.UTF_8)).failed()).as("an unknown delegation token").isTrue();
+        ScramServer.Round otherId = server().evaluate("n,a=other,n=a=2Cb=3Dc,r=x"
                 .getBytes(StandardCharsets.UTF_8));
         assertThat(otherId.failed()).as("another authorization id").isTrue();
         assertThat(otherId.failureMessage()).isEqualTo("Authentication failed: Client requested an authorization id that is"
                 + " different from username");
-        assertThat(new ScramServer(MECHANISM, credentials).evaluate("n,a=a=2Cb=3Dc,n=a=2Cb=3Dc,r=x"
+        assertThat(server().evaluate("n,a=a=2Cb=3Dc,n=a=2Cb=3Dc,r=x"
                 .getBytes(StandardCharsets.UTF_8)).failed()).as("its own name as authorization id").isFalse();
-        assertThat(new ScramServer(MECHANISM, credentials).evaluate("garbage".getBytes(StandardCharsets.UTF_8))
+        assertThat(server().evaluate("garbage".getBytes(StandardCharsets.UTF_8))
                 .failed()).isTrue();
-        ScramServer.Round badEscape = new ScramServer(MECHANISM, credentials).evaluate("n,a=x=ZZ,n=a=2Cb=3Dc,r=x"
+        ScramServer.Round badEscape = server().evaluate("n,a=x=ZZ,n=a=2Cb=3Dc,r=x"
                 .getBytes(StandardCharsets.UTF_8));
         assertThat(badEscape.failed()).as("an authorization id with a bad escape fails the exchange").isTrue();
         assertThat(badEscape.failureMessage()).as("with the generic answer").isNull();
 
         Client client = new Client("a,b=c", "secret");
-        ScramServer another = new ScramServer(MECHANISM, credentials);
+        ScramServer another = server();
         String serverFirst = new String(another.evaluate(client.first()).serverMessage(), StandardCharsets.UTF_8);
         String forged = new String(client.last(serverFirst, ""), StandardCharsets.UTF_8).replace("r=" + client.nonce,
                 "r=" + client.nonce + "x");
@@ -97,13 +97,17 @@ class ScramServerTest {
     }
 
     private boolean exchange(Client client, String noncePrefix) {
-        ScramServer server = new ScramServer(MECHANISM, credentials);
+        ScramServer server = server();
         ScramServer.Round first = server.evaluate(client.first());
         if (first.failed()) {
             return false;
         }
         return !server.evaluate(client.last(new String(first.serverMessage(), StandardCharsets.UTF_8), noncePrefix))
                 .failed();
+    }
+
+    private ScramServer server() {
+        return new ScramServer(MECHANISM, credentials, DelegationTokens.disabled());
     }
 
     private static byte[] saltedPassword(String password) {

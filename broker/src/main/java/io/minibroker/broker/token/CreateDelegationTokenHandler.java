@@ -1,0 +1,112 @@
+package io.minibroker.broker.token;
+
+import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.authz.AclOperation;
+import io.minibroker.broker.authz.ResourceType;
+import io.minibroker.broker.security.DelegationToken;
+import io.minibroker.broker.security.DelegationTokens;
+import io.minibroker.broker.security.KafkaPrincipal;
+import io.minibroker.broker.topic.TopicIds;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.CreateDelegationTokenRequestView;
+import io.minibroker.protocol.message.view.CreateDelegationTokenRequestView.CreatableRenewers;
+import io.minibroker.protocol.message.view.CreateDelegationTokenResponseView;
+import io.minibroker.protocol.schema.Struct;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.LongSupplier;
+
+/**
+ * CreateDelegationToken ({@code kafka-delegation-tokens --create}, Admin.createDelegationToken), as Kafka's KafkaApis
+ * and controller answer it: a token for the requester, or with KIP-373 for another owner when the requester may
+ * CREATE_TOKENS on that user; renewers must be users. Its expiry is {@code delegation.token.expiry.time.ms} from now
+ * and its maximum lifetime the request's, capped by {@code delegation.token.max.lifetime.ms} (the cap when the
+ * request asks for none, -1). Saved before the answer: registered on the disk thread.
+ */
+final class CreateDelegationTokenHandler implements ApiHandler {
+
+    private final DelegationTokens tokens;
+    private final TokenRequests rules;
+    private final LongSupplier clock;
+    private final long maxLifetimeMs;
+    private final long expiryTimeMs;
+
+    CreateDelegationTokenHandler(DelegationTokens tokens, TokenRequests rules, LongSupplier clock,
+                                 long maxLifetimeMs, long expiryTimeMs) {
+        this.tokens = tokens;
+        this.rules = rules;
+        this.clock = clock;
+        this.maxLifetimeMs = maxLifetimeMs;
+        this.expiryTimeMs = expiryTimeMs;
+    }
+
+    @Override
+    public CompletionStage<Struct> handle(RequestContext context, Request request) {
+        CreateDelegationTokenRequestView create = new CreateDelegationTokenRequestView(request.body());
+        KafkaPrincipal requester = context.principal();
+        String ownerName = create.ownerPrincipalName();
+        KafkaPrincipal owner = ownerName == null || ownerName.isEmpty() ? requester
+                : new KafkaPrincipal(create.ownerPrincipalType(), ownerName);
+        // Kafka's failures keep the principals and answer -1 for the times, an empty id and HMAC.
+        CreateDelegationTokenResponseView response = new CreateDelegationTokenResponseView()
+                .principalType(owner.principalType()).principalName(owner.name())
+                .tokenRequesterPrincipalType(requester.principalType()).tokenRequesterPrincipalName(requester.name())
+                .issueTimestampMs(-1).expiryTimestampMs(-1).maxTimestampMs(-1).tokenId("").hmac(new byte[0]);
+        Errors error = refusal(context, create, owner);
+        if (error == Errors.NONE) {
+            error = create(create, owner, requester, response);
+        }
+        return CompletableFuture.completedFuture(response.errorCode(error.code()).struct());
+    }
+
+    private Errors refusal(RequestContext context, CreateDelegationTokenRequestView create, KafkaPrincipal owner) {
+        if (!TokenRequests.allowed(context)) {
+            return Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED;
+        }
+        if (!owner.equals(context.principal())
+                && !rules.authorize(context, AclOperation.CREATE_TOKENS, ResourceType.USER, owner.toString())) {
+            return Errors.DELEGATION_TOKEN_AUTHORIZATION_FAILED;
+        }
+        if (create.renewers().stream().anyMatch(r -> !KafkaPrincipal.USER_TYPE.equals(r.principalType()))) {
+            return Errors.INVALID_PRINCIPAL_TYPE;
+        }
+        if (!tokens.enabled()) {
+            return Errors.DELEGATION_TOKEN_AUTH_DISABLED;
+        }
+        return Errors.NONE;
+    }
+
+    private Errors create(CreateDelegationTokenRequestView create, KafkaPrincipal owner, KafkaPrincipal requester,
+                          CreateDelegationTokenResponseView response) {
+        long now = clock.getAsLong();
+        long lifetime = create.maxLifetimeMs() > 0 ? Math.min(maxLifetimeMs, create.maxLifetimeMs()) : maxLifetimeMs;
+        long maxTimestamp = saturatedSum(now, lifetime);
+        long expiryTimestamp = Math.min(maxTimestamp, saturatedSum(now, expiryTimeMs));
+        List<KafkaPrincipal> renewers = new ArrayList<>();
+        for (CreatableRenewers renewer : create.renewers()) {
+            renewers.add(new KafkaPrincipal(renewer.principalType(), renewer.principalName()));
+        }
+        DelegationToken token = new DelegationToken(TopicIds.toText(TopicIds.random()), owner, requester, renewers,
+                now, maxTimestamp, expiryTimestamp);
+        DelegationTokens.Held held;
+        try {
+            held = tokens.put(token);
+        } catch (IOException e) {
+            return Errors.KAFKA_STORAGE_ERROR;
+        }
+        response.issueTimestampMs(now).expiryTimestampMs(expiryTimestamp).maxTimestampMs(maxTimestamp)
+                .tokenId(token.tokenId()).hmac(held.hmac());
+        return Errors.NONE;
+    }
+
+    /** Kafka's controller adds the lifetimes without overflowing: a sum past Long.MAX_VALUE is Long.MAX_VALUE. */
+    static long saturatedSum(long a, long b) {
+        return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
+    }
+}

@@ -1,0 +1,60 @@
+package io.minibroker.broker.token;
+
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.authz.AclApisHandler;
+import io.minibroker.broker.authz.AclOperation;
+import io.minibroker.broker.authz.Authorizer;
+import io.minibroker.broker.authz.ResourceType;
+import io.minibroker.broker.security.DelegationToken;
+import io.minibroker.broker.security.DelegationTokens;
+import io.minibroker.broker.security.KafkaPrincipal;
+import io.minibroker.protocol.error.Errors;
+
+import java.io.IOException;
+
+/**
+ * What the four delegation token APIs check alike, as Kafka's KafkaApis checks them: who may ask at all, and the
+ * authorizer's say (everything allowed without one, as Kafka's AuthHelper answers without an authorizer).
+ */
+final class TokenRequests {
+
+    private final Authorizer authorizer;
+
+    /** @param authorizer the broker's, or null without one */
+    TokenRequests(Authorizer authorizer) {
+        this.authorizer = authorizer;
+    }
+
+    /**
+     * Kafka's allowTokenRequests: a token is asked for over an authenticated channel, never with a token itself (a
+     * token must not beget tokens). So not over PLAINTEXT, nor over SSL without a client certificate; a SASL
+     * connection signed in with a token is refused too.
+     */
+    static boolean allowed(RequestContext context) {
+        if (context.sasl() != null) {
+            return !context.sasl().tokenAuthenticated();
+        }
+        return context.tlsPrincipal() != null && !context.tlsPrincipal().equals(KafkaPrincipal.ANONYMOUS);
+    }
+
+    /** The token of this HMAC; null if there is none (or tokens are off). */
+    static DelegationToken find(DelegationTokens tokens, byte[] hmac) {
+        return hmac == null ? null : tokens.byHmac(hmac).map(DelegationTokens.Held::token).orElse(null);
+    }
+
+    /** Saves a token's new expiry time: NONE, or KAFKA_STORAGE_ERROR if the file could not be written. */
+    static Errors save(DelegationTokens tokens, DelegationToken token) {
+        try {
+            tokens.put(token);
+            return Errors.NONE;
+        } catch (IOException e) {
+            return Errors.KAFKA_STORAGE_ERROR;
+        }
+    }
+
+    boolean authorize(RequestContext context, AclOperation operation, ResourceType type, String name) {
+        return authorizer == null
+                || authorizer.authorize(context.principal(), AclApisHandler.host(context.clientAddress()), operation,
+                type, name);
+    }
+}

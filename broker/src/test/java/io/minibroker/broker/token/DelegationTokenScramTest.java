@@ -1,0 +1,167 @@
+package io.minibroker.broker.token;
+
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.purgatory.time.ManualClock;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ExpireDelegationTokenOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.UnsupportedByAuthenticationException;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.security.token.delegation.DelegationToken;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Clients signing in with a delegation token, as kafka-clients do ({@code ScramLoginModule required username=<token
+ * id> password=<HMAC in base64> tokenauth="true"}): they act as the token's owner, under the owner's ACLs, with
+ * either SCRAM mechanism; they may not ask for tokens themselves; a token removed (expired by request, or by the
+ * expiry check once past its time) signs nobody in.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class DelegationTokenScramTest {
+
+    private static final String TOPIC = "tokens";
+
+    @TempDir
+    Path logDir;
+    private final ManualClock clock = new ManualClock();
+    private Broker broker;
+
+    @AfterEach
+    void stop() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void aClientSignedInWithATokenActsAsItsOwnerUntilTheTokenIsGone() throws Exception {
+        broker = TestBrokers.start(logDir, DelegationTokenApisTest.settings(true), clock);
+        try (Admin admin = plainAdmin("admin"); Admin alice = plainAdmin("alice"); Admin bob = plainAdmin("bob")) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
+            List<AclBinding> acls = new ArrayList<>();
+            for (AclOperation operation : List.of(AclOperation.WRITE, AclOperation.READ, AclOperation.DESCRIBE)) {
+                acls.add(new AclBinding(new ResourcePattern(ResourceType.TOPIC, TOPIC, PatternType.LITERAL),
+                        new AccessControlEntry("User:alice", "*", operation, AclPermissionType.ALLOW)));
+            }
+            acls.add(new AclBinding(new ResourcePattern(ResourceType.GROUP, "g", PatternType.LITERAL),
+                    new AccessControlEntry("User:alice", "*", AclOperation.READ, AclPermissionType.ALLOW)));
+            admin.createAcls(acls).all().get();
+
+            DelegationToken alices = alice.createDelegationToken().delegationToken().get();
+            produce(tokenClient("SCRAM-SHA-256", alices.tokenInfo().tokenId(), alices.hmacAsBase64String()), "one");
+            produce(tokenClient("SCRAM-SHA-512", alices.tokenInfo().tokenId(), alices.hmacAsBase64String()), "two");
+            assertThat(consume(tokenClient("SCRAM-SHA-512", alices.tokenInfo().tokenId(),
+                    alices.hmacAsBase64String()), 2)).containsExactly("one", "two");
+
+            DelegationToken bobs = bob.createDelegationToken().delegationToken().get();
+            assertThatThrownBy(() -> produce(tokenClient("SCRAM-SHA-256", bobs.tokenInfo().tokenId(),
+                    bobs.hmacAsBase64String()), "x")).as("bob's token acts as bob, who may not write")
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+
+            assertThatThrownBy(() -> produce(tokenClient("SCRAM-SHA-256", alices.tokenInfo().tokenId(),
+                    bobs.hmacAsBase64String()), "x")).hasCauseInstanceOf(SaslAuthenticationException.class);
+            assertThatThrownBy(() -> produce(tokenClient("SCRAM-SHA-256", "no-such-token",
+                    alices.hmacAsBase64String()), "x")).hasCauseInstanceOf(SaslAuthenticationException.class);
+            assertThatThrownBy(() -> produce(scramClient("SCRAM-SHA-256", alices.tokenInfo().tokenId(),
+                    alices.hmacAsBase64String(), ""), "x")).as("without tokenauth the id is a user name")
+                    .hasCauseInstanceOf(SaslAuthenticationException.class);
+
+            try (Admin withToken = Admin.create(tokenClient("SCRAM-SHA-256", alices.tokenInfo().tokenId(),
+                    alices.hmacAsBase64String()))) {
+                assertThatThrownBy(() -> withToken.createDelegationToken().delegationToken().get())
+                        .as("a token begets no tokens").isInstanceOf(ExecutionException.class)
+                        .hasCauseInstanceOf(UnsupportedByAuthenticationException.class);
+            }
+
+            bob.expireDelegationToken(bobs.hmac(), new ExpireDelegationTokenOptions().expiryTimePeriodMs(-1))
+                    .expiryTimestamp().get();
+            assertThatThrownBy(() -> produce(tokenClient("SCRAM-SHA-256", bobs.tokenInfo().tokenId(),
+                    bobs.hmacAsBase64String()), "x")).as("expired at once")
+                    .hasCauseInstanceOf(SaslAuthenticationException.class);
+
+            clock.advance(DelegationTokenApisTest.EXPIRY_TIME_MS + DelegationTokenApisTest.CHECK_INTERVAL_MS);
+            assertThatThrownBy(() -> produce(tokenClient("SCRAM-SHA-256", alices.tokenInfo().tokenId(),
+                    alices.hmacAsBase64String()), "x")).as("removed by the expiry check")
+                    .hasCauseInstanceOf(SaslAuthenticationException.class);
+        }
+    }
+
+    private Map<String, Object> tokenClient(String mechanism, String tokenId, String hmac) {
+        return scramClient(mechanism, tokenId, hmac, " tokenauth=\"true\"");
+    }
+
+    private Map<String, Object> scramClient(String mechanism, String user, String password, String extra) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("SASL_PLAINTEXT"));
+        config.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+        config.put(SaslConfigs.SASL_MECHANISM, mechanism);
+        config.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                + " username=\"" + user + "\" password=\"" + password + "\"" + extra + ";");
+        return config;
+    }
+
+    private Admin plainAdmin(String user) {
+        return DelegationTokenApisTest.plainAdmin(broker, user);
+    }
+
+    private static void produce(Map<String, Object> config, String value) throws Exception {
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
+                new StringSerializer())) {
+            producer.send(new ProducerRecord<>(TOPIC, value)).get();
+        } catch (SaslAuthenticationException e) { // thrown by send itself when the metadata fetch fails to sign in
+            throw new ExecutionException(e);
+        }
+    }
+
+    private static List<String> consume(Map<String, Object> config, int count) {
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, "g");
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of(TOPIC));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (values.size() < count && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    values.add(record.value());
+                }
+            }
+        }
+        return values;
+    }
+}
