@@ -51,18 +51,28 @@ final class CreateDelegationTokenHandler implements ApiHandler {
         CreateDelegationTokenRequestView create = new CreateDelegationTokenRequestView(request.body());
         KafkaPrincipal requester = context.principal();
         String ownerName = create.ownerPrincipalName();
+        if (ownerName != null && !ownerName.isEmpty() && create.ownerPrincipalType() == null) {
+            // v3's owner type is nullable, but Kafka's KafkaPrincipal refuses a null type: its handler throws, and the
+            // request's error response names ANONYMOUS as owner and requester.
+            return CompletableFuture.completedFuture(failure(KafkaPrincipal.ANONYMOUS, KafkaPrincipal.ANONYMOUS)
+                    .errorCode(Errors.UNKNOWN_SERVER_ERROR.code()).struct());
+        }
         KafkaPrincipal owner = ownerName == null || ownerName.isEmpty() ? requester
                 : new KafkaPrincipal(create.ownerPrincipalType(), ownerName);
-        // Kafka's failures keep the principals and answer -1 for the times, an empty id and HMAC.
-        CreateDelegationTokenResponseView response = new CreateDelegationTokenResponseView()
-                .principalType(owner.principalType()).principalName(owner.name())
-                .tokenRequesterPrincipalType(requester.principalType()).tokenRequesterPrincipalName(requester.name())
-                .issueTimestampMs(-1).expiryTimestampMs(-1).maxTimestampMs(-1).tokenId("").hmac(new byte[0]);
+        CreateDelegationTokenResponseView response = failure(owner, requester);
         Errors error = refusal(context, create, owner);
         if (error == Errors.NONE) {
             error = create(create, owner, requester, response);
         }
         return CompletableFuture.completedFuture(response.errorCode(error.code()).struct());
+    }
+
+    /** Kafka's failures keep the principals and answer -1 for the times, an empty id and HMAC. */
+    private static CreateDelegationTokenResponseView failure(KafkaPrincipal owner, KafkaPrincipal requester) {
+        return new CreateDelegationTokenResponseView()
+                .principalType(owner.principalType()).principalName(owner.name())
+                .tokenRequesterPrincipalType(requester.principalType()).tokenRequesterPrincipalName(requester.name())
+                .issueTimestampMs(-1).expiryTimestampMs(-1).maxTimestampMs(-1).tokenId("").hmac(new byte[0]);
     }
 
     private Errors refusal(RequestContext context, CreateDelegationTokenRequestView create, KafkaPrincipal owner) {

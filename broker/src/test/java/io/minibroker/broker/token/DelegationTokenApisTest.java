@@ -6,6 +6,9 @@ import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.CreateDelegationTokenRequestView;
+import io.minibroker.protocol.message.view.CreateDelegationTokenResponseView;
+import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -232,6 +235,20 @@ class DelegationTokenApisTest {
                 assertThat(client.receive(api, version).body().getInt16("ErrorCode")).as(api.name())
                         .isEqualTo(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED.code());
             }
+        }
+        // v3's nullable owner type left null beside an owner name: Kafka's KafkaPrincipal refuses it, so its handler
+        // fails before any other check and the error response names ANONYMOUS (found by RequestFuzzTest: the echoed
+        // null type could not be encoded and the connection was closed).
+        try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+            ApiKey api = ApiKey.CREATE_DELEGATION_TOKEN;
+            client.send(RawClient.request(api, (short) 3, 8, new CreateDelegationTokenRequestView()
+                    .ownerPrincipalType(null).ownerPrincipalName("bob").struct()));
+            Struct body = client.receive(api, (short) 3).body();
+            assertThat(body.getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+            CreateDelegationTokenResponseView answer = new CreateDelegationTokenResponseView(body);
+            assertThat(answer.principalType() + ":" + answer.principalName()).isEqualTo("User:ANONYMOUS");
+            assertThat(answer.tokenRequesterPrincipalType() + ":" + answer.tokenRequesterPrincipalName())
+                    .isEqualTo("User:ANONYMOUS");
         }
         broker.close();
         broker = TestBrokers.start(logDir, settings(false), clock);
