@@ -1,6 +1,7 @@
 package io.minibroker.streams;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.broker.tools.KafkaToolProcess;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -19,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +46,6 @@ class StreamsToolsCommandTest {
     private static final String APPLICATION = "wc";
     private static final String INPUT = "lines";
     private static final String OUTPUT = "counts-out";
-    private static final String TOOL_LOGGING = resource("/kafka-tool-logback.xml");
 
     @TempDir
     Path logDir;
@@ -158,35 +157,13 @@ class StreamsToolsCommandTest {
     }
 
     /**
-     * The tool's standard output, every line without the spaces that pad its last column: the tool in a
-     * child JVM on this module's class path (kafka-clients 4.3.1), logging only warnings and errors, on standard
-     * error, as the script does.
+     * The tool's standard output, every line without the spaces that pad its last column: the tool in a child JVM
+     * ({@link KafkaToolProcess}) on this module's class path (kafka-clients 4.3.1).
      */
     private static String tool(Class<?> command, String bootstrap, String... args) throws Exception {
-        List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-Dlogback.configurationFile=" + TOOL_LOGGING, "-cp", System.getProperty("java.class.path"),
-                command.getName(), "--bootstrap-server", bootstrap));
+        List<String> line = new ArrayList<>(List.of("--bootstrap-server", bootstrap));
         line.addAll(List.of(args));
-        Path out = Files.createTempFile("streams-groups", ".out");
-        Path err = Files.createTempFile("streams-groups", ".err");
-        try {
-            Process process = new ProcessBuilder(line).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            assertThat(process.waitFor(90, TimeUnit.SECONDS)).as("the tool ended: " + List.of(args)).isTrue();
-            assertThat(process.exitValue()).as("exit of " + List.of(args) + ": " + Files.readString(out)
-                    + Files.readString(err)).isZero();
-            return Files.readString(out).lines().map(text -> text.stripTrailing() + "\n")
-                    .collect(Collectors.joining());
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-        }
-    }
-
-    private static String resource(String name) {
-        try {
-            return Path.of(StreamsToolsCommandTest.class.getResource(name).toURI()).toString();
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return KafkaToolProcess.run(System.getProperty("java.class.path"), 0, command, line).lines()
+                .map(text -> text.stripTrailing() + "\n").collect(Collectors.joining());
     }
 }

@@ -1,0 +1,77 @@
+package io.minibroker.broker.tools;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs one of Kafka's command-line tools (the main class a kafka-*.sh script starts) in a child JVM, as the scripts
+ * run them: on a class path the caller gives, logging only warnings and errors, on standard error
+ * ({@code kafka-tool-logback.xml}, a resource of this test jar, as the scripts' config/tools-log4j2.yaml), so that
+ * standard output is the tool's own. Shared by integration-tests' KafkaTool and streams-tests' tool tests, whose
+ * class paths differ (the kafka-clients release each runs the tools with).
+ */
+public final class KafkaToolProcess {
+
+    private static final long TIMEOUT_SECONDS = 90;
+    /**
+     * The logging set-up as a file of its own: the resource may sit in a jar (this test jar, to another module), and
+     * a resource name would have Logback print its status on the tool's standard output whenever a stale copy of the
+     * file stood elsewhere on the class path.
+     */
+    private static final Path LOGGING = loggingFile();
+
+    private KafkaToolProcess() {
+    }
+
+    /**
+     * The command's standard output, failing the test unless it exits with {@code exit} within
+     * {@value #TIMEOUT_SECONDS} seconds.
+     */
+    public static String run(String classPath, int exit, Class<?> command, List<String> args) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> line = new ArrayList<>(List.of(java, "-Xmx128m", "-Dlogback.configurationFile=" + LOGGING,
+                "-cp", classPath, command.getName()));
+        line.addAll(args);
+        String name = command.getSimpleName();
+        Path out = Files.createTempFile(name, ".out");
+        Path err = Files.createTempFile(name, ".err");
+        try {
+            Process process = new ProcessBuilder(line).redirectOutput(out.toFile()).redirectError(err.toFile())
+                    .start();
+            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError(name + " " + args + " still running after " + TIMEOUT_SECONDS + " s: "
+                        + Files.readString(out) + Files.readString(err));
+            }
+            String stdout = Files.readString(out);
+            assertThat(process.exitValue()).as("exit of " + name + " " + args + ": " + stdout
+                    + Files.readString(err)).isEqualTo(exit);
+            return stdout;
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private static Path loggingFile() {
+        try (InputStream in = KafkaToolProcess.class.getResourceAsStream("/kafka-tool-logback.xml")) {
+            if (in == null) {
+                throw new IllegalStateException("kafka-tool-logback.xml is missing from the broker's test classes");
+            }
+            Path file = Files.createTempFile("kafka-tool-logback", ".xml");
+            file.toFile().deleteOnExit();
+            Files.write(file, in.readAllBytes());
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
