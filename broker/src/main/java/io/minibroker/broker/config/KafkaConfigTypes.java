@@ -3,9 +3,9 @@ package io.minibroker.broker.config;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 
 /**
  * Each config's type as Kafka 4.3.1 defines it, for DescribeConfigs to name: a broker config's from KafkaConfig's
@@ -44,7 +44,7 @@ public final class KafkaConfigTypes {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Map<String, ConfigType> types = new TreeMap<>();
+        Map<String, ConfigType> types = new HashMap<>();
         table.forEach((name, type) -> types.put((String) name, ConfigType.valueOf((String) type)));
         return Map.copyOf(types);
     }

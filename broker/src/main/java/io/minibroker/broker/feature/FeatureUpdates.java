@@ -8,9 +8,10 @@ import java.util.Map;
 /**
  * Kafka 4.3.1's controller's checks of an UpdateFeatures (QuorumController.updateFeatures, FeatureControlManager),
  * with its messages, checked against one: the features are taken in the order Kafka's controller takes them, that of
- * a {@link HashMap} of their names, and the first refused fails the whole request. Not checked: the features' dependencies on {@code metadata.version}, which are all met since
- * {@code metadata.version} stays at its highest level (every downgrade of it is refused, as Kafka 4.3.1 refuses
- * one from 4.3-IV0), and other nodes' supported ranges, which are this node's (every node runs this code).
+ * a {@link HashMap} of their names, and the first refused fails the whole request. Not checked: the features'
+ * dependencies on {@code metadata.version}, which are all met since {@code metadata.version} stays at its highest
+ * level (every downgrade of it is refused, as Kafka 4.3.1 refuses one from 4.3-IV0), and other nodes' supported
+ * ranges, which are this node's (every node runs this code).
  */
 final class FeatureUpdates {
 
