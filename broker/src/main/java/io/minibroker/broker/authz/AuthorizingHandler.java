@@ -15,9 +15,9 @@ import java.util.concurrent.CompletionStage;
  * The authorization step in front of every API's handler: each API checks what Kafka's request handlers check, by
  * family in {@link TopicApiChecks}, {@link GroupApiChecks}, {@link ShareGroupApiChecks}, {@link OffsetFetchCheck},
  * {@link TransactionApiChecks} and {@link AdminApiChecks} (docs/acls.md has the table). The APIs Kafka serves without
- * authorization (ApiVersions, the SASL steps) pass; the ACL APIs and the delegation token APIs check for themselves. An API added to the table
- * without a check here is served to super users only (and closes anyone else's connection) rather than less securely
- * than configured.
+ * authorization (ApiVersions, the SASL steps) pass; the ACL APIs and the delegation token APIs check for themselves.
+ * An API added to the table without a check here is served to super users only (and closes anyone else's
+ * connection) rather than less securely than configured.
  */
 public final class AuthorizingHandler implements ApiHandler {
 
