@@ -17,13 +17,33 @@ import java.util.Properties;
 public final class KafkaConfigTypes {
 
     private static final String RESOURCE = "kafka-config-types.properties";
+    private static final String LISTENER_PREFIX = "listener.name.";
     private static final Map<String, ConfigType> TYPES = load();
 
     private KafkaConfigTypes() {
     }
 
+    /**
+     * A broker config's type; a listener's own value of one ({@code listener.name.<listener>.<config>}, with a SASL
+     * mechanism before a SASL config: {@code listener.name.<listener>.<mechanism>.sasl.jaas.config}) has the type of
+     * the config it sets, as Kafka's KafkaConfig.configType finds it through the config's synonyms.
+     */
     public static ConfigType broker(String name) {
-        return TYPES.getOrDefault("broker." + name, ConfigType.UNKNOWN);
+        ConfigType exact = TYPES.get("broker." + name);
+        if (exact != null || !name.startsWith(LISTENER_PREFIX)) {
+            return exact != null ? exact : ConfigType.UNKNOWN;
+        }
+        int listenerEnd = name.indexOf('.', LISTENER_PREFIX.length());
+        if (listenerEnd < 0) {
+            return ConfigType.UNKNOWN;
+        }
+        String config = name.substring(listenerEnd + 1);
+        ConfigType type = TYPES.get("broker." + config);
+        int mechanismEnd = config.indexOf('.');
+        if (type == null && mechanismEnd >= 0 && config.startsWith("sasl.", mechanismEnd + 1)) {
+            type = TYPES.get("broker." + config.substring(mechanismEnd + 1));
+        }
+        return type != null ? type : ConfigType.UNKNOWN;
     }
 
     public static ConfigType topic(String name) {

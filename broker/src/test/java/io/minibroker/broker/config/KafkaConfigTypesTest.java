@@ -63,6 +63,17 @@ class KafkaConfigTypesTest {
         assertThat(KafkaConfigTypes.broker("allow.everyone.if.no.acl.found")).isEqualTo(ConfigType.UNKNOWN);
         assertThat(KafkaConfigTypes.broker("minibroker.controls.port")).isEqualTo(ConfigType.UNKNOWN);
         assertThat(KafkaConfigTypes.topic("log.retention.ms")).isEqualTo(ConfigType.UNKNOWN);
+        // A listener's own value of a config has that config's type, as Kafka's KafkaConfig.configType finds it
+        // (these six answered so by Kafka 4.3.1's KafkaConfig.configType).
+        assertThat(KafkaConfigTypes.broker("listener.name.internal.ssl.keystore.password"))
+                .isEqualTo(ConfigType.PASSWORD);
+        assertThat(KafkaConfigTypes.broker("listener.name.sasl_plaintext.plain.sasl.jaas.config"))
+                .isEqualTo(ConfigType.PASSWORD);
+        assertThat(KafkaConfigTypes.broker("listener.name.internal.max.connections")).isEqualTo(ConfigType.INT);
+        assertThat(KafkaConfigTypes.broker("listener.name.x.plain.sasl.server.callback.handler.class"))
+                .isEqualTo(ConfigType.CLASS);
+        assertThat(KafkaConfigTypes.broker("listener.name.internal.no.such.key")).isEqualTo(ConfigType.UNKNOWN);
+        assertThat(KafkaConfigTypes.broker("listener.name.")).isEqualTo(ConfigType.UNKNOWN);
     }
 
     private static String generate() {
