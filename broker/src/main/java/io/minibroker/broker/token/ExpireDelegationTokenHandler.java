@@ -44,7 +44,7 @@ final class ExpireDelegationTokenHandler implements ApiHandler {
         DelegationToken token = TokenRequests.find(tokens, expire.hmac());
         Errors error = token == null ? (tokens.enabled() ? Errors.DELEGATION_TOKEN_NOT_FOUND
                 : Errors.DELEGATION_TOKEN_AUTH_DISABLED)
-                : !token.ownerOrRenewer(context.principal()) ? Errors.DELEGATION_TOKEN_OWNER_MISMATCH
+                : !token.allowedToRenew(context.principal()) ? Errors.DELEGATION_TOKEN_OWNER_MISMATCH
                 : period >= 0 && token.expiredAt(now) ? Errors.DELEGATION_TOKEN_EXPIRED
                 : Errors.NONE;
         if (error == Errors.NONE && period < 0) {

@@ -44,7 +44,7 @@ final class RenewDelegationTokenHandler implements ApiHandler {
         Errors error = token == null ? (tokens.enabled() ? Errors.DELEGATION_TOKEN_NOT_FOUND
                 : Errors.DELEGATION_TOKEN_AUTH_DISABLED)
                 : token.expiredAt(now) ? Errors.DELEGATION_TOKEN_EXPIRED
-                : !token.ownerOrRenewer(context.principal()) ? Errors.DELEGATION_TOKEN_OWNER_MISMATCH
+                : !token.allowedToRenew(context.principal()) ? Errors.DELEGATION_TOKEN_OWNER_MISMATCH
                 : Errors.NONE;
         if (error == Errors.NONE) {
             long period = renew.renewPeriodMs() > 0 ? Math.min(expiryTimeMs, renew.renewPeriodMs()) : expiryTimeMs;
