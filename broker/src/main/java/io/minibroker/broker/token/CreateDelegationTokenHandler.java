@@ -96,8 +96,8 @@ final class CreateDelegationTokenHandler implements ApiHandler {
                           CreateDelegationTokenResponseView response) {
         long now = clock.getAsLong();
         long lifetime = create.maxLifetimeMs() > 0 ? Math.min(maxLifetimeMs, create.maxLifetimeMs()) : maxLifetimeMs;
-        long maxTimestamp = saturatedSum(now, lifetime);
-        long expiryTimestamp = Math.min(maxTimestamp, saturatedSum(now, expiryTimeMs));
+        long maxTimestamp = TokenRequests.after(now, lifetime);
+        long expiryTimestamp = Math.min(maxTimestamp, TokenRequests.after(now, expiryTimeMs));
         List<KafkaPrincipal> renewers = new ArrayList<>();
         for (CreatableRenewers renewer : create.renewers()) {
             renewers.add(new KafkaPrincipal(renewer.principalType(), renewer.principalName()));
@@ -113,10 +113,5 @@ final class CreateDelegationTokenHandler implements ApiHandler {
         response.issueTimestampMs(now).expiryTimestampMs(expiryTimestamp).maxTimestampMs(maxTimestamp)
                 .tokenId(token.tokenId()).hmac(held.hmac());
         return Errors.NONE;
-    }
-
-    /** Kafka's controller adds the lifetimes without overflowing: a sum past Long.MAX_VALUE is Long.MAX_VALUE. */
-    static long saturatedSum(long a, long b) {
-        return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
     }
 }
