@@ -217,11 +217,6 @@ public final class DelegationTokens {
     }
 
     private static KafkaPrincipal decode(String text) {
-        String principal = new String(Base64.getDecoder().decode(text), StandardCharsets.UTF_8);
-        int colon = principal.indexOf(':');
-        if (colon < 0) {
-            throw new IllegalArgumentException("not a principal: " + principal);
-        }
-        return new KafkaPrincipal(principal.substring(0, colon), principal.substring(colon + 1));
+        return KafkaPrincipal.parse(new String(Base64.getDecoder().decode(text), StandardCharsets.UTF_8));
     }
 }
