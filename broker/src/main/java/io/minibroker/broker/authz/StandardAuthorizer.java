@@ -64,7 +64,7 @@ public final class StandardAuthorizer implements Authorizer {
             return Set.of();
         }
         return Arrays.stream(value.split(";")).map(String::trim).filter(s -> !s.isEmpty())
-                .map(s -> new KafkaPrincipal(s.substring(0, s.indexOf(':')), s.substring(s.indexOf(':') + 1)))
+                .map(KafkaPrincipal::parse)
                 .collect(Collectors.toUnmodifiableSet());
     }
 

@@ -16,17 +16,20 @@ public record DelegationToken(String tokenId, KafkaPrincipal owner, KafkaPrincip
         renewers = List.copyOf(renewers);
     }
 
-    /** Whether this principal owns the token or is one of its renewers: who may renew and expire it. */
-    public boolean ownerOrRenewer(KafkaPrincipal principal) {
+    /**
+     * Whether this principal owns the token or is one of its renewers: who may renew and expire it (Kafka's
+     * controller's allowedToRenew).
+     */
+    public boolean allowedToRenew(KafkaPrincipal principal) {
         return owner.equals(principal) || renewers.contains(principal);
     }
 
     /**
-     * Whether this principal owns the token, asked for it or may renew it: whom a description lists it for (Kafka's
-     * TokenInformation.ownerOrRenewer, which counts the requester too).
+     * Whether this principal owns the token, asked for it or may renew it: whom a description lists it for. Kafka's
+     * TokenInformation.ownerOrRenewer, which despite its name counts the requester too.
      */
-    public boolean ownerRequesterOrRenewer(KafkaPrincipal principal) {
-        return requester.equals(principal) || ownerOrRenewer(principal);
+    public boolean ownerOrRenewer(KafkaPrincipal principal) {
+        return requester.equals(principal) || allowedToRenew(principal);
     }
 
     /** Whether the token is past its expiry or its maximum lifetime at {@code nowMs}, Kafka's test. */

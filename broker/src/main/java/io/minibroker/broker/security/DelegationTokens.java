@@ -109,9 +109,14 @@ public final class DelegationTokens {
         return byId.values();
     }
 
-    /** Adds a token, or replaces the one of its id (a renewal or an expiry moving its time), and saves. */
+    /**
+     * Adds a token, or replaces the one of its id (a renewal or an expiry moving its time), and saves. A token's HMAC
+     * and SCRAM credentials follow from its id alone, so a replaced one keeps those it has: deriving them again would
+     * cost a renewal both mechanisms' 4096 iterations on the disk thread for the same result.
+     */
     public Held put(DelegationToken token) throws IOException {
-        Held held = held(token);
+        Held known = byId.get(token.tokenId());
+        Held held = known == null ? held(token) : new Held(token, known.hmac(), known.credentials());
         change(tokens -> {
             tokens.put(token.tokenId(), held);
             return tokens;
@@ -212,11 +217,6 @@ public final class DelegationTokens {
     }
 
     private static KafkaPrincipal decode(String text) {
-        String principal = new String(Base64.getDecoder().decode(text), StandardCharsets.UTF_8);
-        int colon = principal.indexOf(':');
-        if (colon < 0) {
-            throw new IllegalArgumentException("not a principal: " + principal);
-        }
-        return new KafkaPrincipal(principal.substring(0, colon), principal.substring(colon + 1));
+        return KafkaPrincipal.parse(new String(Base64.getDecoder().decode(text), StandardCharsets.UTF_8));
     }
 }

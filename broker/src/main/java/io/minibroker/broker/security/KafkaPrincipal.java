@@ -14,6 +14,21 @@ public record KafkaPrincipal(String principalType, String name) {
         return new KafkaPrincipal(USER_TYPE, name);
     }
 
+    /**
+     * The principal of its text, {@code type:name}, split at the first colon as Kafka's
+     * SecurityUtils.parseKafkaPrincipal splits it (so a name may hold colons).
+     *
+     * @throws IllegalArgumentException if the text has no colon
+     */
+    public static KafkaPrincipal parse(String text) {
+        int colon = text == null ? -1 : text.indexOf(':');
+        if (colon < 0) {
+            throw new IllegalArgumentException("expected a string in format principalType:principalName but got "
+                    + text);
+        }
+        return new KafkaPrincipal(text.substring(0, colon), text.substring(colon + 1));
+    }
+
     @Override
     public String toString() {
         return principalType + ":" + name;

@@ -58,6 +58,11 @@ final class SecurityApis {
         String superUsers = config.get(SecurityKeys.SUPER_USERS);
         boolean allowEveryone = config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND);
         if (config.inCluster()) {
+            if (config.get(SecurityKeys.DELEGATION_TOKEN_SECRET_KEY) != null) {
+                // Kafka would offer tokens here; this broker does not, so the key it was given must not go unsaid.
+                LOG.warn("Ignoring {}: delegation tokens are offered on a single node only, not in a cluster",
+                        SecurityKeys.DELEGATION_TOKEN_SECRET_KEY.name());
+            }
             return new SecurityApis(config.authorizerEnabled()
                     ? StandardAuthorizer.following(superUsers, allowEveryone) : null, ScramCredentials.following(),
                     DelegationTokens.disabled());

@@ -59,20 +59,30 @@ final class CreateDelegationTokenHandler implements ApiHandler {
         }
         KafkaPrincipal owner = ownerName == null || ownerName.isEmpty() ? requester
                 : new KafkaPrincipal(create.ownerPrincipalType(), ownerName);
-        CreateDelegationTokenResponseView response = failure(owner, requester);
         Errors error = refusal(context, create, owner);
-        if (error == Errors.NONE) {
-            error = create(create, owner, requester, response);
+        if (error != Errors.NONE) {
+            return CompletableFuture.completedFuture(failure(owner, requester).errorCode(error.code()).struct());
         }
+        CreateDelegationTokenResponseView response = principals(owner, requester);
+        // Tokens being off is Kafka's controller's answer, not its broker's: the times stay 0, not -1.
+        error = tokens.enabled() ? create(create, owner, requester, response) : Errors.DELEGATION_TOKEN_AUTH_DISABLED;
         return CompletableFuture.completedFuture(response.errorCode(error.code()).struct());
     }
 
-    /** Kafka's failures keep the principals and answer -1 for the times, an empty id and HMAC. */
-    private static CreateDelegationTokenResponseView failure(KafkaPrincipal owner, KafkaPrincipal requester) {
+    /** The answer's principals; the times, id and HMAC left as Kafka's controller leaves them on an error. */
+    private static CreateDelegationTokenResponseView principals(KafkaPrincipal owner, KafkaPrincipal requester) {
         return new CreateDelegationTokenResponseView()
                 .principalType(owner.principalType()).principalName(owner.name())
                 .tokenRequesterPrincipalType(requester.principalType()).tokenRequesterPrincipalName(requester.name())
-                .issueTimestampMs(-1).expiryTimestampMs(-1).maxTimestampMs(-1).tokenId("").hmac(new byte[0]);
+                .tokenId("").hmac(new byte[0]);
+    }
+
+    /**
+     * Kafka's broker's refusals (CreateDelegationTokenResponse.prepareResponse) keep the principals and answer -1
+     * for the times, an empty id and HMAC.
+     */
+    private static CreateDelegationTokenResponseView failure(KafkaPrincipal owner, KafkaPrincipal requester) {
+        return principals(owner, requester).issueTimestampMs(-1).expiryTimestampMs(-1).maxTimestampMs(-1);
     }
 
     private Errors refusal(RequestContext context, CreateDelegationTokenRequestView create, KafkaPrincipal owner) {
@@ -86,9 +96,6 @@ final class CreateDelegationTokenHandler implements ApiHandler {
         if (create.renewers().stream().anyMatch(r -> !KafkaPrincipal.USER_TYPE.equals(r.principalType()))) {
             return Errors.INVALID_PRINCIPAL_TYPE;
         }
-        if (!tokens.enabled()) {
-            return Errors.DELEGATION_TOKEN_AUTH_DISABLED;
-        }
         return Errors.NONE;
     }
 
@@ -96,8 +103,8 @@ final class CreateDelegationTokenHandler implements ApiHandler {
                           CreateDelegationTokenResponseView response) {
         long now = clock.getAsLong();
         long lifetime = create.maxLifetimeMs() > 0 ? Math.min(maxLifetimeMs, create.maxLifetimeMs()) : maxLifetimeMs;
-        long maxTimestamp = saturatedSum(now, lifetime);
-        long expiryTimestamp = Math.min(maxTimestamp, saturatedSum(now, expiryTimeMs));
+        long maxTimestamp = TokenRequests.after(now, lifetime);
+        long expiryTimestamp = Math.min(maxTimestamp, TokenRequests.after(now, expiryTimeMs));
         List<KafkaPrincipal> renewers = new ArrayList<>();
         for (CreatableRenewers renewer : create.renewers()) {
             renewers.add(new KafkaPrincipal(renewer.principalType(), renewer.principalName()));
@@ -113,10 +120,5 @@ final class CreateDelegationTokenHandler implements ApiHandler {
         response.issueTimestampMs(now).expiryTimestampMs(expiryTimestamp).maxTimestampMs(maxTimestamp)
                 .tokenId(token.tokenId()).hmac(held.hmac());
         return Errors.NONE;
-    }
-
-    /** Kafka's controller adds the lifetimes without overflowing: a sum past Long.MAX_VALUE is Long.MAX_VALUE. */
-    static long saturatedSum(long a, long b) {
-        return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
     }
 }

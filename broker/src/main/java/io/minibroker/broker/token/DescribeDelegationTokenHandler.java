@@ -50,7 +50,7 @@ final class DescribeDelegationTokenHandler implements ApiHandler {
                 : named.stream().map(o -> new KafkaPrincipal(o.principalType(), o.principalName())).toList();
         for (DelegationTokens.Held held : tokens.all()) {
             DelegationToken token = held.token();
-            if ((owners == null || owners.stream().anyMatch(token::ownerRequesterOrRenewer))
+            if ((owners == null || owners.stream().anyMatch(token::ownerOrRenewer))
                     && visible(context, token)) {
                 add(response, held);
             }
@@ -59,7 +59,7 @@ final class DescribeDelegationTokenHandler implements ApiHandler {
     }
 
     private boolean visible(RequestContext context, DelegationToken token) {
-        return token.ownerRequesterOrRenewer(context.principal())
+        return token.ownerOrRenewer(context.principal())
                 || rules.authorize(context, AclOperation.DESCRIBE, ResourceType.DELEGATION_TOKEN, token.tokenId())
                 || rules.authorize(context, AclOperation.DESCRIBE_TOKENS, ResourceType.USER, token.owner().toString());
     }

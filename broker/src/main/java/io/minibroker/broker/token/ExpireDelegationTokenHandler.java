@@ -10,7 +10,6 @@ import io.minibroker.protocol.message.view.ExpireDelegationTokenRequestView;
 import io.minibroker.protocol.message.view.ExpireDelegationTokenResponseView;
 import io.minibroker.protocol.schema.Struct;
 
-import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.LongSupplier;
@@ -18,8 +17,8 @@ import java.util.function.LongSupplier;
 /**
  * ExpireDelegationToken, naming the token by its HMAC, as Kafka's controller answers it: by its owner or a renewer; a
  * negative period removes the token at once (answered with now as its expiry time, as Kafka 4.3.1's controller
- * answers), even an expired one; otherwise a token not yet expired expires the period from now, never past its maximum lifetime.
- * Saved before the answer.
+ * answers), even an expired one; otherwise a token not yet expired expires the period from now, never past its
+ * maximum lifetime. Saved before the answer.
  */
 final class ExpireDelegationTokenHandler implements ApiHandler {
 
@@ -42,28 +41,18 @@ final class ExpireDelegationTokenHandler implements ApiHandler {
         long now = clock.getAsLong();
         long period = expire.expiryTimePeriodMs();
         DelegationToken token = TokenRequests.find(tokens, expire.hmac());
-        Errors error = token == null ? (tokens.enabled() ? Errors.DELEGATION_TOKEN_NOT_FOUND
-                : Errors.DELEGATION_TOKEN_AUTH_DISABLED)
-                : !token.ownerOrRenewer(context.principal()) ? Errors.DELEGATION_TOKEN_OWNER_MISMATCH
+        Errors error = token == null ? TokenRequests.notFound(tokens)
+                : !token.allowedToRenew(context.principal()) ? Errors.DELEGATION_TOKEN_OWNER_MISMATCH
                 : period >= 0 && token.expiredAt(now) ? Errors.DELEGATION_TOKEN_EXPIRED
                 : Errors.NONE;
         if (error == Errors.NONE && period < 0) {
-            error = removed(token);
+            error = TokenRequests.saved(() -> tokens.remove(token.tokenId()));
             response.expiryTimestampMs(now);
         } else if (error == Errors.NONE) {
-            long expiry = Math.min(token.maxTimestamp(), CreateDelegationTokenHandler.saturatedSum(now, period));
-            error = TokenRequests.save(tokens, token.withExpiryTimestamp(expiry));
+            long expiry = TokenRequests.expiryAfter(token, now, period);
+            error = TokenRequests.saved(() -> tokens.put(token.withExpiryTimestamp(expiry)));
             response.expiryTimestampMs(expiry);
         }
         return CompletableFuture.completedFuture(response.errorCode(error.code()).struct());
-    }
-
-    private Errors removed(DelegationToken token) {
-        try {
-            tokens.remove(token.tokenId());
-            return Errors.NONE;
-        } catch (IOException e) {
-            return Errors.KAFKA_STORAGE_ERROR;
-        }
     }
 }

@@ -41,15 +41,14 @@ final class RenewDelegationTokenHandler implements ApiHandler {
         }
         long now = clock.getAsLong();
         DelegationToken token = TokenRequests.find(tokens, renew.hmac());
-        Errors error = token == null ? (tokens.enabled() ? Errors.DELEGATION_TOKEN_NOT_FOUND
-                : Errors.DELEGATION_TOKEN_AUTH_DISABLED)
+        Errors error = token == null ? TokenRequests.notFound(tokens)
                 : token.expiredAt(now) ? Errors.DELEGATION_TOKEN_EXPIRED
-                : !token.ownerOrRenewer(context.principal()) ? Errors.DELEGATION_TOKEN_OWNER_MISMATCH
+                : !token.allowedToRenew(context.principal()) ? Errors.DELEGATION_TOKEN_OWNER_MISMATCH
                 : Errors.NONE;
         if (error == Errors.NONE) {
             long period = renew.renewPeriodMs() > 0 ? Math.min(expiryTimeMs, renew.renewPeriodMs()) : expiryTimeMs;
-            long expiry = Math.min(token.maxTimestamp(), CreateDelegationTokenHandler.saturatedSum(now, period));
-            error = TokenRequests.save(tokens, token.withExpiryTimestamp(expiry));
+            long expiry = TokenRequests.expiryAfter(token, now, period);
+            error = TokenRequests.saved(() -> tokens.put(token.withExpiryTimestamp(expiry)));
             response.expiryTimestampMs(expiry);
         }
         return CompletableFuture.completedFuture(response.errorCode(error.code()).struct());

@@ -14,7 +14,8 @@ import java.io.IOException;
 
 /**
  * What the four delegation token APIs check alike, as Kafka's KafkaApis checks them: who may ask at all, and the
- * authorizer's say (everything allowed without one, as Kafka's AuthHelper answers without an authorizer).
+ * authorizer's say (everything allowed without one, as Kafka's AuthHelper answers without an authorizer); and the
+ * steps renewals and expiries share: finding the token, its new expiry time, saving the change.
  */
 final class TokenRequests {
 
@@ -42,14 +43,38 @@ final class TokenRequests {
         return hmac == null ? null : tokens.byHmac(hmac).map(DelegationTokens.Held::token).orElse(null);
     }
 
-    /** Saves a token's new expiry time: NONE, or KAFKA_STORAGE_ERROR if the file could not be written. */
-    static Errors save(DelegationTokens tokens, DelegationToken token) {
+    /** Why a renewal or an expiry found no token: tokens are off, or none has the HMAC, as Kafka's controller. */
+    static Errors notFound(DelegationTokens tokens) {
+        return tokens.enabled() ? Errors.DELEGATION_TOKEN_NOT_FOUND : Errors.DELEGATION_TOKEN_AUTH_DISABLED;
+    }
+
+    /** A change to the tokens, which saves their file. */
+    @FunctionalInterface
+    interface Change {
+        void apply() throws IOException;
+    }
+
+    /** Makes the change: NONE, or KAFKA_STORAGE_ERROR if the file could not be written. */
+    static Errors saved(Change change) {
         try {
-            tokens.put(token);
+            change.apply();
             return Errors.NONE;
         } catch (IOException e) {
             return Errors.KAFKA_STORAGE_ERROR;
         }
+    }
+
+    /**
+     * {@code period} from {@code now} without overflowing, as Kafka's controller adds a creation's and an expiry's
+     * times (its renewal adds plainly, which only an expiry time near Long.MAX_VALUE would overflow).
+     */
+    static long after(long now, long period) {
+        return now > Long.MAX_VALUE - period ? Long.MAX_VALUE : now + period;
+    }
+
+    /** A renewal's or an expiry's new expiry time: {@code period} from {@code now}, never past the token's maximum. */
+    static long expiryAfter(DelegationToken token, long now, long period) {
+        return Math.min(token.maxTimestamp(), after(now, period));
     }
 
     boolean authorize(RequestContext context, AclOperation operation, ResourceType type, String name) {

@@ -232,8 +232,12 @@ class DelegationTokenApisTest {
             try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
                 short version = api.highestStableVersion();
                 client.send(RawClient.request(api, version, 7, api.request().newMessage()));
-                assertThat(client.receive(api, version).body().getInt16("ErrorCode")).as(api.name())
+                Struct body = client.receive(api, version).body();
+                assertThat(body.getInt16("ErrorCode")).as(api.name())
                         .isEqualTo(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED.code());
+                if (api == ApiKey.CREATE_DELEGATION_TOKEN) {
+                    assertThat(times(body)).as("Kafka's broker's refusal: -1 for the times").containsOnly(-1L);
+                }
             }
         }
         // v3's nullable owner type left null beside an owner name: Kafka's KafkaPrincipal refuses it, so its handler
@@ -264,6 +268,29 @@ class DelegationTokenApisTest {
             assertFails(plaintext.createDelegationToken().delegationToken(),
                     UnsupportedByAuthenticationException.class);
         }
+        // Tokens being off is Kafka's controller's answer, which leaves the times at 0 (its broker's refusals: -1).
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            client.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, 1,
+                    ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
+            client.receive(ApiKey.SASL_HANDSHAKE, (short) 1);
+            client.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 2, ApiKey.SASL_AUTHENTICATE.request()
+                    .newMessage().set("AuthBytes", "\0alice\0alice-secret".getBytes(StandardCharsets.UTF_8))));
+            assertThat(client.receive(ApiKey.SASL_AUTHENTICATE, (short) 2).body().getInt16("ErrorCode"))
+                    .isEqualTo(Errors.NONE.code());
+            ApiKey api = ApiKey.CREATE_DELEGATION_TOKEN;
+            client.send(RawClient.request(api, (short) 3, 3, api.request().newMessage()));
+            Struct body = client.receive(api, (short) 3).body();
+            assertThat(body.getInt16("ErrorCode")).isEqualTo(Errors.DELEGATION_TOKEN_AUTH_DISABLED.code());
+            CreateDelegationTokenResponseView answer = new CreateDelegationTokenResponseView(body);
+            assertThat(answer.principalType() + ":" + answer.principalName()).isEqualTo("User:alice");
+            assertThat(times(body)).containsOnly(0L);
+        }
+    }
+
+    /** A CreateDelegationToken answer's issue, expiry and maximum times. */
+    private static List<Long> times(Struct body) {
+        CreateDelegationTokenResponseView answer = new CreateDelegationTokenResponseView(body);
+        return List.of(answer.issueTimestampMs(), answer.expiryTimestampMs(), answer.maxTimestampMs());
     }
 
     private Admin admin(String user) {
