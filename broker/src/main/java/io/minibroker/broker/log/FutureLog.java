@@ -24,13 +24,14 @@ import java.util.UUID;
  * that has rolled never changes in place (the cleaner replaces it by a new segment, retention and truncation drop it,
  * all of which show as another segment object or a truncation count moved on):
  * <ol>
- *   <li>{@link #copyClosedSegments} copies every segment but the active one, file for file, without the log's lock,
- *       while the partition keeps taking appends and serving reads, and notes which segment objects it copied;</li>
+ *   <li>{@link #copyClosedSegments} copies every segment but the active one, file for file, each fsynced as it is
+ *       copied, without the log's lock, while the partition keeps taking appends and serving reads, and notes which
+ *       segment objects it copied;</li>
  *   <li>{@link PartitionLog#completeMove} then holds the log's lock for the rest: the active segment, any segment
  *       that changed or appeared since its copy (all of them after a truncation), the producer snapshots, the leader
- *       epochs and {@code partition.metadata}, fsyncs them, swaps the directories and reopens the segments from the
+ *       epochs and {@code partition.metadata}, each fsynced, swaps the directories and reopens the segments from the
  *       new one. Appends to this one partition wait for that: the active segment's bytes (at most
- *       {@code segment.bytes}) and the fsyncs.</li>
+ *       {@code segment.bytes}) and their fsyncs, not those of the segments copied before.</li>
  * </ol>
  * A follower's copy would re-validate and rewrite every batch, and need its own fetch loop beside the replica
  * fetchers; the files are already Kafka's, so copying them keeps the segments, indexes and snapshots as they were.
@@ -165,18 +166,6 @@ public final class FutureLog {
         }
     }
 
-    /** Fsyncs every file of the future directory and the directory itself. */
-    void sync() throws IOException {
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-            for (Path file : files) {
-                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                    channel.force(true);
-                }
-            }
-        }
-        DurableFiles.fsyncDirectory(dir);
-    }
-
     /** Deletes the directory and what it holds: a cancelled move's, or one that failed. */
     void deleteDir() throws IOException {
         if (Files.exists(dir)) {
@@ -210,7 +199,10 @@ public final class FutureLog {
         return total;
     }
 
-    /** The first {@code size} bytes of {@code from}, in place of {@code to}, in chunks that a cancel stops between. */
+    /**
+     * The first {@code size} bytes of {@code from}, in place of {@code to}, in chunks that a cancel stops between,
+     * fsynced: a copy made before the swap is then on disk before the swap's lock is taken, not forced under it.
+     */
     private void copyFile(Path from, Path to, long size) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
              FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -222,6 +214,9 @@ public final class FutureLog {
                     throw new IOException(from + " ended at " + position + " of the " + size + " bytes to copy");
                 }
                 position += moved;
+            }
+            if (!cancelled) {
+                out.force(true);
             }
         }
     }
