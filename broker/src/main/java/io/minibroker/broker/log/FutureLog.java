@@ -50,7 +50,10 @@ public final class FutureLog {
     /** The log's truncation count when {@link #copyClosedSegments} began: a truncation since makes it copy all again. */
     private long truncationsAtCopy = -1;
     private volatile boolean cancelled;
-    /** Bytes copied so far and the offset the copied segments reach: what DescribeLogDirs tells of the future replica. */
+    /**
+     * Bytes of log copied by step one and the offset the copied segments reach: what DescribeLogDirs tells of the
+     * future replica (step two, under the log's lock, ends with the move, and the log is listed in its new place).
+     */
     private volatile long copiedBytes;
     private volatile long copiedEndOffset;
 
@@ -129,6 +132,7 @@ public final class FutureLog {
                 continue; // retention or the cleaner took it meanwhile: the log has no use for its copy
             }
             copied.put(segment, size);
+            copiedBytes += size;
             copiedEndOffset = Math.max(copiedEndOffset, segment.nextOffset());
         }
     }
@@ -186,17 +190,6 @@ public final class FutureLog {
                 Files.deleteIfExists(to[i]);
             }
         }
-        copiedBytes = sizeOfCopies();
-    }
-
-    private long sizeOfCopies() throws IOException {
-        long total = 0;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + LogSegment.LOG_SUFFIX)) {
-            for (Path file : files) {
-                total += Files.size(file);
-            }
-        }
-        return total;
     }
 
     /**

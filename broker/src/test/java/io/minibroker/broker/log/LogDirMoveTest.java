@@ -165,6 +165,27 @@ class LogDirMoveTest {
         manager.close();
     }
 
+    @Test
+    void theFutureReplicaHasTheBytesOfTheSegmentsCopiedAndEndsWhereTheLastOfThemEnds() throws Exception {
+        LogManager manager = started();
+        PartitionLog log = manager.getOrCreateLog(TP);
+        List<String> appended = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            appendOne(log, appended);
+        }
+        List<LogSegment> closed = log.closedSegments();
+        FutureLog future = new FutureLog(log, dirB);
+        assertThat(future.copiedBytes()).isZero();
+        assertThat(future.copiedEndOffset()).isEqualTo(log.logStartOffset());
+
+        future.copyClosedSegments();
+        assertThat(future.copiedBytes()).as("what DescribeLogDirs lists as the future replica's size")
+                .isEqualTo(closed.stream().mapToLong(LogSegment::size).sum());
+        assertThat(future.copiedEndOffset()).isEqualTo(closed.get(closed.size() - 1).nextOffset());
+        future.deleteDir();
+        manager.close();
+    }
+
     private LogManager started() throws IOException {
         LogManager manager = manager();
         manager.startup();
