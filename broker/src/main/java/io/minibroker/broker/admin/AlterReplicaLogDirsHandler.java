@@ -37,10 +37,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class AlterReplicaLogDirsHandler implements ApiHandler {
     private static final Logger log = LoggerFactory.getLogger(AlterReplicaLogDirsHandler.class);
-    /** A file name's limit, which Kafka checks the future directory's name against (KAFKA-4893). */
-    private static final int MAX_DIR_NAME_LENGTH = 255;
-    /** {@code .<32 hex digits>-future} after {@code <topic>-<partition>}. */
-    private static final int FUTURE_SUFFIX_LENGTH = 1 + 32 + "-future".length();
 
     private final LogManager logs;
     private final PartitionLeadership leadership;
@@ -72,8 +68,7 @@ public final class AlterReplicaLogDirsHandler implements ApiHandler {
     }
 
     private Errors alter(Named named, String path, String listener) {
-        String partitionDirName = named.topic() + "-" + named.partition();
-        if (partitionDirName.length() + FUTURE_SUFFIX_LENGTH > MAX_DIR_NAME_LENGTH) {
+        if (TopicPartition.futureDirNameTooLong(named.topic(), named.partition())) {
             return Errors.INVALID_TOPIC_EXCEPTION;
         }
         Optional<Path> logDir = logs.configuredLogDir(path);
@@ -94,7 +89,7 @@ public final class AlterReplicaLogDirsHandler implements ApiHandler {
             return leadership.currentLeader(tp, listener).leaderId() >= 0 ? Errors.REPLICA_NOT_AVAILABLE
                     : Errors.UNKNOWN_TOPIC_OR_PARTITION;
         } catch (IOException e) {
-            log.warn("Unable to alter the log dir of {} to {}", partitionDirName, path, e);
+            log.warn("Unable to alter the log dir of {} to {}", tp, path, e);
             return Errors.KAFKA_STORAGE_ERROR;
         }
     }

@@ -10,9 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * A partition's log on its way to another directory of {@code log.dirs}: Kafka's future replica, in a directory of
@@ -37,8 +35,6 @@ import java.util.UUID;
  * fetchers; the files are already Kafka's, so copying them keeps the segments, indexes and snapshots as they were.
  */
 public final class FutureLog {
-    /** Kafka's suffix of a future replica's directory. */
-    static final String FUTURE_DIR_SUFFIX = "-future";
     /** How much one transfer copies, so that a cancelled move stops within a few megabytes. */
     private static final long COPY_CHUNK_BYTES = 8 << 20;
 
@@ -60,22 +56,8 @@ public final class FutureLog {
     FutureLog(PartitionLog log, Path targetLogDir) {
         this.log = log;
         this.targetLogDir = targetLogDir;
-        this.dir = targetLogDir.resolve(dirName(log.topicPartition()));
+        this.dir = targetLogDir.resolve(log.topicPartition().futureDirName());
         this.copiedEndOffset = log.logStartOffset();
-    }
-
-    /** {@code <topic>-<partition>.<32 hex digits>-future}, as Kafka's UnifiedLog.logFutureDirName. */
-    static String dirName(TopicPartition tp) {
-        return tp.dirName() + "." + UUID.randomUUID().toString().replace("-", "") + FUTURE_DIR_SUFFIX;
-    }
-
-    /** The partition of a future directory's name, if the name is one. */
-    static Optional<TopicPartition> parseDirName(String name) {
-        int dot = name.lastIndexOf('.');
-        if (!name.endsWith(FUTURE_DIR_SUFFIX) || dot < 0) {
-            return Optional.empty();
-        }
-        return TopicPartition.parseDirName(name.substring(0, dot));
     }
 
     /** The log being moved: the current replica. */

@@ -166,7 +166,7 @@ public final class LogManager implements AutoCloseable {
             List<TopicPartition> partitions = new ArrayList<>();
             Set<TopicPartition> found = new HashSet<>(); // a list's contains would make this quadratic
             for (Path partitionDir : partitionDirs) {
-                if (partitionDir.getFileName().toString().endsWith(LogSegments.DELETE_DIR_SUFFIX)) {
+                if (partitionDir.getFileName().toString().endsWith(TopicPartition.DELETE_DIR_SUFFIX)) {
                     // A deleted log's directory whose delayed deletion a stop cut short.
                     log.info("Deleting {}, the directory of a deleted log", partitionDir);
                     FileDeletions.deleteContents(partitionDir);
@@ -218,9 +218,9 @@ public final class LogManager implements AutoCloseable {
             if (!Files.isDirectory(logDir)) {
                 continue;
             }
-            try (DirectoryStream<Path> entries = Files.newDirectoryStream(logDir, "*" + FutureLog.FUTURE_DIR_SUFFIX)) {
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(logDir, "*" + TopicPartition.FUTURE_DIR_SUFFIX)) {
                 for (Path entry : entries) {
-                    Optional<TopicPartition> tp = FutureLog.parseDirName(entry.getFileName().toString());
+                    Optional<TopicPartition> tp = TopicPartition.parseFutureDirName(entry.getFileName().toString());
                     if (tp.isPresent() && Files.isDirectory(entry) && futureDirs.put(tp.get(), entry) != null) {
                         throw new IOException(tp.get() + " has a future log in two directories, the second " + entry);
                     }
