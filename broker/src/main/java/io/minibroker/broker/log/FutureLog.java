@@ -154,10 +154,7 @@ public final class FutureLog {
 
     /** Deletes the directory and what it holds: a cancelled move's, or one that failed. */
     void deleteDir() throws IOException {
-        if (Files.exists(dir)) {
-            FileDeletions.deleteContents(dir);
-            Files.deleteIfExists(dir);
-        }
+        FileDeletions.deleteDirectory(dir);
     }
 
     /** The segment's files, its log file up to {@code size} bytes; an index file it has not written is left out. */

@@ -169,8 +169,7 @@ public final class LogManager implements AutoCloseable {
                 if (partitionDir.getFileName().toString().endsWith(TopicPartition.DELETE_DIR_SUFFIX)) {
                     // A deleted log's directory whose delayed deletion a stop cut short.
                     log.info("Deleting {}, the directory of a deleted log", partitionDir);
-                    FileDeletions.deleteContents(partitionDir);
-                    Files.deleteIfExists(partitionDir);
+                    FileDeletions.deleteDirectory(partitionDir);
                     continue;
                 }
                 Optional<TopicPartition> parsed = TopicPartition.parseDirName(partitionDir.getFileName().toString());
@@ -234,8 +233,7 @@ public final class LogManager implements AutoCloseable {
             boolean current = logDirs.stream().anyMatch(logDir -> Files.isDirectory(logDir.resolve(tp.dirName())));
             if (current) {
                 log.info("Deleting {}, the copy of an unfinished move of {}; the move starts again", futureDir, tp);
-                FileDeletions.deleteContents(futureDir);
-                Files.delete(futureDir);
+                FileDeletions.deleteDirectory(futureDir);
                 interrupted.put(tp, futureDir.getParent());
             } else {
                 Path moved = futureDir.resolveSibling(tp.dirName());

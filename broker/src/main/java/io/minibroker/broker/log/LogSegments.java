@@ -250,10 +250,7 @@ final class LogSegments {
             segment.closeForDeletion();
         }
         deletions.deleteLater("the directory " + renamed + " of a log moved to " + finalDir.getParent(), delayMs,
-                () -> {
-                    FileDeletions.deleteContents(renamed);
-                    Files.deleteIfExists(renamed);
-                });
+                () -> FileDeletions.deleteDirectory(renamed));
     }
 
     /** The partition directory: renamed for deletion once the log is deleted. */
