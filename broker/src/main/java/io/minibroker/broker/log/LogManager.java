@@ -406,10 +406,8 @@ public final class LogManager implements AutoCloseable {
             moving = null;
         }
         PartitionLog current = logs.get(tp);
-        if (current == null) {
-            if (moving == null) {
-                preferredLogDirs.put(tp, logDir);
-            }
+        if (current == null) { // and so no move either: a move starts from a log, and a log's deletion cancels it
+            preferredLogDirs.put(tp, logDir);
             return false;
         }
         if (moving == null && !current.dir().getParent().equals(logDir)) {
