@@ -169,9 +169,8 @@ class LogDirMoveTest {
     void theFutureReplicaHasTheBytesOfTheSegmentsCopiedAndEndsWhereTheLastOfThemEnds() throws Exception {
         LogManager manager = started();
         PartitionLog log = manager.getOrCreateLog(TP);
-        List<String> appended = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
-            appendOne(log, appended);
+            append(log, "r" + i, 1, T0 + i);
         }
         List<LogSegment> closed = log.closedSegments();
         FutureLog future = new FutureLog(log, dirB);
