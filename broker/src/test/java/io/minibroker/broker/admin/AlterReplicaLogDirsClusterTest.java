@@ -117,6 +117,7 @@ class AlterReplicaLogDirsClusterTest {
         MiniCluster cluster = MiniCluster.start(2, Map.of(),
                 id -> Map.of("log.dirs", secondDirs.resolve("a-" + id) + "," + secondDirs.resolve("b-" + id)));
         try (Admin admin = admin(cluster)) {
+            await(() -> liveNodes(admin) == 2, "both nodes unfenced, as a topic assigned to node 1 needs");
             admin.createTopics(List.of(new NewTopic("solo", Map.of(0, List.of(1))))).all().get();
             TopicPartitionReplica onNode0 = new TopicPartitionReplica("solo", 0, 0);
             String dir = secondDirs.resolve("b-0").toAbsolutePath().toString();
@@ -133,6 +134,14 @@ class AlterReplicaLogDirsClusterTest {
                     .hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
         } finally {
             cluster.close();
+        }
+    }
+
+    private static int liveNodes(Admin admin) {
+        try {
+            return admin.describeCluster().nodes().get().size();
+        } catch (Exception e) {
+            return -1;
         }
     }
 
