@@ -185,6 +185,34 @@ class LogDirMoveTest {
         manager.close();
     }
 
+    @Test
+    void aTruncationBetweenTheCopyAndTheSwapLeavesTheMovedLogAsTheLogIs() throws Exception {
+        LogManager manager = started();
+        PartitionLog log = manager.getOrCreateLog(TP);
+        List<String> appended = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            appendOne(log, appended);
+        }
+        FutureLog future = new FutureLog(log, dirB);
+        future.copyClosedSegments();
+        // A follower's truncation into a segment copied, then appends that refill it past its copied size.
+        log.truncateTo(100);
+        List<String> kept = new ArrayList<>(appended.subList(0, 100));
+        for (int i = 0; i < 200; i++) {
+            int n = 100 + i;
+            append(log, "s" + n, 1, T0 + n);
+            kept.add("s" + n + "-0");
+        }
+
+        assertThat(log.completeMove(future, 0)).isTrue();
+        assertThat(log.dir()).isEqualTo(dirB.resolve("orders-0"));
+        assertThat(values(log)).isEqualTo(kept);
+        manager.close();
+        LogManager reopened = started();
+        assertThat(values(reopened.log(TP).orElseThrow())).as("after a restart, from the moved files").isEqualTo(kept);
+        reopened.close();
+    }
+
     private LogManager started() throws IOException {
         LogManager manager = manager();
         manager.startup();
