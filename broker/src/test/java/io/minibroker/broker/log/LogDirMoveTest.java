@@ -142,11 +142,8 @@ class LogDirMoveTest {
     @Test
     void aMoveBackToTheCurrentDirectoryCancelsTheMoveUnderWay() throws Exception {
         LogManager manager = started();
-        PartitionLog log = manager.getOrCreateLog(TP);
         List<String> appended = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
-            appendOne(log, appended);
-        }
+        PartitionLog log = filled(manager, appended);
         assertThat(manager.alterLogDir(TP, dirB)).isTrue();
         assertThat(manager.alterLogDir(TP, dirA)).isTrue();
         // Either the move was cancelled, or it had ended and a move back to A started: A in the end, either way.
@@ -188,11 +185,8 @@ class LogDirMoveTest {
     @Test
     void aTruncationBetweenTheCopyAndTheSwapLeavesTheMovedLogAsTheLogIs() throws Exception {
         LogManager manager = started();
-        PartitionLog log = manager.getOrCreateLog(TP);
         List<String> appended = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
-            appendOne(log, appended);
-        }
+        PartitionLog log = filled(manager, appended);
         FutureLog future = new FutureLog(log, dirB);
         future.copyClosedSegments();
         // A follower's truncation into a segment copied, then appends that refill it past its copied size.
@@ -217,6 +211,15 @@ class LogDirMoveTest {
         LogManager manager = manager();
         manager.startup();
         return manager;
+    }
+
+    /** The partition's log, created (in A) with 300 records, their values added to {@code appended}. */
+    private static PartitionLog filled(LogManager manager, List<String> appended) throws IOException {
+        PartitionLog log = manager.getOrCreateLog(TP);
+        for (int i = 0; i < 300; i++) {
+            appendOne(log, appended);
+        }
+        return log;
     }
 
     /** A future directory of the partition in B, as a move to B makes it. */
