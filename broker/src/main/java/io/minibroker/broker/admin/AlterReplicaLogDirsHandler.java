@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * the future directory's name INVALID_TOPIC_EXCEPTION; a path that is not the absolute path of one of
  * {@code log.dirs} LOG_DIR_NOT_FOUND; a directory that cannot be read KAFKA_STORAGE_ERROR (Kafka's offline
  * directory); a partition this node has no replica of, its replica then created in that directory (Kafka's
- * preferred log dir), REPLICA_NOT_AVAILABLE where this node's metadata knows the partition (Kafka's
+ * preferred log dir), REPLICA_NOT_AVAILABLE where this node's metadata has the partition, led or not (Kafka's
  * NOT_LEADER_OR_FOLLOWER, answered so "for compatibility") and UNKNOWN_TOPIC_OR_PARTITION where it does not (Kafka's
  * generic catch: a single Kafka 4.3.1 node answered so for a topic that did not exist); otherwise NONE at once, the move itself going on in the background ({@code log/FutureLog}). A partition
  * named more than once is answered once, for the last directory naming it, as Kafka reads the request into a map.
@@ -37,10 +37,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class AlterReplicaLogDirsHandler implements ApiHandler {
     private static final Logger log = LoggerFactory.getLogger(AlterReplicaLogDirsHandler.class);
-    /** A file name's limit, which Kafka checks the future directory's name against (KAFKA-4893). */
-    private static final int MAX_DIR_NAME_LENGTH = 255;
-    /** {@code .<32 hex digits>-future} after {@code <topic>-<partition>}. */
-    private static final int FUTURE_SUFFIX_LENGTH = 1 + 32 + "-future".length();
 
     private final LogManager logs;
     private final PartitionLeadership leadership;
@@ -72,8 +68,7 @@ public final class AlterReplicaLogDirsHandler implements ApiHandler {
     }
 
     private Errors alter(Named named, String path, String listener) {
-        String partitionDirName = named.topic() + "-" + named.partition();
-        if (partitionDirName.length() + FUTURE_SUFFIX_LENGTH > MAX_DIR_NAME_LENGTH) {
+        if (TopicPartition.futureDirNameTooLong(named.topic(), named.partition())) {
             return Errors.INVALID_TOPIC_EXCEPTION;
         }
         Optional<Path> logDir = logs.configuredLogDir(path);
@@ -91,10 +86,11 @@ public final class AlterReplicaLogDirsHandler implements ApiHandler {
             if (logs.alterLogDir(tp, logDir.get())) {
                 return Errors.NONE;
             }
-            return leadership.currentLeader(tp, listener).leaderId() >= 0 ? Errors.REPLICA_NOT_AVAILABLE
+            // Kafka's metadataCache.contains: a partition the metadata has, led or not, has an epoch (-1: unknown).
+            return leadership.currentLeader(tp, listener).leaderEpoch() >= 0 ? Errors.REPLICA_NOT_AVAILABLE
                     : Errors.UNKNOWN_TOPIC_OR_PARTITION;
         } catch (IOException e) {
-            log.warn("Unable to alter the log dir of {} to {}", partitionDirName, path, e);
+            log.warn("Unable to alter the log dir of {} to {}", tp, path, e);
             return Errors.KAFKA_STORAGE_ERROR;
         }
     }

@@ -65,6 +65,12 @@ public interface FileDeletions {
         return renamed;
     }
 
+    /** Deletes {@code dir} with everything under it; nothing if it is gone already. */
+    static void deleteDirectory(Path dir) throws IOException {
+        deleteContents(dir);
+        Files.deleteIfExists(dir);
+    }
+
     /** Deletes everything under {@code dir}, but not {@code dir} itself; nothing if it is gone already. */
     static void deleteContents(Path dir) throws IOException {
         List<Path> paths;

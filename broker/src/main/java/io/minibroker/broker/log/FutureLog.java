@@ -10,9 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * A partition's log on its way to another directory of {@code log.dirs}: Kafka's future replica, in a directory of
@@ -24,20 +22,19 @@ import java.util.UUID;
  * that has rolled never changes in place (the cleaner replaces it by a new segment, retention and truncation drop it,
  * all of which show as another segment object or a truncation count moved on):
  * <ol>
- *   <li>{@link #copyClosedSegments} copies every segment but the active one, file for file, without the log's lock,
- *       while the partition keeps taking appends and serving reads, and notes which segment objects it copied;</li>
+ *   <li>{@link #copyClosedSegments} copies every segment but the active one, file for file, each fsynced as it is
+ *       copied, without the log's lock, while the partition keeps taking appends and serving reads, and notes which
+ *       segment objects it copied;</li>
  *   <li>{@link PartitionLog#completeMove} then holds the log's lock for the rest: the active segment, any segment
  *       that changed or appeared since its copy (all of them after a truncation), the producer snapshots, the leader
- *       epochs and {@code partition.metadata}, fsyncs them, swaps the directories and reopens the segments from the
+ *       epochs and {@code partition.metadata}, each fsynced, swaps the directories and reopens the segments from the
  *       new one. Appends to this one partition wait for that: the active segment's bytes (at most
- *       {@code segment.bytes}) and the fsyncs.</li>
+ *       {@code segment.bytes}) and their fsyncs, not those of the segments copied before.</li>
  * </ol>
  * A follower's copy would re-validate and rewrite every batch, and need its own fetch loop beside the replica
  * fetchers; the files are already Kafka's, so copying them keeps the segments, indexes and snapshots as they were.
  */
 public final class FutureLog {
-    /** Kafka's suffix of a future replica's directory. */
-    static final String FUTURE_DIR_SUFFIX = "-future";
     /** How much one transfer copies, so that a cancelled move stops within a few megabytes. */
     private static final long COPY_CHUNK_BYTES = 8 << 20;
 
@@ -49,29 +46,18 @@ public final class FutureLog {
     /** The log's truncation count when {@link #copyClosedSegments} began: a truncation since makes it copy all again. */
     private long truncationsAtCopy = -1;
     private volatile boolean cancelled;
-    /** Bytes copied so far and the offset the copied segments reach: what DescribeLogDirs tells of the future replica. */
+    /**
+     * Bytes of log copied by step one and the offset the copied segments reach: what DescribeLogDirs tells of the
+     * future replica (step two, under the log's lock, ends with the move, and the log is listed in its new place).
+     */
     private volatile long copiedBytes;
     private volatile long copiedEndOffset;
 
     FutureLog(PartitionLog log, Path targetLogDir) {
         this.log = log;
         this.targetLogDir = targetLogDir;
-        this.dir = targetLogDir.resolve(dirName(log.topicPartition()));
+        this.dir = targetLogDir.resolve(log.topicPartition().futureDirName());
         this.copiedEndOffset = log.logStartOffset();
-    }
-
-    /** {@code <topic>-<partition>.<32 hex digits>-future}, as Kafka's UnifiedLog.logFutureDirName. */
-    static String dirName(TopicPartition tp) {
-        return tp.dirName() + "." + UUID.randomUUID().toString().replace("-", "") + FUTURE_DIR_SUFFIX;
-    }
-
-    /** The partition of a future directory's name, if the name is one. */
-    static Optional<TopicPartition> parseDirName(String name) {
-        int dot = name.lastIndexOf('.');
-        if (!name.endsWith(FUTURE_DIR_SUFFIX) || dot < 0) {
-            return Optional.empty();
-        }
-        return TopicPartition.parseDirName(name.substring(0, dot));
     }
 
     /** The log being moved: the current replica. */
@@ -128,6 +114,7 @@ public final class FutureLog {
                 continue; // retention or the cleaner took it meanwhile: the log has no use for its copy
             }
             copied.put(segment, size);
+            copiedBytes += size;
             copiedEndOffset = Math.max(copiedEndOffset, segment.nextOffset());
         }
     }
@@ -165,24 +152,9 @@ public final class FutureLog {
         }
     }
 
-    /** Fsyncs every file of the future directory and the directory itself. */
-    void sync() throws IOException {
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-            for (Path file : files) {
-                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                    channel.force(true);
-                }
-            }
-        }
-        DurableFiles.fsyncDirectory(dir);
-    }
-
     /** Deletes the directory and what it holds: a cancelled move's, or one that failed. */
     void deleteDir() throws IOException {
-        if (Files.exists(dir)) {
-            FileDeletions.deleteContents(dir);
-            Files.deleteIfExists(dir);
-        }
+        FileDeletions.deleteDirectory(dir);
     }
 
     /** The segment's files, its log file up to {@code size} bytes; an index file it has not written is left out. */
@@ -197,20 +169,12 @@ public final class FutureLog {
                 Files.deleteIfExists(to[i]);
             }
         }
-        copiedBytes = sizeOfCopies();
     }
 
-    private long sizeOfCopies() throws IOException {
-        long total = 0;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + LogSegment.LOG_SUFFIX)) {
-            for (Path file : files) {
-                total += Files.size(file);
-            }
-        }
-        return total;
-    }
-
-    /** The first {@code size} bytes of {@code from}, in place of {@code to}, in chunks that a cancel stops between. */
+    /**
+     * The first {@code size} bytes of {@code from}, in place of {@code to}, in chunks that a cancel stops between,
+     * fsynced: a copy made before the swap is then on disk before the swap's lock is taken, not forced under it.
+     */
     private void copyFile(Path from, Path to, long size) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
              FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -222,6 +186,9 @@ public final class FutureLog {
                     throw new IOException(from + " ended at " + position + " of the " + size + " bytes to copy");
                 }
                 position += moved;
+            }
+            if (!cancelled) {
+                out.force(true);
             }
         }
     }

@@ -6,7 +6,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -237,14 +236,14 @@ public final class LeaderEpochCache {
     }
 
     /**
-     * A log's move to another directory: copies the checkpoint into {@code futureDir}, runs {@code swap} (which
+     * A log's move to another directory: copies the checkpoint into {@code futureDir} (fsynced), runs {@code swap} (which
      * renames that directory to {@code finalDir}) and keeps the file in {@code finalDir} from then on. All of it under
      * the file lock, so that no flush writes into a directory being renamed.
      */
     void moveDuring(Path futureDir, Path finalDir, FileDeletions.Deletion swap) throws IOException {
         synchronized (fileLock) {
             if (Files.exists(path)) {
-                Files.copy(path, futureDir.resolve(FILE_NAME), StandardCopyOption.REPLACE_EXISTING);
+                DurableFiles.writeAtomically(futureDir.resolve(FILE_NAME), Files.readString(path));
             }
             swap.delete();
             path = finalDir.resolve(FILE_NAME);

@@ -404,7 +404,7 @@ public final class LogCleaner implements AutoCloseable {
             if (segment.txnIndex().exists() || !indexed.isEmpty()) {
                 copy.writeTxnIndex(indexed); // swapped in with the segment: an empty file replaces one with entries
             }
-            copy.onRolled(); // its time index ends with its largest timestamp, which opening it rolled reads
+            copy.writeIndexesOut(); // its time index ends with its largest timestamp, which opening it rolled reads
             copy.flush();
         } catch (IOException | RuntimeException e) {
             // Deleted, not closed: closing would write the copy's waiting index entries, and a disk that failed the

@@ -166,11 +166,10 @@ public final class LogManager implements AutoCloseable {
             List<TopicPartition> partitions = new ArrayList<>();
             Set<TopicPartition> found = new HashSet<>(); // a list's contains would make this quadratic
             for (Path partitionDir : partitionDirs) {
-                if (partitionDir.getFileName().toString().endsWith(LogSegments.DELETE_DIR_SUFFIX)) {
+                if (partitionDir.getFileName().toString().endsWith(TopicPartition.DELETE_DIR_SUFFIX)) {
                     // A deleted log's directory whose delayed deletion a stop cut short.
                     log.info("Deleting {}, the directory of a deleted log", partitionDir);
-                    FileDeletions.deleteContents(partitionDir);
-                    Files.deleteIfExists(partitionDir);
+                    FileDeletions.deleteDirectory(partitionDir);
                     continue;
                 }
                 Optional<TopicPartition> parsed = TopicPartition.parseDirName(partitionDir.getFileName().toString());
@@ -218,9 +217,9 @@ public final class LogManager implements AutoCloseable {
             if (!Files.isDirectory(logDir)) {
                 continue;
             }
-            try (DirectoryStream<Path> entries = Files.newDirectoryStream(logDir, "*" + FutureLog.FUTURE_DIR_SUFFIX)) {
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(logDir, "*" + TopicPartition.FUTURE_DIR_SUFFIX)) {
                 for (Path entry : entries) {
-                    Optional<TopicPartition> tp = FutureLog.parseDirName(entry.getFileName().toString());
+                    Optional<TopicPartition> tp = TopicPartition.parseFutureDirName(entry.getFileName().toString());
                     if (tp.isPresent() && Files.isDirectory(entry) && futureDirs.put(tp.get(), entry) != null) {
                         throw new IOException(tp.get() + " has a future log in two directories, the second " + entry);
                     }
@@ -234,8 +233,7 @@ public final class LogManager implements AutoCloseable {
             boolean current = logDirs.stream().anyMatch(logDir -> Files.isDirectory(logDir.resolve(tp.dirName())));
             if (current) {
                 log.info("Deleting {}, the copy of an unfinished move of {}; the move starts again", futureDir, tp);
-                FileDeletions.deleteContents(futureDir);
-                Files.delete(futureDir);
+                FileDeletions.deleteDirectory(futureDir);
                 interrupted.put(tp, futureDir.getParent());
             } else {
                 Path moved = futureDir.resolveSibling(tp.dirName());
@@ -408,10 +406,8 @@ public final class LogManager implements AutoCloseable {
             moving = null;
         }
         PartitionLog current = logs.get(tp);
-        if (current == null) {
-            if (moving == null) {
-                preferredLogDirs.put(tp, logDir);
-            }
+        if (current == null) { // and so no move either: a move starts from a log, and a log's deletion cancels it
+            preferredLogDirs.put(tp, logDir);
             return false;
         }
         if (moving == null && !current.dir().getParent().equals(logDir)) {

@@ -283,7 +283,8 @@ final class LogSegment implements AutoCloseable {
             channel.truncate(position);
         }
         size = (int) position;
-        onRolled(); // the time index ends with the largest timestamp, as after a roll: a later open may take it there
+        // The time index ends with the largest timestamp, as after a roll: a later open may take it there.
+        writeIndexesOut();
         txnIndex.truncateTo(nextOffset); // markers cut with the tail; the log's replay restores any entry missing
         loadFirstBatchTimestamp();
         return truncated;
@@ -353,10 +354,11 @@ final class LogSegment implements AutoCloseable {
     }
 
     /**
-     * Called when a newer segment takes over: the time index gets the final max timestamp, and both indexes' files
-     * the entries still held in memory, as they are final now.
+     * The time index gets the largest timestamp, and both indexes' files the entries still held in memory, not
+     * forced: when a newer segment takes over (they are final now), and before a copy of the files (the cleaner's,
+     * a move to another directory) so that the copy opens as this segment would after a clean close.
      */
-    void onRolled() throws IOException {
+    void writeIndexesOut() throws IOException {
         timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
         offsetIndex.writeTail();
         timeIndex.writeTail();
@@ -575,19 +577,6 @@ final class LogSegment implements AutoCloseable {
         offsetIndex.flush();
         timeIndex.flush();
         txnIndex.flush();
-    }
-
-    /**
-     * Writes the index entries waiting in memory to the index files, with the largest timestamp as a close adds it,
-     * without forcing them: so that a copy of the files (a move to another directory) opens as this segment would
-     * after a clean close.
-     */
-    void writeIndexesOut() throws IOException {
-        if (maxTimestamp >= 0) {
-            timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
-        }
-        offsetIndex.writeTail();
-        timeIndex.writeTail();
     }
 
     /**

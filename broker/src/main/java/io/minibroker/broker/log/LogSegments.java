@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,8 +34,6 @@ import org.slf4j.LoggerFactory;
  */
 final class LogSegments {
     private static final Logger log = LoggerFactory.getLogger(LogSegments.class);
-    /** Kafka's suffix of a deleted partition's directory, renamed so until it is deleted. */
-    static final String DELETE_DIR_SUFFIX = "-delete";
 
     private final TopicPartition topicPartition;
     /**
@@ -202,7 +199,7 @@ final class LogSegments {
             segment.closeForDeletion();
         }
         segments.clear();
-        Path renamed = dir.resolveSibling(deleteDirName());
+        Path renamed = dir.resolveSibling(topicPartition.deleteDirName());
         Files.move(dir, renamed, StandardCopyOption.ATOMIC_MOVE);
         dir = renamed;
         deletions.deleteLater("the deleted log directory " + renamed, delayMs, () -> {
@@ -222,7 +219,7 @@ final class LogSegments {
      */
     void moveTo(Path futureDir, Path finalDir, LogConfig config, long now, long delayMs) throws IOException {
         Path oldDir = dir;
-        Path renamed = oldDir.resolveSibling(deleteDirName());
+        Path renamed = oldDir.resolveSibling(topicPartition.deleteDirName());
         NavigableMap<Long, LogSegment> reopened = new TreeMap<>();
         Files.move(oldDir, renamed, StandardCopyOption.ATOMIC_MOVE);
         try {
@@ -253,18 +250,7 @@ final class LogSegments {
             segment.closeForDeletion();
         }
         deletions.deleteLater("the directory " + renamed + " of a log moved to " + finalDir.getParent(), delayMs,
-                () -> {
-                    FileDeletions.deleteContents(renamed);
-                    Files.deleteIfExists(renamed);
-                });
-    }
-
-    /** {@code <topic>-<partition>.<id>-delete}, the topic name cut so the name stays within 255 characters. */
-    private String deleteDirName() {
-        String suffix = "-" + topicPartition.partition() + "."
-                + UUID.randomUUID().toString().replace("-", "") + DELETE_DIR_SUFFIX;
-        String topic = topicPartition.topic();
-        return topic.substring(0, Math.min(topic.length(), 255 - suffix.length())) + suffix;
+                () -> FileDeletions.deleteDirectory(renamed));
     }
 
     /** The partition directory: renamed for deletion once the log is deleted. */

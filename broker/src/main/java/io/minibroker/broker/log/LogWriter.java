@@ -116,7 +116,8 @@ final class LogWriter {
             // snapshots at each roll too). Not fsynced here, on an appender's thread: one a crash tore fails its
             // CRC, and the replay starts from an older one or from the log start.
             transactions.takeSnapshot(offsets.logEndOffset(), false);
-            previous.onRolled(); // its fsync is left to the background (flushIfRolled): rolls happen on event loops
+            // Its fsync is left to the background (flushIfRolled): rolls happen on event loops.
+            previous.writeIndexesOut();
             flushState.rolled();
             segments.roll(baseOffset, config, now);
             rollListener.segmentRolled(partitionLog);

@@ -794,7 +794,7 @@ public final class PartitionLog implements AutoCloseable {
         future.copyRemainingUnderLock(segments, flushState.truncations());
         Path finalDir = future.targetLogDir().resolve(topicPartition.dirName());
         epochCache.moveDuring(future.dir(), finalDir, () -> partitionMetadata.moveDuring(future.dir(), finalDir, () -> {
-            future.sync();
+            DurableFiles.fsyncDirectory(future.dir()); // its files were fsynced as they were written
             segments.moveTo(future.dir(), finalDir, config, clock.millis(), deleteDelayMs);
         }));
         transactions.movedTo(finalDir);

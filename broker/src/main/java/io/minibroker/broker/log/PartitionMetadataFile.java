@@ -38,13 +38,13 @@ public final class PartitionMetadataFile {
     }
 
     /**
-     * A log's move to another directory: writes the file into {@code futureDir} (if there is one), runs {@code swap}
+     * A log's move to another directory: writes the file into {@code futureDir} (if there is one; fsynced), runs {@code swap}
      * (which renames that directory to {@code finalDir}) and keeps the file in {@code finalDir} from then on, under
      * this object's monitor, as a write of the topic id takes it.
      */
     synchronized void moveDuring(Path futureDir, Path finalDir, FileDeletions.Deletion swap) throws IOException {
         if (content != null) {
-            Files.writeString(futureDir.resolve(FILE_NAME), content, StandardCharsets.UTF_8);
+            DurableFiles.writeAtomically(futureDir.resolve(FILE_NAME), content);
         }
         swap.delete();
         file = finalDir.resolve(FILE_NAME);

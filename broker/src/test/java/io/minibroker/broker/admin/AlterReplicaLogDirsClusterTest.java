@@ -2,6 +2,7 @@ package io.minibroker.broker.admin;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.minibroker.broker.embedded.MiniCluster;
 import java.nio.file.Path;
@@ -22,8 +23,11 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionReplica;
+import org.apache.kafka.common.errors.ReplicaNotAvailableException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -100,6 +104,55 @@ class AlterReplicaLogDirsClusterTest {
         } finally {
             stop.set(true);
             cluster.close();
+        }
+    }
+
+    /**
+     * Kafka's ReplicaManager answers NOT_LEADER_OR_FOLLOWER, sent as REPLICA_NOT_AVAILABLE, for a partition its
+     * metadata has and of which it holds no replica, whether the partition has a leader or not (metadataCache
+     * contains it); UNKNOWN_TOPIC_OR_PARTITION is only for one the metadata does not have.
+     */
+    @Test
+    void aNodeWithoutAReplicaOfAPartitionTheMetadataHasAnswersReplicaNotAvailableLedOrNot() throws Exception {
+        MiniCluster cluster = MiniCluster.start(2, Map.of(),
+                id -> Map.of("log.dirs", secondDirs.resolve("a-" + id) + "," + secondDirs.resolve("b-" + id)));
+        try (Admin admin = admin(cluster)) {
+            await(() -> liveNodes(admin) == 2, "both nodes unfenced, as a topic assigned to node 1 needs");
+            admin.createTopics(List.of(new NewTopic("solo", Map.of(0, List.of(1))))).all().get();
+            TopicPartitionReplica onNode0 = new TopicPartitionReplica("solo", 0, 0);
+            String dir = secondDirs.resolve("b-0").toAbsolutePath().toString();
+            await(() -> leaderAsNode0Has(admin) == 1, "node 0's metadata with solo-0 led by node 1");
+            assertThatThrownBy(() -> admin.alterReplicaLogDirs(Map.of(onNode0, dir)).all().get())
+                    .hasCauseInstanceOf(ReplicaNotAvailableException.class);
+
+            cluster.stop(1); // solo-0's only replica: no leader left
+            await(() -> leaderAsNode0Has(admin) == -1, "node 0's metadata with solo-0 leaderless");
+            assertThatThrownBy(() -> admin.alterReplicaLogDirs(Map.of(onNode0, dir)).all().get())
+                    .hasCauseInstanceOf(ReplicaNotAvailableException.class);
+            assertThatThrownBy(() -> admin.alterReplicaLogDirs(Map.of(new TopicPartitionReplica("solo", 1, 0), dir))
+                    .all().get()).as("a partition the topic does not have")
+                    .hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
+        } finally {
+            cluster.close();
+        }
+    }
+
+    private static int liveNodes(Admin admin) {
+        try {
+            return admin.describeCluster().nodes().get().size();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    /** solo-0's leader as node 0 answers Metadata (-1: none), or -2 while it cannot be read. */
+    private static int leaderAsNode0Has(Admin admin) {
+        try {
+            Node leader = admin.describeTopics(List.of("solo")).allTopicNames().get().get("solo").partitions().get(0)
+                    .leader();
+            return leader == null ? -1 : leader.id();
+        } catch (Exception e) {
+            return -2;
         }
     }
 

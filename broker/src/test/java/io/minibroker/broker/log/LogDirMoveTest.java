@@ -142,11 +142,8 @@ class LogDirMoveTest {
     @Test
     void aMoveBackToTheCurrentDirectoryCancelsTheMoveUnderWay() throws Exception {
         LogManager manager = started();
-        PartitionLog log = manager.getOrCreateLog(TP);
         List<String> appended = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
-            appendOne(log, appended);
-        }
+        PartitionLog log = filled(manager, appended);
         assertThat(manager.alterLogDir(TP, dirB)).isTrue();
         assertThat(manager.alterLogDir(TP, dirA)).isTrue();
         // Either the move was cancelled, or it had ended and a move back to A started: A in the end, either way.
@@ -165,10 +162,64 @@ class LogDirMoveTest {
         manager.close();
     }
 
+    @Test
+    void theFutureReplicaHasTheBytesOfTheSegmentsCopiedAndEndsWhereTheLastOfThemEnds() throws Exception {
+        LogManager manager = started();
+        PartitionLog log = manager.getOrCreateLog(TP);
+        for (int i = 0; i < 300; i++) {
+            append(log, "r" + i, 1, T0 + i);
+        }
+        List<LogSegment> closed = log.closedSegments();
+        FutureLog future = new FutureLog(log, dirB);
+        assertThat(future.copiedBytes()).isZero();
+        assertThat(future.copiedEndOffset()).isEqualTo(log.logStartOffset());
+
+        future.copyClosedSegments();
+        assertThat(future.copiedBytes()).as("what DescribeLogDirs lists as the future replica's size")
+                .isEqualTo(closed.stream().mapToLong(LogSegment::size).sum());
+        assertThat(future.copiedEndOffset()).isEqualTo(closed.get(closed.size() - 1).nextOffset());
+        future.deleteDir();
+        manager.close();
+    }
+
+    @Test
+    void aTruncationBetweenTheCopyAndTheSwapLeavesTheMovedLogAsTheLogIs() throws Exception {
+        LogManager manager = started();
+        List<String> appended = new ArrayList<>();
+        PartitionLog log = filled(manager, appended);
+        FutureLog future = new FutureLog(log, dirB);
+        future.copyClosedSegments();
+        // A follower's truncation into a segment copied, then appends that refill it past its copied size.
+        log.truncateTo(100);
+        List<String> kept = new ArrayList<>(appended.subList(0, 100));
+        for (int i = 0; i < 200; i++) {
+            int n = 100 + i;
+            append(log, "s" + n, 1, T0 + n);
+            kept.add("s" + n + "-0");
+        }
+
+        assertThat(log.completeMove(future, 0)).isTrue();
+        assertThat(log.dir()).isEqualTo(dirB.resolve("orders-0"));
+        assertThat(values(log)).isEqualTo(kept);
+        manager.close();
+        LogManager reopened = started();
+        assertThat(values(reopened.log(TP).orElseThrow())).as("after a restart, from the moved files").isEqualTo(kept);
+        reopened.close();
+    }
+
     private LogManager started() throws IOException {
         LogManager manager = manager();
         manager.startup();
         return manager;
+    }
+
+    /** The partition's log, created (in A) with 300 records, their values added to {@code appended}. */
+    private static PartitionLog filled(LogManager manager, List<String> appended) throws IOException {
+        PartitionLog log = manager.getOrCreateLog(TP);
+        for (int i = 0; i < 300; i++) {
+            appendOne(log, appended);
+        }
+        return log;
     }
 
     /** A future directory of the partition in B, as a move to B makes it. */

@@ -22,4 +22,28 @@ class TopicPartitionTest {
         assertThat(TopicPartition.parseDirName("orders-99999999999")).isEmpty();
         assertThat(TopicPartition.parseDirName("orders-1.abc-delete")).isEmpty();
     }
+
+    @Test
+    void aFutureDirectoryNamesItsPartitionAndADeletedOneStaysWithinAFileName() {
+        TopicPartition tp = new TopicPartition("my-topic", 12);
+        String future = tp.futureDirName();
+        assertThat(future).matches("my-topic-12\\.[0-9a-f]{32}-future");
+        assertThat(TopicPartition.parseFutureDirName(future)).contains(tp);
+        assertThat(TopicPartition.parseDirName(future)).as("not a partition's own directory").isEmpty();
+        assertThat(TopicPartition.parseFutureDirName("my-topic-12")).isEmpty();
+        assertThat(TopicPartition.parseFutureDirName(tp.deleteDirName())).isEmpty();
+
+        assertThat(tp.deleteDirName()).matches("my-topic-12\\.[0-9a-f]{32}-delete");
+        assertThat(new TopicPartition("t".repeat(249), 0).deleteDirName()).as("the topic cut to 255 characters in all")
+                .matches("t{213}-0\\.[0-9a-f]{32}-delete");
+    }
+
+    @Test
+    void aFutureDirectoryNameLongerThanAFileNameIsRefusedAsKafkaRefusesIt() {
+        // <topic>-<partition> + "." + 32 hex digits + "-future": 40 characters past the partition's own name.
+        assertThat(TopicPartition.futureDirNameTooLong("t".repeat(213), 0)).isFalse(); // 215 + 40 = 255
+        assertThat(TopicPartition.futureDirNameTooLong("t".repeat(214), 0)).isTrue();
+        assertThat(TopicPartition.futureDirNameTooLong("t".repeat(212), 10)).isFalse();
+        assertThat(TopicPartition.futureDirNameTooLong("t".repeat(213), 10)).isTrue();
+    }
 }
