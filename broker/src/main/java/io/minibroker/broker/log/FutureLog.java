@@ -24,12 +24,14 @@ import java.util.Set;
  * <ol>
  *   <li>{@link #copyClosedSegments} copies every segment but the active one, file for file, each fsynced as it is
  *       copied, without the log's lock, while the partition keeps taking appends and serving reads, and notes which
- *       segment objects it copied;</li>
- *   <li>{@link PartitionLog#completeMove} then holds the log's lock for the rest: the active segment, any segment
- *       that changed or appeared since its copy (all of them after a truncation), the producer snapshots, the leader
- *       epochs and {@code partition.metadata}, each fsynced, swaps the directories and reopens the segments from the
- *       new one. Appends to this one partition wait for that: the active segment's bytes (at most
- *       {@code segment.bytes}) and their fsyncs, not those of the segments copied before.</li>
+ *       segment objects it copied and their sizes; {@link #copyActiveSegmentHead} then copies the active segment's
+ *       log file as far as it is written, also without the lock;</li>
+ *   <li>{@link PartitionLog#completeMove} then holds the log's lock for the rest: the bytes appended to a segment
+ *       since its copy (a log file only grows while it is the same segment object and the log was not truncated),
+ *       the active segment's indexes, a segment that appeared since (all of them again after a truncation), the
+ *       producer snapshots, the leader epochs and {@code partition.metadata}, each fsynced, swaps the directories
+ *       and reopens the segments from the new one. Appends to this one partition wait for that: what was appended
+ *       during step one and the active segment's indexes, not the segments' bytes copied before.</li>
  * </ol>
  * A follower's copy would re-validate and rewrite every batch, and need its own fetch loop beside the replica
  * fetchers; the files are already Kafka's, so copying them keeps the segments, indexes and snapshots as they were.
@@ -43,7 +45,7 @@ public final class FutureLog {
     private final Path dir;
     /** The segments copied and their sizes then: a segment still in the log, the same object and size, is copied. */
     private final Map<LogSegment, Integer> copied = new HashMap<>();
-    /** The log's truncation count when {@link #copyClosedSegments} began: a truncation since makes it copy all again. */
+    /** The log's truncation count when {@link #copyClosedSegments} began: a truncation since has all copied again. */
     private long truncationsAtCopy = -1;
     private volatile boolean cancelled;
     /**
@@ -106,7 +108,7 @@ public final class FutureLog {
             }
             int size = segment.size();
             try {
-                copySegment(segment, size);
+                copySegment(segment, 0, size);
             } catch (IOException e) {
                 if (log.hasSegment(segment)) {
                     throw e;
@@ -120,17 +122,38 @@ public final class FutureLog {
     }
 
     /**
-     * Step two's copy, under the log's lock: the segments that step one did not copy as they are now, and the
-     * directory's other files; the copies of segments the log no longer has are deleted. Everything is fsynced.
+     * The end of step one, still without the log's lock: the active segment's log file as far as it is written now,
+     * so that step two copies only what is appended after it (and the segment's indexes, which change as it grows).
+     */
+    void copyActiveSegmentHead() throws IOException {
+        LogSegment active = log.activeSegment();
+        long endOffset = active.nextOffset(); // read before the size: the bytes copied reach at least this offset
+        int size = active.size();
+        if (cancelled) {
+            return;
+        }
+        copyFile(active.logPath(), LogSegment.files(dir, active.baseOffset(), "")[0], 0, size);
+        copied.put(active, size);
+        copiedBytes += size;
+        copiedEndOffset = Math.max(copiedEndOffset, endOffset);
+    }
+
+    /**
+     * Step two's copy, under the log's lock: what step one did not copy of each segment as it is now (only the bytes
+     * appended since, for a segment copied before, the same object, in a log not truncated since) and the directory's
+     * other files; the copies of segments the log no longer has are deleted. Everything is fsynced.
      */
     void copyRemainingUnderLock(LogSegments segments, long truncations) throws IOException {
         boolean truncated = truncations != truncationsAtCopy;
         Set<String> kept = new HashSet<>();
         for (LogSegment segment : segments.all()) {
             Integer size = copied.get(segment);
-            if (truncated || segment == segments.active() || size == null || size != segment.size()) {
+            if (truncated || size == null || size > segment.size()) {
                 segment.writeIndexesOut();
-                copySegment(segment, segment.size());
+                copySegment(segment, 0, segment.size());
+            } else if (size < segment.size() || segment == segments.active()) {
+                segment.writeIndexesOut();
+                copySegment(segment, size, segment.size());
             }
             for (Path file : LogSegment.files(dir, segment.baseOffset(), "")) {
                 kept.add(file.getFileName().toString());
@@ -147,7 +170,7 @@ public final class FutureLog {
         // The producer snapshots; the leader epochs and partition.metadata are written by their owners as they move.
         try (DirectoryStream<Path> files = Files.newDirectoryStream(segments.dir(), "*" + ProducerSnapshot.SUFFIX)) {
             for (Path file : files) {
-                copyFile(file, dir.resolve(file.getFileName()), Files.size(file));
+                copyFile(file, dir.resolve(file.getFileName()), 0, Files.size(file));
             }
         }
     }
@@ -157,14 +180,17 @@ public final class FutureLog {
         FileDeletions.deleteDirectory(dir);
     }
 
-    /** The segment's files, its log file up to {@code size} bytes; an index file it has not written is left out. */
-    private void copySegment(LogSegment segment, int size) throws IOException {
+    /**
+     * The segment's files: its log file's bytes from {@code from} (those before are copied already) up to
+     * {@code size}, its indexes whole; an index file it has not written is left out.
+     */
+    private void copySegment(LogSegment segment, int fromByte, int size) throws IOException {
         Path[] from = LogSegment.files(segment.logPath().getParent(), segment.baseOffset(), "");
         Path[] to = LogSegment.files(dir, segment.baseOffset(), "");
-        copyFile(from[0], to[0], size);
+        copyFile(from[0], to[0], fromByte, size);
         for (int i = 1; i < from.length; i++) {
             if (Files.exists(from[i])) {
-                copyFile(from[i], to[i], Files.size(from[i]));
+                copyFile(from[i], to[i], 0, Files.size(from[i]));
             } else {
                 Files.deleteIfExists(to[i]);
             }
@@ -172,14 +198,17 @@ public final class FutureLog {
     }
 
     /**
-     * The first {@code size} bytes of {@code from}, in place of {@code to}, in chunks that a cancel stops between,
-     * fsynced: a copy made before the swap is then on disk before the swap's lock is taken, not forced under it.
+     * The bytes of {@code from} from {@code fromByte} up to {@code size} into {@code to} at the same place ({@code to}
+     * cut to {@code fromByte} first: its bytes before are those copied earlier), in chunks that a cancel stops
+     * between, fsynced: a copy made before the swap is then on disk before the swap's lock is taken, not forced under
+     * it.
      */
-    private void copyFile(Path from, Path to, long size) throws IOException {
+    private void copyFile(Path from, Path to, long fromByte, long size) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
-             FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                     StandardOpenOption.TRUNCATE_EXISTING)) {
-            long position = 0;
+             FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            out.truncate(fromByte);
+            out.position(fromByte);
+            long position = fromByte;
             while (position < size && !cancelled) {
                 long moved = in.transferTo(position, Math.min(COPY_CHUNK_BYTES, size - position), out);
                 if (moved <= 0) {

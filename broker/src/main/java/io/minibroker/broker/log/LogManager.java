@@ -440,6 +440,7 @@ public final class LogManager implements AutoCloseable {
         try {
             if (!future.isCancelled()) {
                 future.copyClosedSegments();
+                future.copyActiveSegmentHead();
                 moved = future.log().completeMove(future, logDeleteDelayMs.getAsLong());
             }
         } catch (IOException | RuntimeException e) {

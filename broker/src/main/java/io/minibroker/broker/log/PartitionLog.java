@@ -776,6 +776,11 @@ public final class PartitionLog implements AutoCloseable {
         return closed;
     }
 
+    /** The segment appends go to now. */
+    synchronized LogSegment activeSegment() {
+        return segments.active();
+    }
+
     /** Whether {@code segment} is still one of this log's (not dropped, nor replaced by a cleaned copy). */
     boolean hasSegment(LogSegment segment) {
         return segments.get(segment.baseOffset()) == segment;

@@ -207,6 +207,33 @@ class LogDirMoveTest {
         reopened.close();
     }
 
+    @Test
+    void appendsAfterStepOneAreCopiedUnderTheLockAsTheBytesAppendedSinceTheSegmentsWereCopied() throws Exception {
+        LogManager manager = started();
+        List<String> appended = new ArrayList<>();
+        PartitionLog log = filled(manager, appended);
+        LogSegment activeAtCopy = log.activeSegment();
+        FutureLog future = new FutureLog(log, dirB);
+        future.copyClosedSegments();
+        future.copyActiveSegmentHead();
+        long headBytes = Files.size(future.dir().resolve(activeAtCopy.logPath().getFileName()));
+        assertThat(headBytes).as("the active segment's log file as far as it was written")
+                .isEqualTo(activeAtCopy.size());
+        // Appends that grow the segment active at the copy, roll it, and fill the next ones.
+        for (int i = 0; i < 200; i++) {
+            appendOne(log, appended);
+        }
+        assertThat(log.activeSegment()).as("the segment copied as the active one has rolled").isNotSameAs(activeAtCopy);
+
+        assertThat(log.completeMove(future, 0)).isTrue();
+        assertThat(values(log)).isEqualTo(appended);
+        manager.close();
+        LogManager reopened = started();
+        assertThat(values(reopened.log(TP).orElseThrow())).as("after a restart, from the moved files")
+                .isEqualTo(appended);
+        reopened.close();
+    }
+
     private LogManager started() throws IOException {
         LogManager manager = manager();
         manager.startup();
