@@ -101,6 +101,9 @@ public final class FutureLog {
     void copyClosedSegments() throws IOException {
         Files.createDirectories(dir);
         truncationsAtCopy = log.truncationCount();
+        copied.clear(); // a second pass, after a truncation, copies them all again
+        copiedBytes = 0;
+        copiedEndOffset = log.logStartOffset();
         List<LogSegment> closed = log.closedSegments();
         for (LogSegment segment : closed) {
             if (cancelled) {
@@ -119,6 +122,14 @@ public final class FutureLog {
             copiedBytes += size;
             copiedEndOffset = Math.max(copiedEndOffset, segment.nextOffset());
         }
+    }
+
+    /**
+     * Whether the log was truncated since {@link #copyClosedSegments} began: then step two would copy every segment
+     * again under the log's lock, and step one is better run again first.
+     */
+    boolean truncatedSinceCopy() {
+        return log.truncationCount() != truncationsAtCopy;
     }
 
     /**

@@ -54,6 +54,8 @@ public final class LogManager implements AutoCloseable {
     /** Kafka's default of {@code num.recovery.threads.per.data.dir} (since 4.0). */
     public static final int DEFAULT_RECOVERY_THREADS_PER_DATA_DIR = 2;
     private static final Logger log = LoggerFactory.getLogger(LogManager.class);
+    /** How many times a move copies a log off its lock when truncations keep voiding the copy (then step two does). */
+    private static final int MOVE_COPY_PASSES = 3;
 
     private final List<Path> logDirs;
     private final Function<String, LogConfig> topicConfigs;
@@ -439,8 +441,13 @@ public final class LogManager implements AutoCloseable {
         boolean moved = false;
         try {
             if (!future.isCancelled()) {
-                future.copyClosedSegments();
-                future.copyActiveSegmentHead();
+                // A truncation meanwhile (a follower cut back by its leader) voids step one's copies: copied again
+                // off the lock, a few times at most, rather than all under it.
+                int passes = 0;
+                do {
+                    future.copyClosedSegments();
+                    future.copyActiveSegmentHead();
+                } while (future.truncatedSinceCopy() && ++passes < MOVE_COPY_PASSES && !future.isCancelled());
                 moved = future.log().completeMove(future, logDeleteDelayMs.getAsLong());
             }
         } catch (IOException | RuntimeException e) {

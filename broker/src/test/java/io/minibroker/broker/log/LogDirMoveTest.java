@@ -234,6 +234,28 @@ class LogDirMoveTest {
         reopened.close();
     }
 
+    @Test
+    void aTruncationDuringStepOneIsSeenAndAnotherPassCopiesTheLogAsItIsNow() throws Exception {
+        LogManager manager = started();
+        List<String> appended = new ArrayList<>();
+        PartitionLog log = filled(manager, appended);
+        FutureLog future = new FutureLog(log, dirB);
+        future.copyClosedSegments();
+        future.copyActiveSegmentHead();
+        assertThat(future.truncatedSinceCopy()).isFalse();
+        log.truncateTo(100);
+        List<String> kept = new ArrayList<>(appended.subList(0, 100));
+        assertThat(future.truncatedSinceCopy()).as("the copies are void").isTrue();
+
+        future.copyClosedSegments();
+        future.copyActiveSegmentHead();
+        assertThat(future.truncatedSinceCopy()).isFalse();
+        assertThat(future.copiedEndOffset()).as("the second pass's copies only").isEqualTo(100);
+        assertThat(log.completeMove(future, 0)).isTrue();
+        assertThat(values(log)).isEqualTo(kept);
+        manager.close();
+    }
+
     private LogManager started() throws IOException {
         LogManager manager = manager();
         manager.startup();
