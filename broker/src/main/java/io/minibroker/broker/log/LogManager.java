@@ -219,7 +219,8 @@ public final class LogManager implements AutoCloseable {
             if (!Files.isDirectory(logDir)) {
                 continue;
             }
-            try (DirectoryStream<Path> entries = Files.newDirectoryStream(logDir, "*" + TopicPartition.FUTURE_DIR_SUFFIX)) {
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(logDir,
+                    "*" + TopicPartition.FUTURE_DIR_SUFFIX)) {
                 for (Path entry : entries) {
                     Optional<TopicPartition> tp = TopicPartition.parseFutureDirName(entry.getFileName().toString());
                     if (tp.isPresent() && Files.isDirectory(entry) && futureDirs.put(tp.get(), entry) != null) {
