@@ -151,6 +151,9 @@ class DelegationTokenScramTest {
     private static List<String> consume(Map<String, Object> config, int count) {
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "g");
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // Answered at once: on the broker's still clock a parked fetch never times out, so the fetch that closes
+        // the consumer's fetch session would hold its close for the whole request timeout.
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "0");
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
                 new StringDeserializer())) {

@@ -7,7 +7,6 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.FetchResponseView.AbortedTransaction;
 import io.minibroker.protocol.message.view.FetchResponseView.PartitionData;
 import io.minibroker.protocol.message.view.WriteTxnMarkersResponseView;
-import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.AfterEach;
@@ -36,18 +35,20 @@ class ClusterTransactionMarkersTest {
     private static final String ABORTER = "aborter";
     private static final String OPEN = "open";
 
-    private static final long SESSION_MS = 1_500;
-
-    /** The killed leader's session runs out when the test moves this past it, not when a loaded machine is slow. */
-    private final ManualClock clock = new ManualClock();
+    /**
+     * The cluster's clock moves on by itself ({@link SessionClock#startRunning}): followers' fetches parked at a
+     * leader return within a step, so a follower takes up a partition it begins to follow (the transaction state
+     * topic's, created by the first FindCoordinator) at once; a still clock would leave that to the follower's socket
+     * timeout. Sessions still run out only for a node that stops heartbeating, however slow the machine.
+     */
+    private SessionClock.Running running;
     private MiniCluster cluster;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "broker.session.timeout.ms", String.valueOf(SESSION_MS), "replica.fetch.wait.max.ms", "100",
-                "replica.lag.time.max.ms", "3000", "min.insync.replicas", "2"), clock);
-        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
+        running = SessionClock.startRunning(3, 1_500, Map.of("replica.lag.time.max.ms", "3000",
+                "min.insync.replicas", "2"));
+        cluster = running.cluster();
         try (Admin admin = partition().admin()) {
             // Led by node 1, so that killing the leader leaves the controller's node up.
             admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 0))))).all().get();
@@ -57,7 +58,7 @@ class ClusterTransactionMarkersTest {
 
     @AfterEach
     void close() {
-        cluster.close();
+        running.close();
     }
 
     /** Partition 0 as the controller has it: a node's Metadata may be a change behind, naming the killed leader. */
@@ -126,8 +127,7 @@ class ClusterTransactionMarkersTest {
                     .containsExactly(aborter.id());
         }
 
-        cluster.kill(1);
-        new SessionClock(cluster, clock, SESSION_MS).expireSilentSessions();
+        cluster.kill(1); // its session runs out on the running clock, and the controller elects from the ISR
         int[] elected = {-1}; // read once per check: a second read may catch the metadata between leaders
         await(() -> {
             elected[0] = partition().leader();
