@@ -1,5 +1,6 @@
 package io.minibroker.broker.authz;
 
+import io.minibroker.broker.server.TestBrokers;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -51,7 +52,7 @@ class ShareGroupAclsTest {
     private static final TopicPartition ORDERS = new TopicPartition("orders", 0);
 
     @RegisterExtension
-    final SecuredBroker broker = SecuredBroker.perTest(Map.of(), "orders");
+    final SecuredBroker broker = SecuredBroker.perTest(TestBrokers.SHARE_HEARTBEAT_EVERY_SECOND, "orders");
 
     @BeforeEach
     void produceOneFromTheStart() throws Exception {

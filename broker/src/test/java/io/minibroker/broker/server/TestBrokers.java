@@ -16,6 +16,14 @@ import java.util.concurrent.ExecutorService;
 /** Starts a broker for a test of this module on the test's own directory (see {@link EmbeddedBroker}). */
 public final class TestBrokers {
 
+    /**
+     * Share consumers heartbeating every second (Kafka's default is every 5 s): a share partition is assigned at the
+     * heartbeat after its share state is initialized (the first initialization also creates __share_group_state),
+     * so a test of something else waits a second for it, not five.
+     */
+    public static final Map<String, String> SHARE_HEARTBEAT_EVERY_SECOND = Map.of(
+            "group.share.heartbeat.interval.ms", "1000", "group.share.min.heartbeat.interval.ms", "1000");
+
     private TestBrokers() {
     }
 

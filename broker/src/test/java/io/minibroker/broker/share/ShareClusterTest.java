@@ -1,6 +1,7 @@
 package io.minibroker.broker.share;
 
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.server.TestBrokers;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -43,12 +45,10 @@ class ShareClusterTest {
     void start() throws Exception {
         // Kafka's broker session (9 s): no node is stopped here, so a shorter one could only fence a live node
         // whose heartbeats a loaded machine delayed, and move the partition's leadership under the consumers.
-        // Share consumers heartbeat every second: a partition is assigned at the heartbeat after its share state is
-        // initialized (the first initialization may wait for __share_group_state to be created), not 5 s later.
-        cluster = MiniCluster.start(3, Map.of("broker.heartbeat.interval.ms", "100",
-                "replica.fetch.wait.max.ms", "100", "group.share.heartbeat.interval.ms", "1000",
-                "group.share.min.heartbeat.interval.ms", "1000",
+        Map<String, String> settings = new HashMap<>(TestBrokers.SHARE_HEARTBEAT_EVERY_SECOND);
+        settings.putAll(Map.of("broker.heartbeat.interval.ms", "100", "replica.fetch.wait.max.ms", "100",
                 "offsets.topic.num.partitions", "3", "offsets.topic.replication.factor", "3"));
+        cluster = MiniCluster.start(3, settings);
         await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three live brokers");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 cluster.bootstrapServers()))) {

@@ -1,5 +1,6 @@
 package io.minibroker.broker.share;
 
+import io.minibroker.broker.server.TestBrokers;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
@@ -33,7 +34,7 @@ class ShareGroupOffsetsAdminTest {
     private static final Duration POLL = Duration.ofMillis(100);
 
     @RegisterExtension
-    final ShareBroker broker = ShareBroker.eachTest();
+    final ShareBroker broker = ShareBroker.eachTest(TestBrokers.SHARE_HEARTBEAT_EVERY_SECOND);
 
     private static Map<TopicPartition, SharePartitionOffsetInfo> offsets(Admin admin, String group) throws Exception {
         return admin.listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))

@@ -2,6 +2,7 @@ package io.minibroker.broker.sharestate;
 
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.server.SessionClock;
+import io.minibroker.broker.server.TestBrokers;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -50,8 +51,10 @@ class ShareStateFailoverTest {
 
     @BeforeEach
     void start() throws Exception {
-        running = SessionClock.startRunning(3, 1_500, Map.of("offsets.topic.num.partitions", "3",
-                "offsets.topic.replication.factor", "3", "share.coordinator.state.topic.num.partitions", "3"));
+        Map<String, String> settings = new HashMap<>(TestBrokers.SHARE_HEARTBEAT_EVERY_SECOND);
+        settings.putAll(Map.of("offsets.topic.num.partitions", "3", "offsets.topic.replication.factor", "3",
+                "share.coordinator.state.topic.num.partitions", "3"));
+        running = SessionClock.startRunning(3, 1_500, settings);
         cluster = running.cluster();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 cluster.bootstrapServers()))) {
