@@ -1,6 +1,7 @@
 package io.minibroker.it;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.broker.share.ShareConsumersAssigned;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -56,7 +57,7 @@ class ShareConsumerTest {
 
     @BeforeEach
     void start() throws Exception {
-        kafka = EmbeddedBroker.start(logDir, Map.of());
+        kafka = EmbeddedBroker.start(logDir, TestBrokers.SHARE_HEARTBEAT_EVERY_SECOND);
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
         }
