@@ -6,6 +6,7 @@ import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -184,6 +185,8 @@ class ProduceConsumeTest {
             double fetchesDuringIdle = broker.meterRegistry().get("kafka.network.requestmetrics.requests").tag("request", "Fetch")
                     .counter().count() - fetchesBefore;
             assertThat(fetchesDuringIdle).as("an idle consumer parks instead of polling").isLessThan(10);
+            // Its next fetch is parked on the still clock for good: a close would wait the request timeout for it.
+            consumer.close(CloseOptions.timeout(Duration.ZERO));
         }
     }
 
