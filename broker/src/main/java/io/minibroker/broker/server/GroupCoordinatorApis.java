@@ -33,7 +33,7 @@ final class GroupCoordinatorApis {
     /**
      * The coordinator of this broker's groups: a single node's keeps every partition of {@code __consumer_offsets};
      * a cluster's those this broker leads, as the replica manager tells it (and the transaction coordinator those of
-     * {@code __transaction_state}).
+     * {@code __transaction_state}). On a single node it hears of every deleted topic from the registry.
      *
      * @param cluster a cluster broker's link to the controller; null on a single node
      * @param groupConfigs the group configs: a single node's own, a cluster broker's mirror of the controller's
@@ -50,6 +50,8 @@ final class GroupCoordinatorApis {
         if (cluster != null) {
             cluster.replicas().setLeadershipListener(
                     new CoordinatorLeadership(coordinator, transactions.coordinator()));
+        } else {
+            topics.tellDeletionsTo(coordinator);
         }
         return coordinator;
     }
