@@ -7,27 +7,25 @@ import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
+import static io.minibroker.broker.group.GroupCoordinatorCalls.commit;
+import static io.minibroker.broker.group.GroupCoordinatorCalls.joinAndSync;
+import static io.minibroker.broker.group.GroupCoordinatorCalls.joinConsumerGroup;
+import static io.minibroker.broker.group.GroupCoordinatorCalls.joinStreamsGroup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -77,10 +75,10 @@ class DeletedTopicOffsetsTest {
 
     @Test
     void deletingATopicDeletesEveryGroupsCommitsOfItWithTombstones() throws Exception {
-        commit("both", -1, "", ORDERS_0, ORDERS_1, PAYMENTS_0);
-        commit("orders-only", -1, "", ORDERS_0);
-        String memberId = joinAndSync("subscribed", "orders");
-        commit("subscribed", 1, memberId, ORDERS_0, PAYMENTS_0);
+        commit(coordinator, "both", -1, "", ORDERS_0, ORDERS_1, PAYMENTS_0);
+        commit(coordinator, "orders-only", -1, "", ORDERS_0);
+        String memberId = joinAndSync(coordinator, "subscribed", "orders");
+        commit(coordinator, "subscribed", 1, memberId, ORDERS_0, PAYMENTS_0);
         long before = offsetsLog().logEndOffset();
 
         assertThat(topics.delete("orders")).isEqualTo(Errors.NONE);
@@ -104,7 +102,7 @@ class DeletedTopicOffsetsTest {
     /** Kafka's deletion writes the commits' tombstones only: the group goes at the next expiry round. */
     @Test
     void aGroupLeftWithoutCommitsStaysUntilTheNextExpiryRound() throws Exception {
-        commit("orders-only", -1, "", ORDERS_0);
+        commit(coordinator, "orders-only", -1, "", ORDERS_0);
 
         assertThat(coordinator.deleteCommitsOfTopics(Set.of("orders")).get()).isEqualTo(1);
         assertThat(coordinator.group("orders-only")).isPresent();
@@ -115,18 +113,10 @@ class DeletedTopicOffsetsTest {
 
     @Test
     void consumerAndStreamsGroupsLoseTheirCommitsOfTheTopicAndStay() throws Exception {
-        ConsumerGroupHeartbeat.Response consumer = coordinator.consumerGroupHeartbeat(
-                new ConsumerGroupHeartbeat.Request("kip848", "m1", 0, null, null, 30_000, List.of("orders"), null,
-                        null, Map.of(), "c", "h", (short) 1, topic -> true)).get();
-        assertThat(consumer.error()).isEqualTo(Errors.NONE);
-        commit("kip848", consumer.memberEpoch(), "m1", ORDERS_0, PAYMENTS_0);
-        StreamsTopology topology = new StreamsTopology(0, new TreeMap<>(Map.of("0", new StreamsTopology.Subtopology(
-                "0", List.of("orders"), List.of(), List.of(), List.of(), List.of()))));
-        StreamsGroupHeartbeat.Response streams = coordinator.streamsGroupHeartbeat(new StreamsGroupHeartbeat.Request(
-                "app", "m1", 0, 0, null, null, 30_000, topology, false, Map.of(), Map.of(), Map.of(), "p1", null,
-                Map.of(), false, "c", "h", topic -> true)).get();
-        assertThat(streams.error()).isEqualTo(Errors.NONE);
-        commit("app", streams.memberEpoch(), "m1", ORDERS_0, PAYMENTS_0);
+        ConsumerGroupHeartbeat.Response consumer = joinConsumerGroup(coordinator, "kip848", "m1", "orders");
+        commit(coordinator, "kip848", consumer.memberEpoch(), "m1", ORDERS_0, PAYMENTS_0);
+        StreamsGroupHeartbeat.Response streams = joinStreamsGroup(coordinator, "app", "orders");
+        commit(coordinator, "app", streams.memberEpoch(), "m1", ORDERS_0, PAYMENTS_0);
 
         assertThat(coordinator.deleteCommitsOfTopics(Set.of("orders")).get()).isEqualTo(2);
 
@@ -152,32 +142,5 @@ class DeletedTopicOffsetsTest {
             }
         });
         return tombstones;
-    }
-
-    private void commit(String groupId, int generation, String memberId, TopicPartition... partitions)
-            throws Exception {
-        Map<TopicPartition, OffsetStore.CommittedOffset> offsets = new LinkedHashMap<>();
-        for (TopicPartition partition : partitions) {
-            offsets.put(partition, new OffsetStore.CommittedOffset(5, -1, ""));
-        }
-        Map<TopicPartition, Errors> errors = coordinator.commitOffsets(
-                new OffsetCommit(groupId, generation, memberId, null, offsets, (short) 9)).get();
-        assertThat(errors.values()).containsOnly(Errors.NONE);
-    }
-
-    /** One consumer subscribed to {@code topic} joins the group (JoinGroup v3) and, as its leader, syncs. */
-    private String joinAndSync(String groupId, String topic) throws Exception {
-        LinkedHashMap<String, byte[]> protocols = new LinkedHashMap<>();
-        byte[] name = topic.getBytes(StandardCharsets.UTF_8);
-        protocols.put("range", ByteBufUtil.getBytes(Unpooled.buffer().writeShort(0).writeInt(1)
-                .writeShort(name.length).writeBytes(name).writeInt(-1)));
-        Struct joined = coordinator.join(new JoinRequest(groupId, "", null, "client", "/127.0.0.1", 10_000, 30_000,
-                "consumer", protocols, (short) 3)).get();
-        assertThat(joined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
-        String memberId = joined.getString("MemberId");
-        Struct synced = coordinator.sync(new SyncRequest(groupId, joined.getInt32("GenerationId"), memberId, null,
-                null, null, Map.of(memberId, new byte[0]))).get();
-        assertThat(synced.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
-        return memberId;
     }
 }
