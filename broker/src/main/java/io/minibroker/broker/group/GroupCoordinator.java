@@ -490,7 +490,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      */
     @Override
     public void onTopicsDeleted(Collection<TopicMetadata> deleted) {
-        deleteCommitsOfTopics(deleted.stream().map(TopicMetadata::name).collect(Collectors.toSet()));
+        offsetManager.onTopicsDeleted(deleted.stream().map(TopicMetadata::name).collect(Collectors.toSet()));
     }
 
     /** {@link #onTopicsDeleted}, by name: completes with how many commits went, once their tombstones count. */

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -407,6 +408,23 @@ final class OffsetMetadataManager {
                 return deleted;
             });
         });
+    }
+
+    /**
+     * {@link #deleteCommitsOfTopics(Set)} for a caller that does not wait for it (a topic's deletion): a failure is
+     * logged, and once the broker is stopping nothing is queued, the commits staying as they would had it stopped a
+     * moment before the deletion.
+     */
+    void onTopicsDeleted(Set<String> topics) {
+        try {
+            deleteCommitsOfTopics(topics).whenComplete((deleted, failure) -> {
+                if (failure != null) {
+                    LOG.error("Could not delete the offsets of the deleted topics {}", topics, failure);
+                }
+            });
+        } catch (RejectedExecutionException stopping) {
+            LOG.info("Not deleting the offsets of the deleted topics {}: the group coordinator is stopping", topics);
+        }
     }
 
     /** The group's part of {@link #deleteCommitsOfTopics(Set)}: {@code group} is its lock, {@code dead} its state. */
