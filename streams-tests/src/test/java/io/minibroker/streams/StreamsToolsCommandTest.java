@@ -34,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * kafka-streams-groups.sh and kafka-streams-application-reset.sh (kafka-tools 4.3.1's StreamsGroupCommand and
  * StreamsResetter, each in a child JVM as its script runs it) on the streams group of a Kafka Streams 4.3.1 word count
  * with {@code group.protocol=streams}: listed, described, its offsets reset, shifted and deleted, the app reset (its
- * internal topics deleted), the group deleted. Every expected text is what the same commands printed
+ * internal topics deleted, and with them the group's commits of the repartition topic, as on Kafka), the group
+ * deleted. Every expected text is what the same commands printed
  * against a Kafka 4.3.1 node formatted with its defaults, the same app and the same input (2026-11-28; the port, the
  * member and process ids apart, and the spaces that pad the last column). Not here: {@code --describe --verbose},
  * whose epochs were compared by hand (the same as Kafka 4.3.1's since new groups start at epoch 1 here too).
@@ -131,6 +132,9 @@ class StreamsToolsCommandTest {
                             Deleting inferred internal topics [wc-counts-repartition, wc-counts-changelog]
                             Done.
                             """);
+            // As on Kafka, the deleted repartition topic's commits go with it: the group has the input's only.
+            awaitCommitted(admin, Map.of(new TopicPartition(INPUT, 0), 0L, new TopicPartition(INPUT, 1), 0L,
+                    new TopicPartition(INPUT, 2), 0L));
             assertThat(tool(GROUPS, bootstrap, "--delete", "--group", APPLICATION))
                     .isEqualTo("Deletion of requested streams groups ('wc') was successful.\n");
         }
@@ -152,6 +156,21 @@ class StreamsToolsCommandTest {
                 }
             }
             assertThat(System.nanoTime()).as("offsets committed to the end").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Waits until the group's commits are these, all of them (OffsetFetch of every partition). */
+    private static void awaitCommitted(Admin admin, Map<TopicPartition, Long> expected) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            Map<TopicPartition, Long> committed = admin.listConsumerGroupOffsets(APPLICATION)
+                    .partitionsToOffsetAndMetadata().get().entrySet().stream()
+                    .collect(Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().offset()));
+            if (committed.equals(expected)) {
+                return;
+            }
+            assertThat(System.nanoTime()).as("the commits %s, now %s", expected, committed).isLessThan(deadline);
             Thread.onSpinWait();
         }
     }

@@ -17,6 +17,8 @@ import io.minibroker.broker.sharegroup.ShareGroupTimings;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.InternalTopicCreation;
 import io.minibroker.broker.topic.InternalTopics;
+import io.minibroker.broker.topic.TopicDeletionListener;
+import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.TransactionCompletionListener;
 import io.minibroker.broker.transaction.TransactionResult;
@@ -28,9 +30,11 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The group coordinator, as the handlers see it (Kafka's GroupCoordinatorService): it wires its parts and hands
@@ -42,7 +46,8 @@ import java.util.function.Function;
  * membership and rebalances (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, session expiry, the "Rebalance" and
  * "Heartbeat" purgatories), writing groups' metadata through {@link GroupMetadataWriter}; {@link OffsetMetadataManager} their
  * offsets (OffsetCommit, TxnOffsetCommit, DeleteGroups, OffsetDelete, expiry; a transaction's marker on an offsets
- * partition ends its pending offsets, {@link #onTransactionCompleted}) over the {@link OffsetStore} OffsetFetch reads;
+ * partition ends its pending offsets, {@link #onTransactionCompleted}; a deleted topic's commits go,
+ * {@link #onTopicsDeleted}) over the {@link OffsetStore} OffsetFetch reads;
  * {@link GroupLoader} replays {@code __consumer_offsets} on start or on leading one of its partitions, and forgets a
  * partition's groups on resigning it; {@link ClassicGroups} lists the groups and says which this broker coordinates;
  * {@link CoordinatorThread} is the coordinator's own thread. A single node coordinates every group; in a cluster a
@@ -59,7 +64,7 @@ import java.util.function.Function;
  * whoever moves the high watermark completes it, and what it changes becomes visible then, under the lock again.
  */
 public final class GroupCoordinator implements ReplicaManager.LeadershipListener, TransactionCompletionListener,
-        AutoCloseable {
+        TopicDeletionListener, AutoCloseable {
 
     private final ClassicGroups groups;
     private final OffsetStore offsets;
@@ -475,6 +480,22 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     CompletableFuture<OffsetDeletion> deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
         return offsetManager.deleteOffsets(groupId, partitions);
+    }
+
+    /**
+     * Topics were deleted: every group's commits of their partitions go, with tombstones in the partitions of
+     * {@code __consumer_offsets} this broker coordinates, as Kafka's GroupCoordinatorService.onMetadataUpdate
+     * deletes them; queued on the coordinator's thread, so the caller (a single node's {@code disk-io}, a cluster
+     * broker's image thread) does not wait.
+     */
+    @Override
+    public void onTopicsDeleted(Collection<TopicMetadata> deleted) {
+        offsetManager.onTopicsDeleted(deleted.stream().map(TopicMetadata::name).collect(Collectors.toSet()));
+    }
+
+    /** {@link #onTopicsDeleted}, by name: completes with how many commits went, once their tombstones count. */
+    CompletableFuture<Integer> deleteCommitsOfTopics(Set<String> topics) {
+        return offsetManager.deleteCommitsOfTopics(topics);
     }
 
     CompletableFuture<Integer> expireOffsets(long now) {

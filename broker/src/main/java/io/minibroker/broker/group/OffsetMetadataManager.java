@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -378,6 +379,78 @@ final class OffsetMetadataManager {
         });
     }
 
+    // ----------------------------------------------------------------------------------------- Deleted topics
+
+    /**
+     * Deletes every commit of these topics' partitions, as Kafka's OffsetMetadataManager.onTopicsDeleted: on the
+     * coordinator's thread (after the loads queued before, so a partition this broker just took over is covered),
+     * each group coordinated here loses its commits of them, shown, still being written or pending in an open
+     * transaction (whose marker then brings nothing back), with one batch of tombstones per group, under its lock.
+     * Nothing else of a group changes: one left without commits stays, Empty, until the next expiry round deletes it,
+     * as Kafka's does; a share group has no commits. Every commit of the names goes: they record no topic id (Kafka
+     * keeps one that recorded the id of a topic created again under the name). Completes, once the tombstones
+     * count, with how many commits they deleted (a write that fails is logged, not counted).
+     */
+    CompletableFuture<Integer> deleteCommitsOfTopics(Set<String> topics) {
+        return thread.compose(() -> {
+            List<CompletableFuture<Integer>> deletions = new ArrayList<>();
+            groups.all().forEach(group -> deletions.add(deleteCommitsOfTopics(group, group.groupId,
+                    () -> group.state() == GroupState.DEAD, topics)));
+            consumerGroups.all().forEach(group -> deletions.add(deleteCommitsOfTopics(group, group.groupId,
+                    group::isDead, topics)));
+            streamsGroups.all().forEach(group -> deletions.add(deleteCommitsOfTopics(group, group.groupId,
+                    group::isDead, topics)));
+            return CompletableFuture.allOf(deletions.toArray(CompletableFuture[]::new)).thenApply(done -> {
+                int deleted = deletions.stream().mapToInt(CompletableFuture::join).sum();
+                if (deleted > 0) {
+                    LOG.info("Deleted {} offsets of the deleted topics {}", deleted, topics);
+                }
+                return deleted;
+            });
+        });
+    }
+
+    /**
+     * {@link #deleteCommitsOfTopics(Set)} for a caller that does not wait for it (a topic's deletion): a failure is
+     * logged, and once the broker is stopping nothing is queued, the commits staying as they would had it stopped a
+     * moment before the deletion.
+     */
+    void onTopicsDeleted(Set<String> topics) {
+        try {
+            deleteCommitsOfTopics(topics).whenComplete((deleted, failure) -> {
+                if (failure != null) {
+                    LOG.error("Could not delete the offsets of the deleted topics {}", topics, failure);
+                }
+            });
+        } catch (RejectedExecutionException stopping) {
+            LOG.info("Not deleting the offsets of the deleted topics {}: the group coordinator is stopping", topics);
+        }
+    }
+
+    /** The group's part of {@link #deleteCommitsOfTopics(Set)}: {@code group} is its lock, {@code dead} its state. */
+    private CompletableFuture<Integer> deleteCommitsOfTopics(Object group, String groupId, BooleanSupplier dead,
+                                                             Set<String> topics) {
+        if (groups.coordinatorError(groupId) != Errors.NONE) {
+            return CompletableFuture.completedFuture(0);
+        }
+        synchronized (group) {
+            Set<TopicPartition> partitions = dead.getAsBoolean() ? Set.of() : offsets.partitionsOf(groupId, topics);
+            if (partitions.isEmpty()) {
+                return CompletableFuture.completedFuture(0);
+            }
+            CompletableFuture<Long> written;
+            try {
+                written = offsets.deleteCommits(groupId, partitions);
+            } catch (LogException e) {
+                LOG.warn("Could not write the tombstones of {}'s offsets of deleted topics: {}", groupId,
+                        e.getMessage());
+                return CompletableFuture.completedFuture(0);
+            }
+            return warnIfNotReplicated(groupId, "offsets of deleted topics", written)
+                    .handle((offset, failure) -> failure == null ? partitions.size() : 0);
+        }
+    }
+
     // ------------------------------------------------------------------------------------------ Offset expiry
 
     /** Starts the expiry rounds, every {@code offsets.retention.check.interval.ms} on the coordinator's thread. */
@@ -485,7 +558,7 @@ final class OffsetMetadataManager {
             LOG.warn("Could not write the tombstones of {}'s expired offsets: {}", groupId, e.getMessage());
             return 0;
         }
-        warnIfNotReplicated(groupId, written);
+        warnIfNotReplicated(groupId, "expired offsets", written);
         if (deleted) {
             empty.forget().run();
             LOG.info("Deleted group {}: Empty, and its offsets expired", groupId);
@@ -493,10 +566,12 @@ final class OffsetMetadataManager {
         return expired.size();
     }
 
-    private static void warnIfNotReplicated(String groupId, CompletableFuture<Long> written) {
-        written.whenComplete((offset, failure) -> {
+    /** Logs a failure of the write of the tombstones of the group's {@code what}; returns the write. */
+    private static CompletableFuture<Long> warnIfNotReplicated(String groupId, String what,
+                                                               CompletableFuture<Long> written) {
+        return written.whenComplete((offset, failure) -> {
             if (failure != null) {
-                LOG.warn("The tombstones of {}'s expired offsets were not replicated: {}", groupId,
+                LOG.warn("The tombstones of {}'s {} were not replicated: {}", groupId, what,
                         Failures.cause(failure).toString());
             }
         });
@@ -527,7 +602,7 @@ final class OffsetMetadataManager {
             LOG.warn("Could not write the tombstones of {}'s expired offsets: {}", group.groupId, e.getMessage());
             return 0;
         }
-        warnIfNotReplicated(group.groupId, written);
+        warnIfNotReplicated(group.groupId, "expired offsets", written);
         if (emptied) {
             groups.remove(group);
             LOG.info("Deleted group {}: Empty, and its offsets expired", group.groupId);

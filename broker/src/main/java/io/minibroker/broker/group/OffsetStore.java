@@ -309,6 +309,24 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         return groupIds;
     }
 
+    /**
+     * The group's partitions of these topics that have a commit, shown, still being written or pending in a
+     * transaction: what deleting the topics tombstones.
+     */
+    Set<TopicPartition> partitionsOf(String groupId, Set<String> topics) {
+        Set<TopicPartition> partitions = partitionsWithCommits(groupId);
+        partitions.removeIf(partition -> !topics.contains(partition.topic()));
+        return partitions;
+    }
+
+    /** The group's partitions that have a commit, shown, still being written or pending in a transaction. */
+    private Set<TopicPartition> partitionsWithCommits(String groupId) {
+        Set<TopicPartition> partitions = new HashSet<>(byGroup.getOrDefault(groupId, Map.of()).keySet());
+        partitions.addAll(pending.getOrDefault(groupId, Map.of()).keySet());
+        partitions.addAll(transactional.partitions(groupId));
+        return partitions;
+    }
+
     /** Whether the group has a commit of the partition, shown, still being written or pending in a transaction. */
     boolean hasCommit(String groupId, TopicPartition partition) {
         return byGroup.getOrDefault(groupId, Map.of()).containsKey(partition)
@@ -317,7 +335,7 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     }
 
     /**
-     * Deletes these commits of a group (OffsetDelete), as {@link #deleteGroup} deletes all of them: forgotten once
+     * Deletes these commits of a group (OffsetDelete, expiry, a topic's deletion), as {@link #deleteGroup} deletes all of them: forgotten once
      * their tombstones are appended, and so are the commits still unsettled then, whose records the tombstones
      * follow; throws LogException, forgetting nothing, if the topic refuses them.
      */
@@ -362,10 +380,8 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
      * the same batch as its commits, as Kafka's DeleteGroups writes its one batch.
      */
     CompletableFuture<Long> deleteGroup(String groupId, Collection<ByteBuffer> groupKeys) {
-        Set<TopicPartition> partitions = new HashSet<>(byGroup.getOrDefault(groupId, Map.of()).keySet());
-        partitions.addAll(pending.getOrDefault(groupId, Map.of()).keySet());
+        Set<TopicPartition> partitions = partitionsWithCommits(groupId);
         Set<TopicPartition> inTransactions = transactional.partitions(groupId);
-        partitions.addAll(inTransactions);
         CompletableFuture<Long> written = log.writeGroupDeletion(groupId, partitions,
                 legacyKeyed.getOrDefault(groupId, Set.of()), groupKeys);
         synchronized (transactional) { // see completeTransaction

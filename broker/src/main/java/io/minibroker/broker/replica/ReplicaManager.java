@@ -14,6 +14,7 @@ import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.ReplicaManagerMeters;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.TopicDeletionListener;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -33,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -133,6 +135,7 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final Map<TopicPartition, Long> checkpointedHighWatermarks;
     private final HighWatermarkCheckpointer highWatermarkCheckpointer;
     private volatile LeadershipListener leadershipListener = LeadershipListener.NONE;
+    private volatile TopicDeletionListener deletionListener = TopicDeletionListener.NONE;
     /** Set once by {@link #bindMetersTo}; null in tests that bind none. */
     private volatile ReplicaManagerMeters meters;
 
@@ -214,18 +217,29 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     }
 
     /**
+     * Sets who is told of the topics each image no longer has (by id: a name deleted and created again between two
+     * images counts as deleted), hosted here or not, as Kafka's brokers tell their group coordinator of every
+     * deleted topic; before the first image.
+     */
+    public void setTopicDeletionListener(TopicDeletionListener listener) {
+        this.deletionListener = listener;
+    }
+
+    /**
      * Takes a new image: creates the logs of newly hosted partitions (of new topics, and those CreatePartitions
      * added), applies the topics' config overrides, takes the roles it gives, and points the fetchers at the
      * leaders. A topic hosted here that the image no longer has (DeleteTopics), or has under another id (deleted
      * and created again), is deleted here as Kafka's brokers do: no longer led or followed, its logs deleted, and
-     * what was parked on its partitions answered UNKNOWN_TOPIC_OR_PARTITION. Images arrive one at a time, in the
-     * controller's order, on threads that may wait on the disk (never an event loop).
+     * what was parked on its partitions answered UNKNOWN_TOPIC_OR_PARTITION. The topics the image no longer has,
+     * hosted here or not, go to the {@link #setTopicDeletionListener deletion listener} once the roles are taken
+     * and the leadership listener told (as Kafka's BrokerMetadataPublisher tells its group coordinator after the
+     * replica manager applied the delta). Images arrive one at a time, in the controller's order, on threads that
+     * may wait on the disk (never an event loop).
      */
     public synchronized void apply(ClusterMetadata image) {
+        List<TopicMetadata> deleted = topicsLeaving(this.image, image);
         this.image = image;
-        topics.knowClusterTopics(image.topics().values().stream()
-                .map(topic -> new TopicMetadata(topic.name(), topic.id(), topic.partitions().size(), topic.configs()))
-                .toList());
+        topics.knowClusterTopics(image.topics().values().stream().map(ReplicaManager::metadataOf).toList());
         Map<TopicPartition, HostedPartition> next = new HashMap<>();
         Map<Integer, List<FollowedPartition>> followedByLeader = new HashMap<>();
         List<LeadershipStart> leadershipStarts = new ArrayList<>();
@@ -344,7 +358,22 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             maybeAdvanceHighWatermark(partition, next.get(partition));
             producePurgatory.checkAndComplete(partition);
         }
+        if (!deleted.isEmpty()) {
+            deletionListener.onTopicsDeleted(deleted);
+        }
         highWatermarkCheckpointer.start();
+    }
+
+    private static TopicMetadata metadataOf(TopicImage topic) {
+        return new TopicMetadata(topic.name(), topic.id(), topic.partitions().size(), topic.configs());
+    }
+
+    /** The topics of {@code before} whose ids {@code after} does not have. */
+    private static List<TopicMetadata> topicsLeaving(ClusterMetadata before, ClusterMetadata after) {
+        Set<UUID> kept = new HashSet<>();
+        after.topics().values().forEach(topic -> kept.add(topic.id()));
+        return before.topics().values().stream().filter(topic -> !kept.contains(topic.id()))
+                .map(ReplicaManager::metadataOf).toList();
     }
 
     /**

@@ -33,7 +33,8 @@ final class GroupCoordinatorApis {
     /**
      * The coordinator of this broker's groups: a single node's keeps every partition of {@code __consumer_offsets};
      * a cluster's those this broker leads, as the replica manager tells it (and the transaction coordinator those of
-     * {@code __transaction_state}).
+     * {@code __transaction_state}). It hears of every deleted topic: from the registry on a single node, from the
+     * images in a cluster.
      *
      * @param cluster a cluster broker's link to the controller; null on a single node
      * @param groupConfigs the group configs: a single node's own, a cluster broker's mirror of the controller's
@@ -50,6 +51,9 @@ final class GroupCoordinatorApis {
         if (cluster != null) {
             cluster.replicas().setLeadershipListener(
                     new CoordinatorLeadership(coordinator, transactions.coordinator()));
+            cluster.replicas().setTopicDeletionListener(coordinator);
+        } else {
+            topics.tellDeletionsTo(coordinator);
         }
         return coordinator;
     }

@@ -52,6 +52,7 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     private volatile ClusterTopics clusterTopics = new ClusterTopics(Map.of(), Map.of());
     /** Moves on after each change to what {@link #known} and {@link #allKnown} answer. */
     private final AtomicLong version = new AtomicLong();
+    private volatile TopicDeletionListener deletionListener = TopicDeletionListener.NONE;
 
     private TopicRegistry(BrokerConfig config, TopicStore store, Clock clock) {
         this.config = config;
@@ -354,7 +355,19 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         return logs.deleteLog(partition);
     }
 
-    /** Deletes a topic and its logs (whether deletion is enabled is the caller's to check). */
+    /**
+     * Who is told of each topic {@link #delete} deletes: a single node's group coordinator, which deletes the groups'
+     * commits of it. A cluster broker sets none: it deletes topics here for reasons of its own too (every replica
+     * moved away), and learns of the cluster's deletions from its images, of topics it hosts or not.
+     */
+    public void tellDeletionsTo(TopicDeletionListener listener) {
+        this.deletionListener = listener;
+    }
+
+    /**
+     * Deletes a topic and its logs (whether deletion is enabled is the caller's to check), and tells the
+     * {@link #tellDeletionsTo deletion listener} once no request finds it any more, whether or not every file went.
+     */
     @Override
     public synchronized Errors delete(String name) {
         TopicMetadata topic = byName.remove(name);
@@ -363,6 +376,7 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         }
         byId.remove(topic.id());
         version.incrementAndGet();
+        deletionListener.onTopicsDeleted(List.of(topic));
         try {
             store.delete(name);
             for (int partition = 0; partition < topic.partitions(); partition++) {

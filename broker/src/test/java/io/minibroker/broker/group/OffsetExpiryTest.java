@@ -8,28 +8,26 @@ import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.RecordBatches;
-import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static io.minibroker.broker.group.GroupCoordinatorCalls.commit;
+import static io.minibroker.broker.group.GroupCoordinatorCalls.join;
+import static io.minibroker.broker.group.GroupCoordinatorCalls.joinAndSync;
+import static io.minibroker.broker.group.GroupCoordinatorCalls.joinConsumerGroup;
+import static io.minibroker.broker.group.GroupCoordinatorCalls.joinStreamsGroup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Kafka's offset expiry (offsets.retention.minutes) in each of the cases Kafka tells apart. */
@@ -71,7 +69,7 @@ class OffsetExpiryTest {
     @Test
     void aSimpleCommitExpiresRetentionAfterItWasMadeAndItsGroupGoesWithIt() throws Exception {
         long before = System.currentTimeMillis();
-        commit("solo", -1, "", ORDERS_0);
+        commit(coordinator, "solo", -1, "", ORDERS_0);
         long after = System.currentTimeMillis();
 
         assertThat(expire(before + RETENTION_MS - 1)).isZero();
@@ -85,8 +83,8 @@ class OffsetExpiryTest {
 
     @Test
     void aStableConsumerGroupLosesOnlyTheOffsetsOfTopicsNoMemberSubscribesTo() throws Exception {
-        String memberId = joinAndSync("stable", "orders");
-        commit("stable", 1, memberId, ORDERS_0, PAYMENTS_0);
+        String memberId = joinAndSync(coordinator, "stable", "orders");
+        commit(coordinator, "stable", 1, memberId, ORDERS_0, PAYMENTS_0);
 
         assertThat(expire(System.currentTimeMillis() + RETENTION_MS + 1)).isEqualTo(1);
 
@@ -101,7 +99,7 @@ class OffsetExpiryTest {
                 .writeGroup("idle", new GroupMetadataRecord.StoredGroup("consumer", 4, null, null, emptySince,
                         List.of())).get();
         restart();
-        commit("idle", -1, "", ORDERS_0); // a tool's commit to the Empty group, made just now
+        commit(coordinator, "idle", -1, "", ORDERS_0); // a tool's commit to the Empty group, made just now
 
         int batchesBefore = offsetsTopicBatches().size();
 
@@ -117,9 +115,9 @@ class OffsetExpiryTest {
 
     @Test
     void aGroupRebalancingKeepsItsOffsets() throws Exception {
-        joinAndSync("moving", "orders");
-        commit("moving", 1, coordinator.group("moving").orElseThrow().leaderId, PAYMENTS_0);
-        join("moving", ""); // a second member: the group prepares a rebalance
+        joinAndSync(coordinator, "moving", "orders");
+        commit(coordinator, "moving", 1, coordinator.group("moving").orElseThrow().leaderId, PAYMENTS_0);
+        join(coordinator, "moving", ""); // a second member: the group prepares a rebalance
 
         assertThat(expire(System.currentTimeMillis() + RETENTION_MS + 1)).isZero();
         assertThat(coordinator.offsets().all("moving")).containsOnlyKeys(PAYMENTS_0);
@@ -169,11 +167,8 @@ class OffsetExpiryTest {
 
     @Test
     void aConsumerProtocolGroupLosesTheOffsetsOfTopicsNoMemberSubscribesToAndAllOnceEmpty() throws Exception {
-        ConsumerGroupHeartbeat.Response joined = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeat.Request(
-                "kip848", "m1", 0, null, null, 30_000, List.of("orders"), null, null, Map.of(), "c", "h",
-                (short) 1, topic -> true)).get();
-        assertThat(joined.error()).isEqualTo(Errors.NONE);
-        commit("kip848", joined.memberEpoch(), "m1", ORDERS_0, PAYMENTS_0);
+        ConsumerGroupHeartbeat.Response joined = joinConsumerGroup(coordinator, "kip848", "m1", "orders");
+        commit(coordinator, "kip848", joined.memberEpoch(), "m1", ORDERS_0, PAYMENTS_0);
         long expiredAt = System.currentTimeMillis() + RETENTION_MS + 1;
         assertThat(expire(expiredAt)).isEqualTo(1);
         assertThat(coordinator.offsets().all("kip848")).containsOnlyKeys(ORDERS_0);
@@ -189,10 +184,7 @@ class OffsetExpiryTest {
                 .hasSize(batchesBefore + 1);
 
         // Without members and without any commit, a group goes at the next round, as Kafka's does.
-        ConsumerGroupHeartbeat.Response idle = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeat.Request(
-                "idle", "m1", 0, null, null, 30_000, List.of("orders"), null, null, Map.of(), "c", "h",
-                (short) 1, topic -> true)).get();
-        assertThat(idle.error()).isEqualTo(Errors.NONE);
+        joinConsumerGroup(coordinator, "idle", "m1", "orders");
         assertThat(coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeat.Request("idle", "m1", -1, null, null,
                 -1, null, null, null, null, "c", "h", (short) 1, topic -> true)).get().error()).isEqualTo(Errors.NONE);
         assertThat(expire(System.currentTimeMillis())).isZero();
@@ -209,13 +201,8 @@ class OffsetExpiryTest {
      */
     @Test
     void aStreamsGroupKeepsItsInputTopicsOffsetsOnlyWhileItHasMembers() throws Exception {
-        StreamsTopology topology = new StreamsTopology(0, new TreeMap<>(Map.of("0", new StreamsTopology.Subtopology(
-                "0", List.of("orders"), List.of(), List.of(), List.of(), List.of()))));
-        StreamsGroupHeartbeat.Response joined = coordinator.streamsGroupHeartbeat(new StreamsGroupHeartbeat.Request(
-                "app", "m1", 0, 0, null, null, 30_000, topology, false, Map.of(), Map.of(), Map.of(), "p1", null,
-                Map.of(), false, "c", "h", topic -> true)).get();
-        assertThat(joined.error()).isEqualTo(Errors.NONE);
-        commit("app", joined.memberEpoch(), "m1", ORDERS_0, PAYMENTS_0);
+        StreamsGroupHeartbeat.Response joined = joinStreamsGroup(coordinator, "app", "orders");
+        commit(coordinator, "app", joined.memberEpoch(), "m1", ORDERS_0, PAYMENTS_0);
 
         OffsetDeletion deleted = coordinator.deleteOffsets("app", List.of(ORDERS_0, PAYMENTS_0)).get();
         assertThat(deleted.error()).isEqualTo(Errors.NONE);
@@ -223,7 +210,7 @@ class OffsetExpiryTest {
                 .containsEntry(PAYMENTS_0, Errors.NONE);
         assertThat(coordinator.offsets().all("app")).containsOnlyKeys(ORDERS_0);
 
-        commit("app", joined.memberEpoch(), "m1", PAYMENTS_0);
+        commit(coordinator, "app", joined.memberEpoch(), "m1", PAYMENTS_0);
         long expiredAt = System.currentTimeMillis() + RETENTION_MS + 1;
         assertThat(expire(expiredAt)).isEqualTo(1);
         assertThat(coordinator.offsets().all("app")).containsOnlyKeys(ORDERS_0);
@@ -244,47 +231,5 @@ class OffsetExpiryTest {
 
     private int expire(long now) throws Exception {
         return coordinator.expireOffsets(now).get();
-    }
-
-    private void commit(String groupId, int generation, String memberId, TopicPartition... partitions)
-            throws Exception {
-        Map<TopicPartition, OffsetStore.CommittedOffset> offsets = new LinkedHashMap<>();
-        for (TopicPartition partition : partitions) {
-            offsets.put(partition, new OffsetStore.CommittedOffset(5, -1, ""));
-        }
-        Map<TopicPartition, Errors> errors = coordinator.commitOffsets(
-                new OffsetCommit(groupId, generation, memberId, null, offsets, (short) 9)).get();
-        assertThat(errors.values()).containsOnly(Errors.NONE);
-    }
-
-    /** One consumer subscribed to {@code topic} joins the group and, as its leader, syncs; returns its id. */
-    private String joinAndSync(String groupId, String topic) throws Exception {
-        Struct joined = join(groupId, topic).get();
-        assertThat(joined.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
-        String memberId = joined.getString("MemberId");
-        Struct synced = coordinator.sync(new SyncRequest(groupId, joined.getInt32("GenerationId"), memberId, null,
-                null, null, Map.of(memberId, new byte[0]))).get();
-        assertThat(synced.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
-        return memberId;
-    }
-
-    /** A JoinGroup v3 (no MEMBER_ID_REQUIRED round) of a consumer subscribed to {@code topic} ("" for none). */
-    private CompletableFuture<Struct> join(String groupId, String topic) {
-        LinkedHashMap<String, byte[]> protocols = new LinkedHashMap<>();
-        protocols.put("range", subscription(topic));
-        return coordinator.join(new JoinRequest(groupId, "", null, "client", "/127.0.0.1",
-                10_000, 30_000, "consumer", protocols, (short) 3));
-    }
-
-    /** ConsumerProtocolSubscription v0: the topics, then no user data. */
-    private static byte[] subscription(String topic) {
-        ByteBuf out = Unpooled.buffer().writeShort(0);
-        if (topic.isEmpty()) {
-            out.writeInt(0);
-        } else {
-            byte[] name = topic.getBytes(StandardCharsets.UTF_8);
-            out.writeInt(1).writeShort(name.length).writeBytes(name);
-        }
-        return ByteBufUtil.getBytes(out.writeInt(-1));
     }
 }

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -249,6 +250,22 @@ class TransactionalOffsetsTest {
         assertThat(committed(GROUP, ORDERS_0)).isNull();
         restart();
         assertThat(committed(GROUP, ORDERS_0)).isNull();
+    }
+
+    /** As Kafka's onTopicsDeleted, which tombstones the pending transactional offsets of the topic too. */
+    @Test
+    void aDeletedTopicsPendingOffsetIsTombstonedAndItsCommitMarkerBringsNothingBack() throws Exception {
+        plainCommit(GROUP, ORDERS_0, 5);
+        txnCommit(GROUP, P1, ORDERS_1, 10);
+
+        assertThat(coordinator.deleteCommitsOfTopics(Set.of("orders")).get()).isEqualTo(2);
+        assertThat(pending(GROUP, ORDERS_1)).isFalse();
+
+        end(GROUP, P1, TransactionResult.COMMIT);
+        assertThat(coordinator.offsets().all(GROUP)).isEmpty();
+        restart();
+        assertThat(coordinator.offsets().all(GROUP)).as("the tombstones came after the pending record").isEmpty();
+        assertThat(pending(GROUP, ORDERS_1)).isFalse();
     }
 
     @Test

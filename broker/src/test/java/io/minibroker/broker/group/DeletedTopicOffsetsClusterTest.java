@@ -1,0 +1,112 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.embedded.MiniCluster;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A deleted topic's commits in a three-node cluster: the group's coordinator hosts no replica of the topic, and
+ * still deletes the group's commits of it when the topic leaves the image it applies, as every Kafka broker tells
+ * its group coordinator; the tombstones are replicated with the offsets partition, so the broker that takes the
+ * group over replays them and has the commits of the other topic only.
+ */
+@Timeout(180)
+class DeletedTopicOffsetsClusterTest {
+
+    private static final String GROUP = "deleted-topic-group";
+    private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
+    private static final TopicPartition ORDERS_1 = new TopicPartition("orders", 1);
+    private static final TopicPartition PAYMENTS_0 = new TopicPartition("payments", 0);
+
+    private MiniCluster cluster;
+    private Admin admin;
+
+    @BeforeEach
+    void start() throws Exception {
+        cluster = MiniCluster.start(3, Map.of("offsets.topic.num.partitions", "3",
+                "offsets.topic.replication.factor", "3"));
+        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
+    }
+
+    @AfterEach
+    void close() {
+        if (admin != null) {
+            admin.close();
+        }
+        cluster.close();
+    }
+
+    @Test
+    void theCoordinatorDeletesTheCommitsOfATopicItHasNoReplicaOfAndItsSuccessorReplaysTheTombstones()
+            throws Exception {
+        admin.createTopics(List.of(new NewTopic("payments", 1, (short) 3))).all().get();
+        await(() -> commits(Map.of(PAYMENTS_0, 7L)), "a commit, once the coordinator's image has the topic");
+        int[] found = {-1};
+        await(() -> (found[0] = coordinator()) >= 0, "the admin to find the group's coordinator");
+        int coordinator = found[0];
+        List<Integer> others = new ArrayList<>(List.of(0, 1, 2));
+        others.remove(Integer.valueOf(coordinator));
+        admin.createTopics(List.of(new NewTopic("orders", Map.of(0, List.of(others.get(0)), 1,
+                List.of(others.get(1)))))).all().get();
+        await(() -> commits(Map.of(ORDERS_0, 5L, ORDERS_1, 6L)), "the commits of a topic with no replica there");
+        assertThat(committed()).isEqualTo(Map.of(ORDERS_0, 5L, ORDERS_1, 6L, PAYMENTS_0, 7L));
+
+        admin.deleteTopics(List.of("orders")).all().get();
+        await(() -> committed().equals(Map.of(PAYMENTS_0, 7L)), "the commits of orders to be deleted");
+
+        // Answered once replicated, as are the tombstones before it in the offsets partition.
+        assertThat(commits(Map.of(PAYMENTS_0, 8L))).isTrue();
+        int successor = others.get(0);
+        cluster.moveGroupCoordinator(GROUP, successor);
+        await(() -> coordinator() == successor && committed().equals(Map.of(PAYMENTS_0, 8L)),
+                "node " + successor + " to coordinate the group with the commits of payments only");
+    }
+
+    /** The group's coordinator, as the admin finds it (-1 until it does: the group has no commit yet). */
+    private int coordinator() {
+        try {
+            return admin.describeConsumerGroups(List.of(GROUP)).all().get().get(GROUP).coordinator().id();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    /** Commits these offsets as a tool does (OffsetCommit without a generation); false if refused. */
+    private boolean commits(Map<TopicPartition, Long> offsets) {
+        Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+        offsets.forEach((partition, offset) -> commit.put(partition, new OffsetAndMetadata(offset)));
+        try {
+            admin.alterConsumerGroupOffsets(GROUP, commit).all().get();
+            return true;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /** The group's committed offsets, all of them (OffsetFetch of every partition); empty if not answered. */
+    private Map<TopicPartition, Long> committed() {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        try {
+            admin.listConsumerGroupOffsets(GROUP).partitionsToOffsetAndMetadata().get()
+                    .forEach((partition, offset) -> offsets.put(partition, offset.offset()));
+        } catch (Exception e) {
+            return Map.of();
+        }
+        return offsets;
+    }
+}
