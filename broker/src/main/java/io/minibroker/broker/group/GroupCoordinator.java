@@ -27,14 +27,14 @@ import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.Purgatory;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * The group coordinator, as the handlers see it (Kafka's GroupCoordinatorService): it wires its parts and hands
@@ -490,11 +490,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      */
     @Override
     public void onTopicsDeleted(Collection<TopicMetadata> deleted) {
-        offsetManager.onTopicsDeleted(deleted.stream().map(TopicMetadata::name).collect(Collectors.toSet()));
+        Map<String, UUID> byName = new HashMap<>();
+        deleted.forEach(topic -> byName.put(topic.name(), topic.id())); // a name twice: the later deletion's id
+        offsetManager.onTopicsDeleted(byName);
     }
 
-    /** {@link #onTopicsDeleted}, by name: completes with how many commits went, once their tombstones count. */
-    CompletableFuture<Integer> deleteCommitsOfTopics(Set<String> topics) {
+    /**
+     * {@link #onTopicsDeleted}, by name and id: completes with how many commits went, once their tombstones count.
+     */
+    CompletableFuture<Integer> deleteCommitsOfTopics(Map<String, UUID> topics) {
         return offsetManager.deleteCommitsOfTopics(topics);
     }
 

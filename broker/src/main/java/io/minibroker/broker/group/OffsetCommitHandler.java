@@ -28,6 +28,9 @@ public final class OffsetCommitHandler implements ApiHandler {
     private static final int LEADER_EPOCH_FROM_VERSION = 6;
     private static final int GROUP_INSTANCE_ID_FROM_VERSION = 7;
     private static final int TOPIC_IDS_FROM_VERSION = 10;
+    /** RetentionTimeMs is in v2-v4 only. */
+    private static final int RETENTION_TIME_FROM_VERSION = 2;
+    private static final int RETENTION_TIME_UNTIL_VERSION = 4;
 
     private final GroupCoordinator coordinator;
     private final TopicRegistry topics;
@@ -57,7 +60,8 @@ public final class OffsetCommitHandler implements ApiHandler {
                 Errors unknown = partitions.add(metadata, partition.partitionIndex(), partitionResponse,
                         new OffsetStore.CommittedOffset(partition.committedOffset(),
                                 request.version() >= LEADER_EPOCH_FROM_VERSION ? partition.committedLeaderEpoch() : -1,
-                                partition.committedMetadata()));
+                                partition.committedMetadata(), byId ? topic.topicId() : null,
+                                OffsetStore.CommittedOffset.NO_EXPIRY));
                 if (unknown != Errors.NONE) {
                     partitionResponse.errorCode(unknown.code());
                 }
@@ -68,10 +72,15 @@ public final class OffsetCommitHandler implements ApiHandler {
         }
         OffsetCommit commit = new OffsetCommit(body.groupId(), body.generationIdOrMemberEpoch(), body.memberId(),
                 request.version() >= GROUP_INSTANCE_ID_FROM_VERSION ? body.groupInstanceId() : null,
-                partitions.offsets(), request.version());
+                partitions.offsets(), request.version(), null, retentionTimeMs(request.version(), body));
         return coordinator.commitOffsets(commit).thenApply(errors -> {
             partitions.answer(errors, (partitionResponse, error) -> partitionResponse.errorCode(error.code()));
             return response.struct();
         });
+    }
+
+    private static long retentionTimeMs(short version, OffsetCommitRequestView body) {
+        return version >= RETENTION_TIME_FROM_VERSION && version <= RETENTION_TIME_UNTIL_VERSION
+                ? body.retentionTimeMs() : OffsetCommit.DEFAULT_RETENTION_TIME;
     }
 }

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -153,18 +154,21 @@ final class OffsetMetadataManager {
                                                                  OffsetCommit commit) {
         Map<TopicPartition, Errors> errors = new HashMap<>();
         Map<TopicPartition, OffsetStore.CommittedOffset> accepted = new LinkedHashMap<>();
+        long commitTimestamp = clock.wallClockMs();
         commit.offsets().forEach((partition, offset) -> {
             if (metadataTooLong(offset)) {
                 errors.put(partition, Errors.OFFSET_METADATA_TOO_LARGE);
             } else {
-                accepted.put(partition, offset);
+                // A retention time of the request's own (OffsetCommit v2-v4) fixes when the commit expires, as
+                // Kafka's OffsetMetadataManager.expireTimestampMs sets it: from the commit's time.
+                accepted.put(partition, commit.retentionTimeMs() == OffsetCommit.DEFAULT_RETENTION_TIME ? offset
+                        : offset.expiringAt(commitTimestamp + commit.retentionTimeMs()));
                 errors.put(partition, Errors.NONE);
             }
         });
         if (accepted.isEmpty()) {
             return CompletableFuture.completedFuture(errors);
         }
-        long commitTimestamp = clock.wallClockMs();
         OffsetCommit.Transaction transaction = commit.transaction();
         CompletableFuture<Long> written;
         PendingTransactionalOffsets.Write transactionalWrite;
@@ -391,7 +395,7 @@ final class OffsetMetadataManager {
      * keeps one that recorded the id of a topic created again under the name). Completes, once the tombstones
      * count, with how many commits they deleted (a write that fails is logged, not counted).
      */
-    CompletableFuture<Integer> deleteCommitsOfTopics(Set<String> topics) {
+    CompletableFuture<Integer> deleteCommitsOfTopics(Map<String, UUID> topics) {
         return thread.compose(() -> {
             List<CompletableFuture<Integer>> deletions = new ArrayList<>();
             groups.all().forEach(group -> deletions.add(deleteCommitsOfTopics(group, group.groupId,
@@ -403,7 +407,7 @@ final class OffsetMetadataManager {
             return CompletableFuture.allOf(deletions.toArray(CompletableFuture[]::new)).thenApply(done -> {
                 int deleted = deletions.stream().mapToInt(CompletableFuture::join).sum();
                 if (deleted > 0) {
-                    LOG.info("Deleted {} offsets of the deleted topics {}", deleted, topics);
+                    LOG.info("Deleted {} offsets of the deleted topics {}", deleted, topics.keySet());
                 }
                 return deleted;
             });
@@ -411,11 +415,11 @@ final class OffsetMetadataManager {
     }
 
     /**
-     * {@link #deleteCommitsOfTopics(Set)} for a caller that does not wait for it (a topic's deletion): a failure is
+     * {@link #deleteCommitsOfTopics(Map)} for a caller that does not wait for it (a topic's deletion): a failure is
      * logged, and once the broker is stopping nothing is queued, the commits staying as they would had it stopped a
      * moment before the deletion.
      */
-    void onTopicsDeleted(Set<String> topics) {
+    void onTopicsDeleted(Map<String, UUID> topics) {
         try {
             deleteCommitsOfTopics(topics).whenComplete((deleted, failure) -> {
                 if (failure != null) {
@@ -427,9 +431,9 @@ final class OffsetMetadataManager {
         }
     }
 
-    /** The group's part of {@link #deleteCommitsOfTopics(Set)}: {@code group} is its lock, {@code dead} its state. */
+    /** The group's part of {@link #deleteCommitsOfTopics(Map)}: {@code group} is its lock, {@code dead} its state. */
     private CompletableFuture<Integer> deleteCommitsOfTopics(Object group, String groupId, BooleanSupplier dead,
-                                                             Set<String> topics) {
+                                                             Map<String, UUID> topics) {
         if (groups.coordinatorError(groupId) != Errors.NONE) {
             return CompletableFuture.completedFuture(0);
         }
@@ -535,8 +539,9 @@ final class OffsetMetadataManager {
      */
     private int expireCommits(String groupId, Set<String> subscribed, long now, EmptyGroup empty) {
         List<TopicPartition> expired = new ArrayList<>();
-        offsets.settledCommitTimestamps(groupId).forEach((partition, committedAt) -> {
-            if (!subscribed.contains(partition.topic()) && now - committedAt >= offsetsRetentionMs) {
+        offsets.settledCommits(groupId).forEach((partition, commit) -> {
+            if (!subscribed.contains(partition.topic())
+                    && commit.expiredAt(now, commit.commitTimestamp(), offsetsRetentionMs)) {
                 expired.add(partition);
             }
         });
@@ -631,9 +636,11 @@ final class OffsetMetadataManager {
             return List.of(); // rebalancing, or members of another protocol: Kafka expires nothing then
         }
         List<TopicPartition> expired = new ArrayList<>();
-        for (Map.Entry<TopicPartition, Long> commit : offsets.settledCommitTimestamps(group.groupId).entrySet()) {
-            long since = emptySince >= 0 ? emptySince : commit.getValue();
-            if (!keptTopics.contains(commit.getKey().topic()) && now - since >= offsetsRetentionMs) {
+        for (Map.Entry<TopicPartition, OffsetStore.SettledCommit> commit
+                : offsets.settledCommits(group.groupId).entrySet()) {
+            long since = emptySince >= 0 ? emptySince : commit.getValue().commitTimestamp();
+            if (!keptTopics.contains(commit.getKey().topic())
+                    && commit.getValue().expiredAt(now, since, offsetsRetentionMs)) {
                 expired.add(commit.getKey());
             }
         }

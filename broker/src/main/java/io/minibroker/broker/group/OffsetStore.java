@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntPredicate;
@@ -25,8 +26,23 @@ import java.util.function.IntPredicate;
  */
 final class OffsetStore implements OffsetsTopic.ReplaySink {
 
-    /** A committed position, as OffsetFetch returns it. */
-    record CommittedOffset(long offset, int leaderEpoch, String metadata) {
+    /**
+     * A committed position, as OffsetFetch returns it, with what its record also keeps: the topic's id when the
+     * commit named it (OffsetCommit v10+; null otherwise) and, for a commit that asked for a retention time of its
+     * own (OffsetCommit v2-v4), when it expires ({@link #NO_EXPIRY} otherwise), as Kafka's OffsetAndMetadata.
+     */
+    record CommittedOffset(long offset, int leaderEpoch, String metadata, UUID topicId, long expireTimestamp) {
+
+        static final long NO_EXPIRY = -1;
+
+        CommittedOffset(long offset, int leaderEpoch, String metadata) {
+            this(offset, leaderEpoch, metadata, null, NO_EXPIRY);
+        }
+
+        /** The same position expiring at {@code expireTimestamp}. */
+        CommittedOffset expiringAt(long expireTimestamp) {
+            return new CommittedOffset(offset, leaderEpoch, metadata, topicId, expireTimestamp);
+        }
     }
 
     /** A commit, the offset of its record in {@code __consumer_offsets}, and when it was made (for its expiry). */
@@ -275,19 +291,32 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
         return offsets;
     }
 
+    /** When a settled commit was made, and when it expires if it asked for a time of its own. */
+    record SettledCommit(long commitTimestamp, long expireTimestamp) {
+
+        /**
+         * Whether it has expired at {@code now}, as Kafka's OffsetExpirationConditionImpl decides: at its own expiry
+         * time if it has one, otherwise {@code retentionMs} after {@code since} (its commit, or when its group
+         * became Empty).
+         */
+        boolean expiredAt(long now, long since, long retentionMs) {
+            return expireTimestamp != CommittedOffset.NO_EXPIRY ? now >= expireTimestamp : now - since >= retentionMs;
+        }
+    }
+
     /**
-     * When each of the group's settled commits was made, leaving out partitions with a commit still being written
-     * or pending in an open transaction: what offset expiry may take (Kafka does not expire those either).
+     * The group's settled commits, leaving out partitions with a commit still being written or pending in an open
+     * transaction: what offset expiry may take (Kafka does not expire those either).
      */
-    Map<TopicPartition, Long> settledCommitTimestamps(String groupId) {
+    Map<TopicPartition, SettledCommit> settledCommits(String groupId) {
         Map<TopicPartition, Integer> unsettled = pending.getOrDefault(groupId, Map.of());
-        Map<TopicPartition, Long> timestamps = new HashMap<>();
+        Map<TopicPartition, SettledCommit> settled = new HashMap<>();
         byGroup.getOrDefault(groupId, Map.of()).forEach((partition, stored) -> {
             if (!unsettled.containsKey(partition) && !transactional.has(groupId, partition)) {
-                timestamps.put(partition, stored.commitTimestamp());
+                settled.put(partition, new SettledCommit(stored.commitTimestamp(), stored.offset().expireTimestamp()));
             }
         });
-        return timestamps;
+        return settled;
     }
 
     /**
@@ -310,12 +339,22 @@ final class OffsetStore implements OffsetsTopic.ReplaySink {
     }
 
     /**
-     * The group's partitions of these topics that have a commit, shown, still being written or pending in a
-     * transaction: what deleting the topics tombstones.
+     * The group's partitions of these deleted topics (name to id) that have a commit, shown, still being written or
+     * pending in a transaction: what deleting the topics tombstones. As Kafka's OffsetMetadataManager.onTopicsDeleted,
+     * a shown commit that recorded another topic id (an OffsetCommit v10 of a topic created again under the name)
+     * is not the deleted topic's, and stays.
      */
-    Set<TopicPartition> partitionsOf(String groupId, Set<String> topics) {
+    Set<TopicPartition> partitionsOf(String groupId, Map<String, UUID> deleted) {
         Set<TopicPartition> partitions = partitionsWithCommits(groupId);
-        partitions.removeIf(partition -> !topics.contains(partition.topic()));
+        Map<TopicPartition, Stored> shown = byGroup.getOrDefault(groupId, Map.of());
+        partitions.removeIf(partition -> {
+            if (!deleted.containsKey(partition.topic())) {
+                return true;
+            }
+            Stored stored = shown.get(partition);
+            UUID recorded = stored == null ? null : stored.offset().topicId();
+            return recorded != null && !recorded.equals(deleted.get(partition.topic()));
+        });
         return partitions;
     }
 

@@ -15,6 +15,7 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.record.CompressionType;
 import io.minibroker.protocol.record.Record;
 import io.minibroker.protocol.record.RecordBatchBuilder;
+import io.minibroker.protocol.types.Wire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -28,6 +29,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -61,7 +63,14 @@ final class OffsetsTopic {
     static final String NAME = InternalTopics.CONSUMER_OFFSETS;
     /** OffsetCommitKey's record type; 0 is the same key, as written before Kafka 0.9's version 1. */
     private static final short OFFSET_KEY_VERSION = 1;
-    private static final short OFFSET_VALUE_VERSION = 3;
+    /** OffsetCommitValue as Kafka 4.3.1 writes it: flexible, the topic id as tagged field 0 when known. */
+    private static final short OFFSET_VALUE_VERSION = 4;
+    /** OffsetCommitValue for a commit with an expiry time of its own: the only version with ExpireTimestamp. */
+    private static final short OFFSET_VALUE_WITH_EXPIRY_VERSION = 1;
+    private static final short FIRST_FLEXIBLE_OFFSET_VALUE_VERSION = 4;
+    private static final int TOPIC_ID_TAG = 0;
+    /** Kafka's Uuid.ZERO_UUID, the topic id field's default: a commit that named no id. */
+    private static final UUID ZERO_UUID = new UUID(0, 0);
     /** Kafka's RecordBatch.NO_PRODUCER_ID: a batch of no transaction. */
     static final long NO_PRODUCER_ID = -1L;
     /** The base sequence of a coordinator's transactional batch, Kafka's (its log does not check it). */
@@ -422,12 +431,17 @@ final class OffsetsTopic {
             throw new IllegalArgumentException("OffsetCommitValue version " + version + " of " + groupId + " for "
                     + partition + " is not one this broker reads (0 to " + OFFSET_VALUE_VERSION + ")");
         }
+        boolean flexible = version >= FIRST_FLEXIBLE_OFFSET_VALUE_VERSION;
         long committed = value.readLong();
         int leaderEpoch = version >= 3 ? value.readInt() : -1;
-        String metadata = GroupMetadataRecord.readString(value);
+        String metadata = flexible ? ConsumerGroupRecords.readCompactString(value)
+                : GroupMetadataRecord.readString(value);
         long commitTimestamp = value.readLong();
-        sink.committed(groupId, partition, new OffsetStore.CommittedOffset(committed, leaderEpoch, metadata),
-                record.offset(), commitTimestamp, false, producerId);
+        long expireTimestamp = version == OFFSET_VALUE_WITH_EXPIRY_VERSION ? value.readLong()
+                : OffsetStore.CommittedOffset.NO_EXPIRY;
+        UUID topicId = flexible ? readTopicIdTag(value) : null;
+        sink.committed(groupId, partition, new OffsetStore.CommittedOffset(committed, leaderEpoch, metadata, topicId,
+                expireTimestamp), record.offset(), commitTimestamp, false, producerId);
     }
 
     /** Whether the rest of a commit key (after its type) is Kafka's: two int16-length strings and an int32, exactly. */
@@ -481,15 +495,53 @@ final class OffsetsTopic {
         return bytes(key);
     }
 
-    /** OffsetCommitValue v3; no metadata is stored as the empty string, as Kafka stores it. */
-    private static byte[] value(OffsetStore.CommittedOffset offset, long commitTimestamp) {
+    /**
+     * OffsetCommitValue as Kafka 4.3.1's GroupCoordinatorRecordHelpers writes it: v4 (the topic id as tagged field
+     * 0 when the commit named one), or v1 for a commit with an expiry time of its own, which only v1 holds (without
+     * the leader epoch, which v1 lacks). No metadata is stored as the empty string, as Kafka stores it.
+     */
+    static byte[] value(OffsetStore.CommittedOffset offset, long commitTimestamp) {
         ByteBuf value = Unpooled.buffer();
+        String metadata = offset.metadata() == null ? "" : offset.metadata();
+        if (offset.expireTimestamp() != OffsetStore.CommittedOffset.NO_EXPIRY) {
+            value.writeShort(OFFSET_VALUE_WITH_EXPIRY_VERSION);
+            value.writeLong(offset.offset());
+            GroupMetadataRecord.writeString(value, metadata);
+            value.writeLong(commitTimestamp);
+            value.writeLong(offset.expireTimestamp());
+            return bytes(value);
+        }
         value.writeShort(OFFSET_VALUE_VERSION);
         value.writeLong(offset.offset());
         value.writeInt(offset.leaderEpoch());
-        GroupMetadataRecord.writeString(value, offset.metadata() == null ? "" : offset.metadata());
+        ConsumerGroupRecords.writeCompactString(value, metadata);
         value.writeLong(commitTimestamp);
+        UUID topicId = offset.topicId();
+        if (topicId == null || topicId.equals(ZERO_UUID)) { // a tagged field at its default is not written
+            Wire.writeUnsignedVarint(value, 0);
+        } else {
+            Wire.writeUnsignedVarint(value, 1);
+            Wire.writeUnsignedVarint(value, TOPIC_ID_TAG);
+            Wire.writeUnsignedVarint(value, 16);
+            Wire.writeUuid(value, topicId);
+        }
         return bytes(value);
+    }
+
+    /** The tagged fields ending a flexible OffsetCommitValue: the topic id (tag 0) if there, others skipped. */
+    private static UUID readTopicIdTag(ByteBuf value) {
+        UUID topicId = null;
+        int fields = Wire.readUnsignedVarint(value);
+        for (int i = 0; i < fields; i++) {
+            int tag = Wire.readUnsignedVarint(value);
+            int size = Wire.readUnsignedVarint(value);
+            if (tag == TOPIC_ID_TAG && size == 16) {
+                topicId = Wire.readUuid(value);
+            } else {
+                value.skipBytes(size);
+            }
+        }
+        return topicId == null || topicId.equals(ZERO_UUID) ? null : topicId;
     }
 
     private static byte[] bytes(ByteBuf buf) {

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static io.minibroker.broker.group.GroupCoordinatorCalls.commit;
@@ -38,6 +39,8 @@ class DeletedTopicOffsetsTest {
 
     private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
     private static final TopicPartition ORDERS_1 = new TopicPartition("orders", 1);
+    /** The id the tests' deletions name; a commit that recorded no id (before OffsetCommit v10) is any id's. */
+    private static final UUID ORDERS_ID = new UUID(0, 1);
     private static final TopicPartition PAYMENTS_0 = new TopicPartition("payments", 0);
 
     @TempDir
@@ -82,7 +85,7 @@ class DeletedTopicOffsetsTest {
         long before = offsetsLog().logEndOffset();
 
         assertThat(topics.delete("orders")).isEqualTo(Errors.NONE);
-        assertThat(coordinator.deleteCommitsOfTopics(Set.of()).get())
+        assertThat(coordinator.deleteCommitsOfTopics(Map.of()).get())
                 .as("queued on the coordinator's thread after the deletion's: done once that is").isZero();
 
         assertOnlyPaymentsLeft();
@@ -99,12 +102,30 @@ class DeletedTopicOffsetsTest {
                 .containsOnlyKeys(PAYMENTS_0);
     }
 
+    /**
+     * As Kafka's OffsetMetadataManager.onTopicsDeleted: a commit that recorded the id of the topic (OffsetCommit
+     * v10) goes only with that topic, not with an older one of the same name deleted after it was created again.
+     */
+    @Test
+    void aCommitThatRecordedAnotherTopicIdIsNotTheDeletedTopics() throws Exception {
+        UUID newer = new UUID(0, 2);
+        Map<TopicPartition, Errors> errors = coordinator.commitOffsets(new OffsetCommit("by-id", -1, "", null,
+                Map.of(ORDERS_0, new OffsetStore.CommittedOffset(5, -1, "", newer,
+                        OffsetStore.CommittedOffset.NO_EXPIRY)), (short) 10)).get();
+        assertThat(errors.values()).containsOnly(Errors.NONE);
+
+        assertThat(coordinator.deleteCommitsOfTopics(Map.of("orders", ORDERS_ID)).get()).isZero();
+        assertThat(coordinator.offsets().all("by-id")).containsOnlyKeys(ORDERS_0);
+        assertThat(coordinator.deleteCommitsOfTopics(Map.of("orders", newer)).get()).isEqualTo(1);
+        assertThat(coordinator.offsets().all("by-id")).isEmpty();
+    }
+
     /** Kafka's deletion writes the commits' tombstones only: the group goes at the next expiry round. */
     @Test
     void aGroupLeftWithoutCommitsStaysUntilTheNextExpiryRound() throws Exception {
         commit(coordinator, "orders-only", -1, "", ORDERS_0);
 
-        assertThat(coordinator.deleteCommitsOfTopics(Set.of("orders")).get()).isEqualTo(1);
+        assertThat(coordinator.deleteCommitsOfTopics(Map.of("orders", ORDERS_ID)).get()).isEqualTo(1);
         assertThat(coordinator.group("orders-only")).isPresent();
 
         assertThat(coordinator.expireOffsets(System.currentTimeMillis()).get()).isZero();
@@ -118,7 +139,7 @@ class DeletedTopicOffsetsTest {
         StreamsGroupHeartbeat.Response streams = joinStreamsGroup(coordinator, "app", "orders");
         commit(coordinator, "app", streams.memberEpoch(), "m1", ORDERS_0, PAYMENTS_0);
 
-        assertThat(coordinator.deleteCommitsOfTopics(Set.of("orders")).get()).isEqualTo(2);
+        assertThat(coordinator.deleteCommitsOfTopics(Map.of("orders", ORDERS_ID)).get()).isEqualTo(2);
 
         assertThat(coordinator.offsets().all("kip848")).containsOnlyKeys(PAYMENTS_0);
         assertThat(coordinator.offsets().all("app")).containsOnlyKeys(PAYMENTS_0);

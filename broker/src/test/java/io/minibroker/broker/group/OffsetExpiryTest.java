@@ -81,6 +81,34 @@ class OffsetExpiryTest {
         assertThat(coordinator.offsets().all("solo")).as("the tombstone was written").isEmpty();
     }
 
+    /**
+     * An OffsetCommit v2-v4's RetentionTimeMs fixes when its commits expire, sooner or later than
+     * {@code offsets.retention.minutes} would, as Kafka's OffsetExpirationConditionImpl decides; kept in the record
+     * (OffsetCommitValue v1), so a restart keeps it.
+     */
+    @Test
+    void aCommitsOwnRetentionTimeDecidesItsExpiryAcrossARestart() throws Exception {
+        long before = System.currentTimeMillis();
+        commitV2(coordinator, "short", 1_000);
+        commitV2(coordinator, "long", 10 * RETENTION_MS);
+        long after = System.currentTimeMillis();
+        restart();
+
+        assertThat(expire(before + 1_000 - 1)).isZero();
+        assertThat(expire(after + 1_000)).isEqualTo(1);
+        assertThat(coordinator.offsets().all("short")).isEmpty();
+        assertThat(expire(after + RETENTION_MS + 1)).as("its own time is later than the broker's").isZero();
+        assertThat(coordinator.offsets().all("long")).containsOnlyKeys(ORDERS_0);
+        assertThat(expire(after + 10 * RETENTION_MS)).isEqualTo(1);
+    }
+
+    private static void commitV2(GroupCoordinator coordinator, String groupId, long retentionTimeMs)
+            throws Exception {
+        Map<TopicPartition, Errors> errors = coordinator.commitOffsets(new OffsetCommit(groupId, -1, "", null,
+                Map.of(ORDERS_0, new OffsetStore.CommittedOffset(5, -1, "")), (short) 2, null, retentionTimeMs)).get();
+        assertThat(errors.values()).containsOnly(Errors.NONE);
+    }
+
     @Test
     void aStableConsumerGroupLosesOnlyTheOffsetsOfTopicsNoMemberSubscribesTo() throws Exception {
         String memberId = joinAndSync(coordinator, "stable", "orders");

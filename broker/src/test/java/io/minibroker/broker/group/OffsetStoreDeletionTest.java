@@ -92,11 +92,12 @@ class OffsetStoreDeletionTest {
         CompletableFuture<Long> firstWritten = store.write("g", first, 1L);
         unsettled.removeLast().run();
         store.apply("g", first, firstWritten.get(), 1L);
-        assertThat(store.settledCommitTimestamps("g")).containsExactly(Map.entry(ORDERS_0, 1L));
+        assertThat(store.settledCommits("g")).containsExactly(Map.entry(ORDERS_0,
+                new OffsetStore.SettledCommit(1L, OffsetStore.CommittedOffset.NO_EXPIRY)));
 
         store.write("g", Map.of(ORDERS_0, new OffsetStore.CommittedOffset(6, -1, "")), 2L);
 
-        assertThat(store.settledCommitTimestamps("g")).isEmpty();
+        assertThat(store.settledCommits("g")).isEmpty();
         assertThat(store.hasNoCommitsBut("g", List.of(ORDERS_0))).as("the pending commit is not expired").isFalse();
     }
 }

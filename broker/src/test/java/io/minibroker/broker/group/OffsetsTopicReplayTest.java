@@ -16,6 +16,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.coordinator.group.generated.OffsetCommitValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +31,7 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -99,17 +103,47 @@ class OffsetsTopicReplayTest {
     }
 
     @Test
-    void aCommitIsStoredInKafkasOffsetCommitKeyAndValueV3() throws Exception {
+    void aCommitIsStoredInKafkasOffsetCommitKeyAndValueV4() throws Exception {
         offsetsTopic.writeCommits("g", Map.of(ORDERS_0, new OffsetStore.CommittedOffset(42, 7, null)), T0).get();
 
         Record record = onlyRecord();
         ByteBuf expectedKey = Unpooled.buffer().writeShort(1).writeShort(1).writeBytes(bytes("g"))
                 .writeShort(6).writeBytes(bytes("orders")).writeInt(0);
-        ByteBuf expectedValue = Unpooled.buffer().writeShort(3).writeLong(42).writeInt(7)
-                .writeShort(0) // no metadata: the empty string, as Kafka stores it
-                .writeLong(T0);
         assertThat(ByteBufUtil.getBytes(record.key())).isEqualTo(ByteBufUtil.getBytes(expectedKey));
+        ByteBuf expectedValue = Unpooled.buffer().writeShort(4).writeLong(42).writeInt(7)
+                .writeByte(1) // no metadata: the empty string, as Kafka stores it (a compact string's length + 1)
+                .writeLong(T0)
+                .writeByte(0); // no tagged fields: no topic id was named
         assertThat(ByteBufUtil.getBytes(record.value())).isEqualTo(ByteBufUtil.getBytes(expectedValue));
+    }
+
+    /**
+     * As Kafka 4.3.1's generated OffsetCommitValue reads what its GroupCoordinatorRecordHelpers writes: v4 with the
+     * topic id an OffsetCommit v10 named, v1 with the expiry time an OffsetCommit v2-v4's retention gave (v1 has no
+     * leader epoch), each read whole; and each read back here as it was committed.
+     */
+    @Test
+    void aCommitsTopicIdAndExpiryAreWrittenAsKafkaWritesThemAndReadBack() throws Exception {
+        UUID topicId = new UUID(0x1234, 0x5678);
+        OffsetStore.CommittedOffset named = new OffsetStore.CommittedOffset(42, 7, "m", topicId,
+                OffsetStore.CommittedOffset.NO_EXPIRY);
+        OffsetStore.CommittedOffset expiring = new OffsetStore.CommittedOffset(43, 8, "", null, T0 + 60_000);
+
+        assertThat(asKafkaReadsIt(OffsetsTopic.value(named, T0), (short) 4)).isEqualTo(new OffsetCommitValue()
+                .setOffset(42).setLeaderEpoch(7).setMetadata("m").setCommitTimestamp(T0)
+                .setTopicId(new Uuid(0x1234, 0x5678)));
+        assertThat(asKafkaReadsIt(OffsetsTopic.value(expiring, T0), (short) 1)).isEqualTo(new OffsetCommitValue()
+                .setOffset(43).setMetadata("").setCommitTimestamp(T0).setExpireTimestamp(T0 + 60_000));
+
+        offsetsTopic.writeCommits("named", Map.of(ORDERS_0, named), T0).get();
+        offsetsTopic.writeCommits("expiring", Map.of(ORDERS_0, expiring), T0).get();
+        OffsetStore offsets = new OffsetStore(offsetsTopic);
+        offsets.loadPartition(0, (groupId, group) -> { });
+        assertThat(offsets.all("named")).containsExactly(Map.entry(ORDERS_0, named));
+        assertThat(offsets.all("expiring")).containsExactly(Map.entry(ORDERS_0,
+                new OffsetStore.CommittedOffset(43, -1, "", null, T0 + 60_000))); // v1 keeps no leader epoch
+        assertThat(offsets.settledCommits("expiring")).containsExactly(Map.entry(ORDERS_0,
+                new OffsetStore.SettledCommit(T0, T0 + 60_000)));
     }
 
     @Test
@@ -200,7 +234,7 @@ class OffsetsTopicReplayTest {
         assertThat(offsets.all("cut")).isEmpty();
     }
 
-    /** Values of versions 0 to 2 lack the leader epoch; version 1 has an expire timestamp after the commit's. */
+    /** Values of versions 0 to 2 lack the leader epoch; version 1 has an expire timestamp after the commit's, kept. */
     @Test
     void olderOffsetCommitValueVersionsAreRead() throws Exception {
         offsetsTopic.writeGroup("other", stable(1, "a")).get();
@@ -214,9 +248,11 @@ class OffsetsTopicReplayTest {
         offsets.loadPartition(0, (groupId, group) -> { });
 
         assertThat(offsets.all("v0")).containsExactly(Map.entry(ORDERS_0, new OffsetStore.CommittedOffset(10, -1, "m")));
-        assertThat(offsets.all("v1")).containsExactly(Map.entry(ORDERS_0, new OffsetStore.CommittedOffset(11, -1, "")));
+        assertThat(offsets.all("v1")).containsExactly(Map.entry(ORDERS_0,
+                new OffsetStore.CommittedOffset(11, -1, "", null, T0 + 99)));
         assertThat(offsets.all("v2")).containsExactly(Map.entry(ORDERS_0, new OffsetStore.CommittedOffset(12, -1, "")));
-        assertThat(offsets.settledCommitTimestamps("v1")).containsExactly(Map.entry(ORDERS_0, T0 + 1));
+        assertThat(offsets.settledCommits("v1")).containsExactly(Map.entry(ORDERS_0,
+                new OffsetStore.SettledCommit(T0 + 1, T0 + 99)));
     }
 
     private static byte[] legacyKey(String groupId) {
@@ -268,6 +304,15 @@ class OffsetsTopicReplayTest {
     }
 
     /** The one record the offsets topic holds. */
+    /** The value read by Kafka's OffsetCommitValue at the version it names, which must be {@code version}, whole. */
+    private static OffsetCommitValue asKafkaReadsIt(byte[] value, short version) {
+        ByteBuffer buffer = ByteBuffer.wrap(value);
+        assertThat(buffer.getShort()).as("version").isEqualTo(version);
+        OffsetCommitValue read = new OffsetCommitValue(new ByteBufferAccessor(buffer), version);
+        assertThat(buffer.remaining()).as("bytes left unread").isZero();
+        return read;
+    }
+
     private Record onlyRecord() {
         PartitionLog log = offsetsLog();
         ByteBuf read = log.read(0, 1 << 20, true, log.logEndOffset()).readInto(ByteBufAllocator.DEFAULT);

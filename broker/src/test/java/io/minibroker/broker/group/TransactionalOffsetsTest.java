@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -258,7 +259,7 @@ class TransactionalOffsetsTest {
         plainCommit(GROUP, ORDERS_0, 5);
         txnCommit(GROUP, P1, ORDERS_1, 10);
 
-        assertThat(coordinator.deleteCommitsOfTopics(Set.of("orders")).get()).isEqualTo(2);
+        assertThat(coordinator.deleteCommitsOfTopics(Map.of("orders", new UUID(0, 1))).get()).isEqualTo(2);
         assertThat(pending(GROUP, ORDERS_1)).isFalse();
 
         end(GROUP, P1, TransactionResult.COMMIT);
