@@ -6,7 +6,12 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.broker.api.TestContexts;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.message.view.OffsetCommitRequestView;
 import io.minibroker.protocol.record.RecordBatches;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -21,6 +26,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static io.minibroker.broker.group.GroupCoordinatorCalls.commit;
@@ -100,6 +106,30 @@ class OffsetExpiryTest {
         assertThat(expire(after + RETENTION_MS + 1)).as("its own time is later than the broker's").isZero();
         assertThat(coordinator.offsets().all("long")).containsOnlyKeys(ORDERS_0);
         assertThat(expire(after + 10 * RETENTION_MS)).isEqualTo(1);
+    }
+
+    /** The OffsetCommit handler takes v2's RetentionTimeMs, and a v10's topic id, into the commit it stores. */
+    @Test
+    void theHandlerKeepsAV2RetentionTimeAndAV10TopicId() throws Exception {
+        OffsetCommitHandler handler = new OffsetCommitHandler(coordinator, topics);
+        OffsetCommitRequestView v2 = new OffsetCommitRequestView().groupId("old").generationIdOrMemberEpoch(-1)
+                .memberId("").retentionTimeMs(60_000);
+        v2.addTopic().name("orders").addPartition().partitionIndex(0).committedOffset(5).committedMetadata("");
+        long before = System.currentTimeMillis();
+        handler.handle(TestContexts.on("PLAINTEXT"), new Request(new RequestHeader(ApiKey.OFFSET_COMMIT.id(),
+                (short) 2, 1, "test"), ApiKey.OFFSET_COMMIT, v2.struct())).toCompletableFuture().join();
+        long after = System.currentTimeMillis();
+        assertThat(coordinator.offsets().all("old").get(ORDERS_0).expireTimestamp())
+                .isBetween(before + 60_000, after + 60_000);
+
+        UUID ordersId = topics.get("orders").orElseThrow().id();
+        OffsetCommitRequestView v10 = new OffsetCommitRequestView().groupId("new").generationIdOrMemberEpoch(-1)
+                .memberId("");
+        v10.addTopic().topicId(ordersId).addPartition().partitionIndex(0).committedOffset(6).committedMetadata("");
+        handler.handle(TestContexts.on("PLAINTEXT"), new Request(new RequestHeader(ApiKey.OFFSET_COMMIT.id(),
+                (short) 10, 2, "test"), ApiKey.OFFSET_COMMIT, v10.struct())).toCompletableFuture().join();
+        assertThat(coordinator.offsets().all("new").get(ORDERS_0)).isEqualTo(new OffsetStore.CommittedOffset(6, -1,
+                "", ordersId, OffsetStore.CommittedOffset.NO_EXPIRY));
     }
 
     private static void commitV2(GroupCoordinator coordinator, String groupId, long retentionTimeMs)
