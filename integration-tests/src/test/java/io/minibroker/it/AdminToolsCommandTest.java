@@ -1,6 +1,7 @@
 package io.minibroker.it;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import org.apache.kafka.tools.ClientMetricsCommand;
 import org.apache.kafka.tools.FeatureCommand;
 import org.apache.kafka.tools.MetadataQuorumCommand;
 import org.apache.kafka.tools.TopicCommand;
@@ -20,6 +21,43 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class AdminToolsCommandTest {
+
+    /**
+     * kafka-client-metrics.sh: each command printed what it printed against a Kafka 4.3.1 node (2026-11-28), with the
+     * same exit code; a refusal's message is the broker's, Kafka's ClientMetricsConfigs' words.
+     */
+    @Test
+    void clientMetricsAltersDescribesListsAndDeletesAsAKafka431Node() throws Exception {
+        try (EmbeddedBroker broker = EmbeddedBroker.start()) {
+            String bootstrap = broker.bootstrapServers();
+            assertThat(KafkaTool.run(ClientMetricsCommand.class, "--bootstrap-server", bootstrap, "--describe",
+                    "--name", "cpu"))
+                    .isEqualTo("The client metric resource cpu doesn't exist and doesn't have dynamic config.\n");
+            assertThat(KafkaTool.run(ClientMetricsCommand.class, "--bootstrap-server", bootstrap, "--alter",
+                    "--name", "cpu", "--metrics", "org.apache.kafka.producer.,org.apache.kafka.consumer.",
+                    "--interval", "1000", "--match", "client_id=app.*"))
+                    .isEqualTo("Altered client metrics config for cpu.\n");
+            assertThat(KafkaTool.run(ClientMetricsCommand.class, "--bootstrap-server", bootstrap, "--describe"))
+                    .isEqualTo("""
+                    Client metrics configs for cpu are:
+                      interval.ms=1000
+                      match=client_id=app.*
+                      metrics=org.apache.kafka.producer.,org.apache.kafka.consumer.
+                    """);
+            assertThat(KafkaTool.runExiting(1, ClientMetricsCommand.class, "--bootstrap-server", bootstrap, "--alter",
+                    "--name", "cpu", "--interval", "50")).isEqualTo("Error while executing client metrics command : "
+                    + "Invalid value 50 for interval.ms, interval must be between 100 and 3600000 (1 hour)\n");
+            assertThat(KafkaTool.runExiting(1, ClientMetricsCommand.class, "--bootstrap-server", bootstrap, "--alter",
+                    "--name", "cpu", "--match", "client_id=[")).isEqualTo(
+                    "Error while executing client metrics command : Illegal client matching pattern: client_id=[\n");
+            assertThat(KafkaTool.run(ClientMetricsCommand.class, "--bootstrap-server", bootstrap, "--list"))
+                    .isEqualTo("cpu\n");
+            assertThat(KafkaTool.run(ClientMetricsCommand.class, "--bootstrap-server", bootstrap, "--delete",
+                    "--name", "cpu")).isEqualTo("Deleted client metrics config for cpu.\n");
+            assertThat(KafkaTool.run(ClientMetricsCommand.class, "--bootstrap-server", bootstrap, "--list"))
+                    .as("an empty line, as Kafka's").isEqualTo("\n");
+        }
+    }
 
     @Test
     void featuresDescribeAsAKafka431NodeAtItsDefaultsButTheEpoch() throws Exception {

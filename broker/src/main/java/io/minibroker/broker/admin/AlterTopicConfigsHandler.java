@@ -2,6 +2,7 @@ package io.minibroker.broker.admin;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.clientmetrics.ClientMetricsSubscriptions;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.topic.ConfigurableTopics;
 import io.minibroker.broker.topic.TopicConfig;
@@ -44,6 +45,7 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
     private final ApiKey api;
     private final GroupConfigs groups;
     private final BrokerConfigChanges.Step brokers;
+    private final ClientMetricsSubscriptions clientMetrics;
 
     /** {@code api} is ALTER_CONFIGS or INCREMENTAL_ALTER_CONFIGS; topic configs only. */
     public AlterTopicConfigsHandler(ConfigurableTopics topics, ApiKey api) {
@@ -61,10 +63,17 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
      */
     public AlterTopicConfigsHandler(ConfigurableTopics topics, ApiKey api, GroupConfigs groups,
                                     BrokerConfigChanges.Step brokers) {
+        this(topics, api, groups, brokers, null);
+    }
+
+    /** As above, and the CLIENT_METRICS subscriptions into {@code clientMetrics}, a single node's. */
+    public AlterTopicConfigsHandler(ConfigurableTopics topics, ApiKey api, GroupConfigs groups,
+                                    BrokerConfigChanges.Step brokers, ClientMetricsSubscriptions clientMetrics) {
         this.topics = topics;
         this.api = api;
         this.groups = groups;
         this.brokers = brokers;
+        this.clientMetrics = clientMetrics;
     }
 
     @Override
@@ -84,6 +93,9 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
     private ConfigurableTopics.Change alter(byte type, String name, List<AlterConfigOp> configs, boolean validateOnly) {
         if (type == ConfigResources.GROUP && groups != null) {
             return alterGroup(name, configs, validateOnly);
+        }
+        if (type == ConfigResources.CLIENT_METRICS && clientMetrics != null) {
+            return alterSubscription(name, configs, validateOnly);
         }
         if ((type == ConfigResources.BROKER || type == ConfigResources.BROKER_LOGGER) && brokers != null) {
             return brokers.apply(type, name, configs, api == ApiKey.INCREMENTAL_ALTER_CONFIGS, validateOnly);
@@ -111,7 +123,7 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
         Map<String, String> overrides;
         try {
             overrides = api == ApiKey.INCREMENTAL_ALTER_CONFIGS
-                    ? applyIncrementally(current.orElse(Map.of()), configs)
+                    ? applyIncrementally(current.orElse(Map.of()), configs, LIST_DEFAULTS)
                     : replacement(configs);
         } catch (IllegalArgumentException e) {
             return new ConfigurableTopics.Change(Errors.INVALID_CONFIG, e.getMessage());
@@ -135,7 +147,7 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
         Map<String, String> overrides;
         try {
             overrides = api == ApiKey.INCREMENTAL_ALTER_CONFIGS
-                    ? applyIncrementally(groups.overrides(groupId), configs)
+                    ? applyIncrementally(groups.overrides(groupId), configs, LIST_DEFAULTS)
                     : replacement(configs);
         } catch (IllegalArgumentException e) {
             return new ConfigurableTopics.Change(Errors.INVALID_CONFIG, e.getMessage());
@@ -143,6 +155,25 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
         GroupConfigs.Change change = groups.replace(groupId, overrides, validateOnly);
         return change.ok() ? new ConfigurableTopics.Change(Errors.NONE, null)
                 : new ConfigurableTopics.Change(Errors.INVALID_CONFIG, change.message());
+    }
+
+    /**
+     * A client metrics subscription's configs: as Kafka's ControllerConfigurationValidator, the configs it would
+     * have are checked whole (APPEND and SUBTRACT work on its two list configs); none left removes it.
+     */
+    private ConfigurableTopics.Change alterSubscription(String name, List<AlterConfigOp> configs,
+                                                        boolean validateOnly) {
+        Map<String, String> wanted;
+        try {
+            wanted = api == ApiKey.INCREMENTAL_ALTER_CONFIGS
+                    ? applyIncrementally(clientMetrics.configs(name), configs,
+                            ClientMetricsSubscriptions.LIST_DEFAULTS)
+                    : replacement(configs);
+        } catch (IllegalArgumentException e) {
+            return new ConfigurableTopics.Change(Errors.INVALID_CONFIG, e.getMessage());
+        }
+        ClientMetricsSubscriptions.Change change = clientMetrics.replace(name, wanted, validateOnly);
+        return new ConfigurableTopics.Change(change.error(), change.message());
     }
 
     private static Map<String, String> replacement(List<AlterConfigOp> configs) {
@@ -153,7 +184,9 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
         return overrides;
     }
 
-    private static Map<String, String> applyIncrementally(Map<String, String> current, List<AlterConfigOp> configs) {
+    /** @param listDefaults the resource's LIST configs (the ones APPEND and SUBTRACT take), with their defaults */
+    private static Map<String, String> applyIncrementally(Map<String, String> current, List<AlterConfigOp> configs,
+                                                          Map<String, String> listDefaults) {
         Map<String, String> overrides = new LinkedHashMap<>(current);
         for (AlterConfigOp config : configs) {
             String name = config.name();
@@ -163,7 +196,7 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
                 case SET -> overrides.put(name, value);
                 case DELETE -> overrides.remove(name);
                 case APPEND, SUBTRACT -> {
-                    String listDefault = LIST_DEFAULTS.get(name);
+                    String listDefault = listDefaults.get(name);
                     if (listDefault == null) {
                         throw new IllegalArgumentException("Can't " + (operation == APPEND ? "APPEND" : "SUBTRACT")
                                 + " to key " + name + " because its type is not LIST.");

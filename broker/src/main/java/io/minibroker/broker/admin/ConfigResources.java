@@ -20,6 +20,8 @@ public final class ConfigResources {
     public static final byte DEFAULT_CONFIG = 5;
     /** A logger's level (BROKER_LOGGER). */
     public static final byte DYNAMIC_BROKER_LOGGER_CONFIG = 6;
+    /** Kafka's ConfigSource DYNAMIC_CLIENT_METRICS_CONFIG: a client metrics subscription's own config. */
+    public static final byte DYNAMIC_CLIENT_METRICS_CONFIG = 7;
     /** Kafka's ConfigSource DYNAMIC_GROUP_CONFIG: a group's own config. */
     public static final byte DYNAMIC_GROUP_CONFIG = 8;
 

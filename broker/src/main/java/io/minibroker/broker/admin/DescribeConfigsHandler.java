@@ -2,6 +2,7 @@ package io.minibroker.broker.admin;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.clientmetrics.ClientMetricsSubscriptions;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.ConfigKey;
@@ -54,6 +55,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
     /** The dynamic broker configs: this broker's own and the cluster default. */
     private final BrokerConfigOverrides dynamic;
     private final RuntimeLoggers loggers;
+    private final ClientMetricsSubscriptions clientMetrics;
 
     /** @param topicOverrides a topic's config overrides, empty if there is no such topic */
     public DescribeConfigsHandler(Function<String, Optional<Map<String, String>>> topicOverrides,
@@ -71,12 +73,21 @@ public final class DescribeConfigsHandler implements ApiHandler {
     public DescribeConfigsHandler(Function<String, Optional<Map<String, String>>> topicOverrides,
                                   BrokerConfig config, LocalNode node, GroupConfigs groups,
                                   BrokerConfigOverrides dynamic, RuntimeLoggers loggers) {
+        this(topicOverrides, config, node, groups, dynamic, loggers, null);
+    }
+
+    /** As above, and the CLIENT_METRICS subscriptions {@code clientMetrics} holds, a single node's. */
+    public DescribeConfigsHandler(Function<String, Optional<Map<String, String>>> topicOverrides,
+                                  BrokerConfig config, LocalNode node, GroupConfigs groups,
+                                  BrokerConfigOverrides dynamic, RuntimeLoggers loggers,
+                                  ClientMetricsSubscriptions clientMetrics) {
         this.topicOverrides = topicOverrides;
         this.config = config;
         this.node = node;
         this.groups = groups;
         this.dynamic = dynamic;
         this.loggers = loggers;
+        this.clientMetrics = clientMetrics;
     }
 
     /** One synonym of a config: where a value comes from, and the name it has there. */
@@ -110,6 +121,8 @@ public final class DescribeConfigsHandler implements ApiHandler {
                 describeBroker(keys, result, includeSynonyms);
             } else if (type == ConfigResources.GROUP && groups != null) {
                 describeGroup(name, keys, result, includeSynonyms);
+            } else if (type == ConfigResources.CLIENT_METRICS && clientMetrics != null) {
+                describeSubscription(name, keys, result, includeSynonyms);
             } else if (type == ConfigResources.BROKER) {
                 result.errorCode(Errors.INVALID_REQUEST.code()).errorMessage(isInteger(name)
                         ? "Unexpected broker id, expected " + node.nodeId() + " or empty string, but received " + name
@@ -198,6 +211,30 @@ public final class DescribeConfigsHandler implements ApiHandler {
                 synonyms.add(new Synonym(fixed.getKey(), fixed.getValue(), ConfigResources.DEFAULT_CONFIG));
             }
             addConfig(result, name, value, KafkaConfigTypes.group(name), synonyms, includeSynonyms);
+        });
+        result.errorCode(Errors.NONE.code());
+    }
+
+    /**
+     * A client metrics subscription's three configs, as Kafka's ConfigHelper: DYNAMIC_CLIENT_METRICS_CONFIG where
+     * set, else the default (so a name never set is described with the defaults, not refused).
+     */
+    private void describeSubscription(String name, List<String> keys, DescribeConfigsResult result,
+                                      boolean includeSynonyms) {
+        if (name.isEmpty()) {
+            result.errorCode(Errors.INVALID_REQUEST.code())
+                    .errorMessage("Client metrics subscription name must not be empty");
+            return;
+        }
+        Map<String, String> set = clientMetrics.configs(name);
+        new TreeMap<>(ClientMetricsSubscriptions.DEFAULTS).forEach((config, fallback) -> {
+            if (asked(keys, config)) {
+                String value = set.getOrDefault(config, fallback);
+                addConfig(result, config, value, ClientMetricsSubscriptions.LIST_DEFAULTS.containsKey(config)
+                        ? ConfigType.LIST : ConfigType.INT, List.of(new Synonym(config, value, set.containsKey(config)
+                        ? ConfigResources.DYNAMIC_CLIENT_METRICS_CONFIG : ConfigResources.DEFAULT_CONFIG)),
+                        includeSynonyms);
+            }
         });
         result.errorCode(Errors.NONE.code());
     }

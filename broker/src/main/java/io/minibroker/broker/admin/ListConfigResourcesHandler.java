@@ -2,6 +2,7 @@ package io.minibroker.broker.admin;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.clientmetrics.ClientMetricsSubscriptions;
 import io.minibroker.broker.metadata.BrokerDirectory;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.protocol.error.Errors;
@@ -22,7 +23,7 @@ import java.util.function.Supplier;
  * be asked about, as Kafka 4.3's KafkaApis lists them. v0 knows only CLIENT_METRICS; v1 also topics, brokers, broker
  * loggers and groups, every one of them when the request names no type. A type the version does not know refuses the
  * whole request with UNSUPPORTED_VERSION. Listed in Kafka's order: the groups that have configs set, the client
- * metrics subscriptions (none: this broker keeps none, see docs/compatibility.md), each unfenced broker on the
+ * metrics subscriptions (a single node's; none yet in a cluster, see docs/compatibility.md), each unfenced broker on the
  * request's listener as a broker logger, then as a broker, then every topic. {@code kafka-configs --describe
  * --entity-type groups} without a name and {@code kafka-client-metrics --list} ask this first.
  */
@@ -35,6 +36,7 @@ public final class ListConfigResourcesHandler implements ApiHandler {
     private final Supplier<Collection<String>> topicNames;
     private final BrokerDirectory brokers;
     private final GroupConfigs groups;
+    private final ClientMetricsSubscriptions clientMetrics;
 
     /**
      * @param topicNames every topic's name (a single node's own, a cluster broker's image's)
@@ -42,9 +44,16 @@ public final class ListConfigResourcesHandler implements ApiHandler {
      */
     public ListConfigResourcesHandler(Supplier<Collection<String>> topicNames, BrokerDirectory brokers,
                                       GroupConfigs groups) {
+        this(topicNames, brokers, groups, null);
+    }
+
+    /** As above, and the CLIENT_METRICS subscriptions {@code clientMetrics} holds (null: none, a cluster's). */
+    public ListConfigResourcesHandler(Supplier<Collection<String>> topicNames, BrokerDirectory brokers,
+                                      GroupConfigs groups, ClientMetricsSubscriptions clientMetrics) {
         this.topicNames = topicNames;
         this.brokers = brokers;
         this.groups = groups;
+        this.clientMetrics = clientMetrics;
     }
 
     @Override
@@ -59,7 +68,9 @@ public final class ListConfigResourcesHandler implements ApiHandler {
         if (types.contains(ConfigResources.GROUP)) {
             groups.all().keySet().forEach(group -> add(response, group, ConfigResources.GROUP));
         }
-        // CLIENT_METRICS: no subscriptions are kept here, so there are none to list.
+        if (types.contains(ConfigResources.CLIENT_METRICS) && clientMetrics != null) {
+            clientMetrics.all().keySet().forEach(name -> add(response, name, ConfigResources.CLIENT_METRICS));
+        }
         List<BrokerDirectory.ListedBroker> live = brokers.brokers(context.listenerName(), false);
         if (types.contains(ConfigResources.BROKER_LOGGER)) {
             live.forEach(broker -> add(response, Integer.toString(broker.id()), ConfigResources.BROKER_LOGGER));

@@ -55,6 +55,7 @@ import io.minibroker.broker.produce.ProducerIdAllocator;
 import io.minibroker.broker.produce.ProducerIdExpiration;
 import io.minibroker.broker.replica.HighWatermarkCheckpointer;
 import io.minibroker.broker.sharegroup.GroupConfigs;
+import io.minibroker.broker.clientmetrics.ClientMetricsSubscriptions;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
 import io.minibroker.broker.sasl.SaslHandshakeHandler;
 import io.minibroker.broker.security.SaslListeners;
@@ -316,7 +317,8 @@ public final class Broker implements AutoCloseable {
         RuntimeLoggers loggers = RuntimeLoggers.find();
         TopicCreation autoCreation = cluster != null
                 ? cluster.register(apis, node, security, groupConfigs, dynamicConfigs, loggers, onDisk)
-                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, dynamicConfigs, clientQuotas,
+                : SingleNodeApis.register(apis, config, node, topics, groupConfigs,
+                        ClientMetricsSubscriptions.open(config.logDirs().get(0)), dynamicConfigs, clientQuotas,
                         features, elr, loggers, security, onDisk, topicCreation, clock);
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,

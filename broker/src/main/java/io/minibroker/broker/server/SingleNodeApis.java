@@ -29,6 +29,7 @@ import io.minibroker.broker.metadata.DescribeClusterHandler;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.metadata.MetadataHandler;
 import io.minibroker.broker.sharegroup.GroupConfigs;
+import io.minibroker.broker.clientmetrics.ClientMetricsSubscriptions;
 import io.minibroker.broker.topic.LocalTopicAutoCreation;
 import io.minibroker.broker.topic.SingleNodeElections;
 import io.minibroker.broker.topic.SingleNodeReassignments;
@@ -56,7 +57,8 @@ final class SingleNodeApis {
      * them), off the disk thread that answers produces.
      */
     static TopicCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
-                                      GroupConfigs groupConfigs, BrokerConfigOverrides dynamicConfigs,
+                                      GroupConfigs groupConfigs, ClientMetricsSubscriptions clientMetrics,
+                                      BrokerConfigOverrides dynamicConfigs,
                                       ClientQuotas clientQuotas,
                                       FinalizedFeatures features, EligibleLeaderReplicasSafety elr,
                                       RuntimeLoggers loggers, SecurityApis security,
@@ -80,13 +82,14 @@ final class SingleNodeApis {
                 .add(ApiKey.ALTER_PARTITION_REASSIGNMENTS, new AlterPartitionReassignmentsHandler(reassignments))
                 .add(ApiKey.LIST_PARTITION_REASSIGNMENTS, new ListPartitionReassignmentsHandler(reassignments))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS,
-                        groupConfigs, brokerChanges)))
+                        groupConfigs, brokerChanges, clientMetrics)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics,
-                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges)))
+                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges, clientMetrics)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node,
-                        groupConfigs, dynamicConfigs, loggers))
+                        groupConfigs, dynamicConfigs, loggers, clientMetrics))
                 .add(ApiKey.LIST_CONFIG_RESOURCES, new ListConfigResourcesHandler(
-                        () -> topics.all().stream().map(TopicMetadata::name).toList(), node, groupConfigs))
+                        () -> topics.all().stream().map(TopicMetadata::name).toList(), node, groupConfigs,
+                        clientMetrics))
                 .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, node.nodeId(), elr)))
                 // The node is the one broker registered. Unregistered, Kafka's node serves no broker any more; this
                 // one is at once registered again, as a cluster's broker is at its next heartbeat.
