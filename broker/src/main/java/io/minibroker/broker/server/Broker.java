@@ -322,7 +322,7 @@ public final class Broker implements AutoCloseable {
                         features, elr, loggers, security, onDisk, topicCreation, clock);
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,
-                groupConfigs, transactions);
+                groupConfigs, transactions, shareGroups.stateOfDeletedTopics());
         groupCoordinator.deleteShareStateWith(shareGroups.stateDeletion());
         groupCoordinator.initializeShareStateWith(shareGroups.stateInitialization());
         groupCoordinator.createStreamsInternalTopicsWith(autoCreation);

@@ -15,6 +15,7 @@ import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicDeletionListener;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.CoordinatorOffsetsCheck;
 import io.minibroker.broker.transaction.TransactionStateTopic;
@@ -33,15 +34,17 @@ final class GroupCoordinatorApis {
     /**
      * The coordinator of this broker's groups: a single node's keeps every partition of {@code __consumer_offsets};
      * a cluster's those this broker leads, as the replica manager tells it (and the transaction coordinator those of
-     * {@code __transaction_state}). It hears of every deleted topic: from the registry on a single node, from the
-     * images in a cluster.
+     * {@code __transaction_state}). It hears of every deleted topic, and so does {@code shareState}: from the
+     * registry on a single node, from the images in a cluster.
      *
      * @param cluster a cluster broker's link to the controller; null on a single node
      * @param groupConfigs the group configs: a single node's own, a cluster broker's mirror of the controller's
+     * @param shareState the share coordinator, which deletes a deleted topic's share state
      */
     static GroupCoordinator open(BrokerConfig config, BrokerClock clock, TopicRegistry topics, ClusterLink cluster,
                                  Purgatory<DelayedProduce> producePurgatory, Purgatory<DelayedFetch> fetchPurgatory,
-                                 GroupConfigs groupConfigs, TransactionApis transactions) {
+                                 GroupConfigs groupConfigs, TransactionApis transactions,
+                                 TopicDeletionListener shareState) {
         // In a cluster, groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
         GroupCoordinator coordinator = cluster == null
                 ? new GroupCoordinator(config, topics, clock, groupConfigs, ConsumerGroupTimings.of(groupConfigs))
@@ -51,9 +54,9 @@ final class GroupCoordinatorApis {
         if (cluster != null) {
             cluster.replicas().setLeadershipListener(
                     new CoordinatorLeadership(coordinator, transactions.coordinator()));
-            cluster.replicas().setTopicDeletionListener(coordinator);
+            cluster.replicas().setTopicDeletionListener(coordinator.andThen(shareState));
         } else {
-            topics.tellDeletionsTo(coordinator);
+            topics.tellDeletionsTo(coordinator.andThen(shareState));
         }
         return coordinator;
     }

@@ -31,6 +31,7 @@ import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicAutoCreation;
+import io.minibroker.broker.topic.TopicDeletionListener;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.transaction.NodeChannels;
 import io.minibroker.protocol.message.ApiKey;
@@ -104,6 +105,11 @@ final class ShareGroupApis implements AutoCloseable {
     /** How a cluster broker has {@code __share_group_state} created: known once the broker's APIs are. */
     void createStateTopicWith(TopicAutoCreation autoCreation) {
         persister.createTopicWith(autoCreation);
+    }
+
+    /** The share coordinator, told of deleted topics to delete their share partitions' state, as Kafka's is. */
+    TopicDeletionListener stateOfDeletedTopics() {
+        return stateCoordinator;
     }
 
     /** How DeleteGroups of a share group deletes its share partitions' state. */

@@ -14,6 +14,7 @@ import io.minibroker.broker.share.ShareStateSnapshot;
 import io.minibroker.broker.sharestate.ShareStateRecords.Stored;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.InternalTopics;
+import io.minibroker.broker.topic.TopicDeletionListener;
 import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -27,10 +28,14 @@ import io.netty.buffer.ByteBufAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -54,7 +59,7 @@ import java.util.function.Supplier;
  * FENCED_LEADER_EPOCH, so a node that lost a partition's leadership cannot overwrite its new leader's state, and a
  * write made on a state initialized again since (a newer state epoch) is FENCED_STATE_EPOCH.
  */
-public final class ShareCoordinator implements AutoCloseable {
+public final class ShareCoordinator implements TopicDeletionListener, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShareCoordinator.class);
     public static final String NAME = InternalTopics.SHARE_GROUP_STATE;
@@ -310,7 +315,7 @@ public final class ShareCoordinator implements AutoCloseable {
     /** Writes {@code next} as the share partition's state: in memory now, counting once the log says so. */
     private CompletableFuture<Appended> store(Loaded partition, PartitionLog log, SharePartitionKey key,
                                               Stored next) {
-        CompletableFuture<Appended> written = append(partition, log, key, ShareStateRecords.key(key),
+        CompletableFuture<Appended> written = append(partition, log, key,
                 ShareStateRecords.value(next, clock.wallClockMs()));
         partition.apply(key, next);
         return written;
@@ -325,7 +330,70 @@ public final class ShareCoordinator implements AutoCloseable {
                 return CompletableFuture.completedFuture(Errors.NONE);
             }
             partition.forget(key);
-            return append(partition, log, key, ShareStateRecords.key(key), null).thenApply(Appended::error);
+            return append(partition, log, key, null).thenApply(Appended::error);
+        });
+    }
+
+    /**
+     * Topics were deleted: every share partition's state of theirs in the partitions of the topic this node leads goes,
+     * with one batch of tombstones per partition, as Kafka's ShareCoordinatorShard.maybeCleanupShareState (called on
+     * every broker as its metadata loses a topic); a partition led elsewhere is its leader's to clean. Queued on the
+     * coordinator's thread, so the caller (a single node's {@code disk-io}, a cluster broker's image thread) does not
+     * wait; once the broker is stopping, nothing is queued, the state staying as it would had the stop come first.
+     */
+    @Override
+    public void onTopicsDeleted(Collection<TopicMetadata> deleted) {
+        Set<UUID> topicIds = new HashSet<>();
+        deleted.forEach(topic -> topicIds.add(topic.id()));
+        CompletableFuture<Integer> cleaned = deleteStateOfTopics(topicIds);
+        cleaned.whenComplete((count, failure) -> {
+            if (failure != null) {
+                LOG.error("Could not delete the share state of the deleted topics {}", topicIds, failure);
+            } else if (count > 0) {
+                LOG.info("Deleted the share state of {} share partitions of the deleted topics {}", count, topicIds);
+            }
+        });
+    }
+
+    /**
+     * {@link #onTopicsDeleted}, by topic id: completes, once the tombstones count, with how many share partitions'
+     * state they deleted (a write that fails is logged, not counted; a stop answers 0).
+     */
+    CompletableFuture<Integer> deleteStateOfTopics(Set<UUID> topicIds) {
+        return onThread("delete", (error, message) -> 0, () -> {
+            Optional<TopicMetadata> stateTopic = topics.get(NAME);
+            if (stateTopic.isEmpty() || topicIds.isEmpty()) {
+                return CompletableFuture.completedFuture(0);
+            }
+            List<CompletableFuture<Integer>> deletions = new ArrayList<>();
+            for (int index = 0; index < stateTopic.get().partitions(); index++) {
+                topics.partitionLog(stateTopic.get(), index)
+                        .filter(log -> leadership.isLeader(log.topicPartition()))
+                        .ifPresent(log -> deletions.add(deleteStateOfTopics(log, topicIds)));
+            }
+            return CompletableFuture.allOf(deletions.toArray(CompletableFuture[]::new))
+                    .thenApply(done -> deletions.stream().mapToInt(CompletableFuture::join).sum());
+        });
+    }
+
+    /** {@link #deleteStateOfTopics(Set)} in one partition of the topic, led here. */
+    private CompletableFuture<Integer> deleteStateOfTopics(PartitionLog log, Set<UUID> topicIds) {
+        Loaded partition = load(log);
+        List<Written> tombstones = new ArrayList<>();
+        partition.states().keySet().stream()
+                .filter(key -> topicIds.contains(key.topicId()))
+                .forEach(key -> tombstones.add(new Written(key, null)));
+        if (tombstones.isEmpty()) {
+            return CompletableFuture.completedFuture(0);
+        }
+        tombstones.forEach(tombstone -> partition.forget(tombstone.key()));
+        return append(partition, log, tombstones).thenApply(appended -> {
+            if (appended.error() != Errors.NONE) {
+                LOG.warn("Could not write the tombstones of the deleted topics' share state in {}: {}",
+                        log.topicPartition(), appended.cause());
+                return 0;
+            }
+            return tombstones.size();
         });
     }
 
@@ -403,8 +471,8 @@ public final class ShareCoordinator implements AutoCloseable {
     /**
      * Whether the share partition's data partition exists in this node's view of the cluster, Kafka's last check of
      * a read, write, initialization or summary (its metadata image: else UNKNOWN_TOPIC_OR_PARTITION). Not for a
-     * deletion: the state of a deleted topic's share partitions must still be deletable here, where no topic
-     * deletion clears it as Kafka's share coordinator does (onTopicsDeleted).
+     * deletion: the state of a deleted topic's share partitions stays deletable, as in Kafka, whose own cleanup on
+     * the topic's deletion ({@link #onTopicsDeleted}) may not have run yet (or ran on a partition's former leader).
      */
     private boolean dataPartitionExists(SharePartitionKey key) {
         return topics.known(key.topicId()).filter(topic -> key.partition() < topic.partitions()).isPresent();
@@ -443,10 +511,23 @@ public final class ShareCoordinator implements AutoCloseable {
 
     /** Appends one record to {@code log}, the partition's, found led by this node as the request began. */
     private CompletableFuture<Appended> append(Loaded partition, PartitionLog log, SharePartitionKey key,
-                                             byte[] recordKey, byte[] value) {
+                                             byte[] value) {
+        return append(partition, log, List.of(new Written(key, value)));
+    }
+
+    /** One record of an append: a share partition's state, or its tombstone when {@code value} is null. */
+    private record Written(SharePartitionKey key, byte[] value) {
+    }
+
+    /**
+     * Appends the records as one batch to {@code log}, the partition's, found led by this node as the request began;
+     * once it counts, each share partition's latest offset is its record's (or gone, with a tombstone).
+     */
+    private CompletableFuture<Appended> append(Loaded partition, PartitionLog log, List<Written> records) {
         long now = clock.wallClockMs();
-        ByteBuf batch = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now)
-                .append(now, recordKey, value, List.of()).build();
+        RecordBatchBuilder builder = new RecordBatchBuilder(ByteBufAllocator.DEFAULT, CompressionType.NONE, 0, now);
+        records.forEach(record -> builder.append(now, ShareStateRecords.key(record.key()), record.value(), List.of()));
+        ByteBuf batch = builder.build();
         CompletableFuture<Long> appended;
         try {
             appended = appender.append(log, batch);
@@ -456,17 +537,20 @@ public final class ShareCoordinator implements AutoCloseable {
             batch.release();
         }
         int index = log.topicPartition().partition();
-        return appended.handleAsync((offset, failure) -> {
+        return appended.handleAsync((firstOffset, failure) -> {
             if (failure != null) {
                 // What is in memory may now be ahead of the log: read the log again at the next request.
                 loaded.remove(index);
                 return new Appended(CoordinatorWriteErrors.answerFor(failure),
                         Failures.logError(failure, Errors.UNKNOWN_SERVER_ERROR));
             }
-            if (value == null) {
-                partition.latestOffsets().remove(key);
-            } else {
-                partition.latestOffsets().merge(key, offset, Math::max);
+            for (int i = 0; i < records.size(); i++) {
+                SharePartitionKey key = records.get(i).key();
+                if (records.get(i).value() == null) {
+                    partition.latestOffsets().remove(key);
+                } else {
+                    partition.latestOffsets().merge(key, firstOffset + i, Math::max);
+                }
             }
             maybePrune(partition, log);
             return Appended.DONE;

@@ -16,4 +16,12 @@ public interface TopicDeletionListener {
 
     /** These topics, by their names and ids at deletion, are gone; a name may already be a new topic's. */
     void onTopicsDeleted(Collection<TopicMetadata> deleted);
+
+    /** This listener, then {@code next}: both told of every deletion (Kafka's group and share coordinators). */
+    default TopicDeletionListener andThen(TopicDeletionListener next) {
+        return deleted -> {
+            onTopicsDeleted(deleted);
+            next.onTopicsDeleted(deleted);
+        };
+    }
 }
