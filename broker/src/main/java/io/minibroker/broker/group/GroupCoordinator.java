@@ -31,10 +31,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The group coordinator, as the handlers see it (Kafka's GroupCoordinatorService): it wires its parts and hands
@@ -484,15 +486,22 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
 
     /**
      * Topics were deleted: every group's commits of their partitions go, with tombstones in the partitions of
-     * {@code __consumer_offsets} this broker coordinates, as Kafka's GroupCoordinatorService.onMetadataUpdate
-     * deletes them; queued on the coordinator's thread, so the caller (a single node's {@code disk-io}, a cluster
-     * broker's image thread) does not wait.
+     * {@code __consumer_offsets} this broker coordinates, and every share group's record 15 forgets them, as Kafka's
+     * GroupCoordinatorService.onMetadataUpdate has its shards do (onTopicsDeleted, maybeCleanupShareGroupState);
+     * queued on the coordinator's thread, so the caller (a single node's {@code disk-io}, a cluster broker's image
+     * thread) does not wait.
      */
     @Override
     public void onTopicsDeleted(Collection<TopicMetadata> deleted) {
         Map<String, UUID> byName = new HashMap<>();
         deleted.forEach(topic -> byName.put(topic.name(), topic.id())); // a name twice: the later deletion's id
         offsetManager.onTopicsDeleted(byName);
+        shareStates.onTopicsDeleted(deleted.stream().map(TopicMetadata::id).collect(Collectors.toSet()));
+    }
+
+    /** {@link #onTopicsDeleted}'s share-group part, by topic id: completes with how many groups it wrote. */
+    CompletableFuture<Integer> forgetDeletedTopicsInShareGroups(Set<UUID> topicIds) {
+        return shareStates.forgetDeletedTopics(topicIds);
     }
 
     /**

@@ -5,15 +5,19 @@ import io.minibroker.broker.share.ShareStateInitialization;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * A share group's partitions on their way to initialized in record 15 ({@link ShareGroupStatePartitions}), as Kafka's
@@ -157,6 +161,57 @@ final class ShareGroupStateInitializer {
             if (group.statePartitions != null) {
                 partitions.forEach(group.statePartitions::withoutInitializing);
             }
+        }
+    }
+
+    /**
+     * Topics were deleted: each share group coordinated here whose record 15 lists one of them has it written again
+     * without them, as Kafka's GroupMetadataManager.maybeCleanupShareGroupState (the share coordinator deletes their
+     * state itself). On the coordinator's thread; completes, once the records count, with how many groups were
+     * written (a write that fails is logged, not counted).
+     */
+    CompletableFuture<Integer> forgetDeletedTopics(Set<UUID> topicIds) {
+        return thread.compose(() -> {
+            List<CompletableFuture<Integer>> writes = new ArrayList<>();
+            for (ShareGroup group : groups.all()) {
+                if (groups.coordinatorError(group.groupId) != Errors.NONE) {
+                    continue;
+                }
+                synchronized (group) {
+                    if (group.isDead() || group.statePartitions == null
+                            || !group.statePartitions.forgetDeleted(topicIds)) {
+                        continue;
+                    }
+                    writes.add(groups.write(group).handle((offset, failure) -> {
+                        if (failure != null) {
+                            LOG.warn("Cannot write the share state partitions of group {} without the deleted topics",
+                                    group.groupId, failure);
+                            return 0;
+                        }
+                        return 1;
+                    }));
+                }
+            }
+            return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
+                    .thenApply(done -> writes.stream().mapToInt(CompletableFuture::join).sum());
+        });
+    }
+
+    /**
+     * {@link #forgetDeletedTopics} for a caller that does not wait for it (a topic's deletion): a failure is logged,
+     * and once the broker is stopping nothing is queued, the groups staying as they would had it stopped a moment
+     * before the deletion (a heartbeat drops the topics then).
+     */
+    void onTopicsDeleted(Set<UUID> topicIds) {
+        try {
+            forgetDeletedTopics(topicIds).whenComplete((written, failure) -> {
+                if (failure != null) {
+                    LOG.error("Could not remove the deleted topics {} from the share groups", topicIds, failure);
+                }
+            });
+        } catch (RejectedExecutionException stopping) {
+            LOG.info("Not removing the deleted topics {} from the share groups: the group coordinator is stopping",
+                    topicIds);
         }
     }
 

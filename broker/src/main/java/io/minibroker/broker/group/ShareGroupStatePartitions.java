@@ -213,7 +213,22 @@ final class ShareGroupStatePartitions {
         deleting.keySet().removeAll(topicIds);
     }
 
-    /** Forgets the topics that no longer exist (Kafka's maybeCleanupShareGroupState on a topic's deletion). */
+    /**
+     * Forgets these deleted topics wherever they are listed (Kafka's maybeCleanupShareGroupState on a topic's
+     * deletion). Whether any was.
+     */
+    boolean forgetDeleted(Set<UUID> topicIds) {
+        boolean listed = false;
+        for (UUID topicId : topicIds) {
+            listed |= initializing.remove(topicId) != null;
+            listed |= initialized.remove(topicId) != null;
+            listed |= deleting.remove(topicId) != null;
+            initializingSince.remove(topicId);
+        }
+        return listed;
+    }
+
+    /** Forgets the topics that no longer exist, as a heartbeat finds them (also after a deletion missed here). */
     void retainExisting(Predicate<UUID> exists) {
         initializing.keySet().removeIf(exists.negate());
         initializingSince.keySet().removeIf(exists.negate());
