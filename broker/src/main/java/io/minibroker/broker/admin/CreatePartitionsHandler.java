@@ -3,9 +3,10 @@ package io.minibroker.broker.admin;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.topic.PartitionRules;
-import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
@@ -36,21 +37,43 @@ public final class CreatePartitionsHandler implements ApiHandler {
 
     private final TopicRegistry topics;
     private final LocalNode node;
+    private final ControllerMutationQuotas mutationQuotas;
 
-    public CreatePartitionsHandler(TopicRegistry topics, LocalNode node) {
+    public CreatePartitionsHandler(TopicRegistry topics, LocalNode node, ControllerMutationQuotas mutationQuotas) {
         this.topics = topics;
         this.node = node;
+        this.mutationQuotas = mutationQuotas;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         CreatePartitionsRequestView create = new CreatePartitionsRequestView(request.body());
-        return CompletableFuture.completedFuture(eachDistinctTopic(create,
-                name -> topics.get(name).map(TopicMetadata::partitions).orElse(-1), (topic, result) -> {
-                    TopicRegistry.Outcome outcome = topics.addPartitions(topic.name(), topic.count(),
-                            replicaLists(topic), node.nodeId(), create.validateOnly());
-                    result.errorCode(outcome.error().code()).errorMessage(outcome.message());
-                }).struct());
+        ControllerMutationQuotas.Quota quota = mutationQuotas.newQuotaFor(context.principal().name(),
+                request.header().clientId(), request.version(),
+                ControllerMutationQuotas.CREATE_PARTITIONS_STRICT_SINCE);
+        CreatePartitionsResponseView response = eachDistinctTopic(create, topics::partitionCount,
+                (topic, result) -> add(topic, result, create.validateOnly(), quota));
+        return CompletableFuture.completedFuture(response.throttleTimeMs(quota.throttleTimeMs()).struct());
+    }
+
+    /**
+     * Adds the partitions once the checks pass and they are within the client's controller_mutation_rate, as Kafka's
+     * controller counts them (ReplicationControlManager.createPartitions: the partitions added, validateOnly too).
+     */
+    private void add(CreatePartitionsTopic topic, CreatePartitionsTopicResult result, boolean validateOnly,
+                     ControllerMutationQuotas.Quota quota) {
+        int before = topics.partitionCount(topic.name());
+        TopicRegistry.Outcome outcome = topics.addPartitions(topic.name(), topic.count(), replicaLists(topic),
+                node.nodeId(), true);
+        if (outcome.error() == Errors.NONE && !quota.record(topic.count() - before)) {
+            result.errorCode(Errors.THROTTLING_QUOTA_EXCEEDED.code())
+                    .errorMessage(DefaultMessages.of(Errors.THROTTLING_QUOTA_EXCEEDED));
+            return;
+        }
+        if (outcome.error() == Errors.NONE && !validateOnly) {
+            outcome = topics.addPartitions(topic.name(), topic.count(), replicaLists(topic), node.nodeId(), false);
+        }
+        result.errorCode(outcome.error().code()).errorMessage(outcome.message());
     }
 
     /**

@@ -4,9 +4,11 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.topic.PartitionRules;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
@@ -40,18 +42,24 @@ public final class CreateTopicsHandler implements ApiHandler {
     private final TopicRegistry topics;
     private final LocalNode node;
     private final BrokerConfig brokerConfig;
+    private final ControllerMutationQuotas mutationQuotas;
 
-    public CreateTopicsHandler(TopicRegistry topics, LocalNode node, BrokerConfig brokerConfig) {
+    public CreateTopicsHandler(TopicRegistry topics, LocalNode node, BrokerConfig brokerConfig,
+                               ControllerMutationQuotas mutationQuotas) {
         this.topics = topics;
         this.node = node;
         this.brokerConfig = brokerConfig;
+        this.mutationQuotas = mutationQuotas;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         CreateTopicsRequestView create = new CreateTopicsRequestView(request.body());
-        return CompletableFuture.completedFuture(eachDistinctTopic(create, brokerConfig.get(BrokerConfig.NUM_PARTITIONS),
-                (topic, result) -> create(topic, result, create.validateOnly())).struct());
+        ControllerMutationQuotas.Quota quota = mutationQuotas.newQuotaFor(context.principal().name(),
+                request.header().clientId(), request.version(), ControllerMutationQuotas.CREATE_TOPICS_STRICT_SINCE);
+        CreateTopicsResponseView response = eachDistinctTopic(create, brokerConfig.get(BrokerConfig.NUM_PARTITIONS),
+                (topic, result) -> create(topic, result, create.validateOnly(), quota));
+        return CompletableFuture.completedFuture(response.throttleTimeMs(quota.throttleTimeMs()).struct());
     }
 
     /**
@@ -92,9 +100,21 @@ public final class CreateTopicsHandler implements ApiHandler {
         return response;
     }
 
-    private void create(CreatableTopic topic, CreatableTopicResult result, boolean validateOnly) {
-        TopicRegistry.Outcome outcome = topics.create(topic.name(), newTopic(topic, brokerConfig),
-                overrides(topic), validateOnly);
+    /**
+     * Creates the topic once its checks pass and its partitions are within the client's controller_mutation_rate,
+     * as Kafka's controller counts them (ReplicationControlManager.createTopic: after every check, validateOnly too).
+     */
+    private void create(CreatableTopic topic, CreatableTopicResult result, boolean validateOnly,
+                        ControllerMutationQuotas.Quota quota) {
+        PartitionRules.NewTopic wanted = newTopic(topic, brokerConfig);
+        TopicRegistry.Outcome outcome = topics.create(topic.name(), wanted, overrides(topic), true);
+        if (outcome.error() == Errors.NONE && !quota.record(outcome.topic().partitions())) {
+            fail(result, Errors.THROTTLING_QUOTA_EXCEEDED, DefaultMessages.of(Errors.THROTTLING_QUOTA_EXCEEDED));
+            return;
+        }
+        if (outcome.error() == Errors.NONE && !validateOnly) {
+            outcome = topics.create(topic.name(), wanted, overrides(topic), false);
+        }
         if (outcome.error() != Errors.NONE) {
             fail(result, outcome.error(), outcome.message());
             return;

@@ -2,8 +2,10 @@ package io.minibroker.broker.admin;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.topic.DeletableTopics;
 import io.minibroker.broker.topic.TopicIds;
+import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
@@ -41,16 +43,26 @@ public final class DeleteTopicsHandler implements ApiHandler {
 
     private final DeletableTopics topics;
     private final boolean deleteEnabled;
+    private final ControllerMutationQuotas mutationQuotas;
 
-    public DeleteTopicsHandler(DeletableTopics topics, boolean deleteEnabled) {
+    public DeleteTopicsHandler(DeletableTopics topics, boolean deleteEnabled, ControllerMutationQuotas mutationQuotas) {
         this.topics = topics;
         this.deleteEnabled = deleteEnabled;
+        this.mutationQuotas = mutationQuotas;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         DeleteTopicsRequestView delete = new DeleteTopicsRequestView(request.body());
+        ControllerMutationQuotas.Quota quota = mutationQuotas.newQuotaFor(context.principal().name(),
+                request.header().clientId(), request.version(), ControllerMutationQuotas.DELETE_TOPICS_STRICT_SINCE);
         DeleteTopicsResponseView response = new DeleteTopicsResponseView();
+        handle(request, delete, response, quota);
+        return CompletableFuture.completedFuture(response.throttleTimeMs(quota.throttleTimeMs()).struct());
+    }
+
+    private void handle(Request request, DeleteTopicsRequestView delete, DeleteTopicsResponseView response,
+                        ControllerMutationQuotas.Quota quota) {
         if (!deleteEnabled) {
             // Kafka refuses the request whole (DeleteTopicsRequest.getErrorResponse): every entry, repeats included.
             Errors disabled = request.version() < DELETION_DISABLED_ERROR_FROM_VERSION
@@ -61,7 +73,7 @@ public final class DeleteTopicsHandler implements ApiHandler {
                 delete.topics().forEach(state -> response.addResponse().name(state.name())
                         .topicId(state.topicId()).errorCode(disabled.code()));
             }
-            return CompletableFuture.completedFuture(response.struct());
+            return;
         }
         if (request.version() < TOPIC_IDS_FROM_VERSION) {
             Set<String> duplicated = duplicates(delete.topicNames(), name -> name);
@@ -72,14 +84,14 @@ public final class DeleteTopicsHandler implements ApiHandler {
                 }
                 DeletableTopicResult result = response.addResponse().name(name);
                 if (!duplicated.contains(name)) {
-                    result.errorCode(topics.delete(name).code());
+                    answer(result, delete(name, quota));
                 } else if (request.version() >= ERROR_MESSAGE_FROM_VERSION) {
                     refuse(result, CreatePartitionsHandler.DUPLICATE_TOPIC);
                 } else {
                     result.errorCode(Errors.INVALID_REQUEST.code());
                 }
             }
-            return CompletableFuture.completedFuture(response.struct());
+            return;
         }
         List<DeleteTopicState> requested = delete.topics();
         Set<Entry> duplicated = duplicates(requested, DeleteTopicsHandler::key);
@@ -103,10 +115,9 @@ public final class DeleteTopicsHandler implements ApiHandler {
                 result.topicId(topics.idOf(name).get()); // Kafka names the id it maps to
                 refuse(result, "The provided topic name maps to an ID that was already supplied.");
             } else {
-                deleteByNameOrId(name, id, result);
+                deleteByNameOrId(name, id, result, quota);
             }
         }
-        return CompletableFuture.completedFuture(response.struct());
     }
 
     /** A v6+ entry as given: two entries alike name the same topic twice. */
@@ -156,7 +167,28 @@ public final class DeleteTopicsHandler implements ApiHandler {
         result.errorCode(Errors.INVALID_REQUEST.code()).errorMessage(message);
     }
 
-    private void deleteByNameOrId(String name, UUID id, DeletableTopicResult result) {
+    /**
+     * Deletes a topic once its partitions are within the client's controller_mutation_rate, as Kafka's controller
+     * counts them (ReplicationControlManager.deleteTopics: an unknown topic is answered first).
+     */
+    private Errors delete(String name, ControllerMutationQuotas.Quota quota) {
+        int partitions = topics.partitionCount(name);
+        if (partitions < 0) {
+            return Errors.UNKNOWN_TOPIC_OR_PARTITION;
+        }
+        return quota.record(partitions) ? topics.delete(name) : Errors.THROTTLING_QUOTA_EXCEEDED;
+    }
+
+    /** A deletion's outcome; a throttled one with Kafka's message (only strict versions, v5+, meet it). */
+    private static void answer(DeletableTopicResult result, Errors error) {
+        result.errorCode(error.code());
+        if (error == Errors.THROTTLING_QUOTA_EXCEEDED) {
+            result.errorMessage(DefaultMessages.of(error));
+        }
+    }
+
+    private void deleteByNameOrId(String name, UUID id, DeletableTopicResult result,
+                                  ControllerMutationQuotas.Quota quota) {
         if (name == null) {
             Optional<String> named = topics.nameOf(id);
             if (named.isEmpty()) {
@@ -166,6 +198,6 @@ public final class DeleteTopicsHandler implements ApiHandler {
             name = named.get();
         }
         UUID deletedId = topics.idOf(name).orElse(TopicIds.ZERO);
-        result.name(name).topicId(deletedId).errorCode(topics.delete(name).code());
+        answer(result.name(name).topicId(deletedId), delete(name, quota));
     }
 }

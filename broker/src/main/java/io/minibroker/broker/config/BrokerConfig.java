@@ -320,6 +320,10 @@ public final class BrokerConfig {
     // The windows client quotas' rates are measured over (Kafka's QuotaConfig keys, defaults and lower bounds)
     public static final ConfigKey<Integer> QUOTA_WINDOW_NUM = intKey("quota.window.num", 11, 1);
     public static final ConfigKey<Integer> QUOTA_WINDOW_SIZE_SECONDS = intKey("quota.window.size.seconds", 1, 1);
+    // ... and the windows of controller_mutation_rate's token bucket (its burst: rate x windows x size)
+    public static final ConfigKey<Integer> CONTROLLER_QUOTA_WINDOW_NUM = intKey("controller.quota.window.num", 11, 1);
+    public static final ConfigKey<Integer> CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS =
+            intKey("controller.quota.window.size.seconds", 1, 1);
     // A leader's asking again when a transaction version 2 produce's implicit add meets CONCURRENT_TRANSACTIONS
     // (Kafka's AddPartitionsToTxnConfig keys, defaults and lower bounds)
     public static final ConfigKey<Integer> ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS =
@@ -412,7 +416,8 @@ public final class BrokerConfig {
             TRANSACTION_STATE_LOG_SEGMENT_BYTES, TRANSACTION_MAX_TIMEOUT_MS, TRANSACTIONAL_ID_EXPIRATION_MS,
             TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS,
             TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS, TRANSACTION_VERSION,
-            QUOTA_WINDOW_NUM, QUOTA_WINDOW_SIZE_SECONDS, ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS,
+            QUOTA_WINDOW_NUM, QUOTA_WINDOW_SIZE_SECONDS, CONTROLLER_QUOTA_WINDOW_NUM,
+            CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS, ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS,
             ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS,
             TRANSACTION_PARTITION_VERIFICATION_ENABLE, FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
             PRODUCER_PURGATORY_PURGE_INTERVAL_REQUESTS, DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS,

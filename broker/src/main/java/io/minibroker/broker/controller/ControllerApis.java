@@ -32,6 +32,7 @@ import io.minibroker.broker.sasl.SaslAuthenticateHandler;
 import io.minibroker.broker.sasl.SaslHandshakeHandler;
 import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.sharegroup.GroupConfigs;
+import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.protocol.message.ApiKey;
 
 import java.util.List;
@@ -95,8 +96,9 @@ public final class ControllerApis {
                         brokerConfigs.all(), clientQuotas.all(), features.current()), followers))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new ControllerCreateTopicsHandler(assignments, version,
                         membership, config)))
+                // Forwarded without the client's principal (no Envelope): no controller_mutation_rate here.
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(assignments,
-                        config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
+                        config.get(BrokerConfig.DELETE_TOPIC_ENABLE), ControllerMutationQuotas.NONE)))
                 .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new ControllerCreatePartitionsHandler(assignments)))
                 .add(ApiKey.ELECT_LEADERS, onDisk.apply(new ElectLeadersHandler(assignments)))
                 .add(ApiKey.ALTER_PARTITION_REASSIGNMENTS, onDisk.apply(new AlterPartitionReassignmentsHandler(

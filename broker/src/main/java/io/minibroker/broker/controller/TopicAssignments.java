@@ -231,7 +231,8 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
                                               boolean validateOnly) {
         TopicImage topic = topics.get(name);
         if (topic == null) {
-            return Outcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic '" + name + "' does not exist.");
+            // No message, as Kafka 4.3.1's controller (an UnknownTopicOrPartitionException without one).
+            return Outcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, null);
         }
         int current = topic.partitions().size();
         int replicationFactor = topic.partitions().get(0).replicas().size();

@@ -4,6 +4,9 @@ import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.frame.Frames;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.CreatePartitionsResponseView;
+import io.minibroker.protocol.message.view.CreateTopicsResponseView;
+import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
 import io.minibroker.protocol.message.view.ProduceResponseView;
@@ -16,7 +19,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * The byte-rate quotas of Produce and Fetch, as Kafka's KafkaApis applies them once a request is served: a Produce
  * records its request's size against {@code producer_byte_rate}, a consumer's Fetch or ShareFetch its response's
  * size against {@code consumer_byte_rate} (a follower's fetch is not a client's). The throttle time goes into the response's
- * ThrottleTimeMs, and the connection is then muted for that long (KIP-219), which the request handler does.
+ * ThrottleTimeMs, and the connection is then muted for that long (KIP-219), which the request handler does; so it is
+ * for the throttle time a CreateTopics, CreatePartitions or DeleteTopics answer carries ({@code controller_mutation_rate}).
  */
 public final class ClientQuotaEnforcement {
 
@@ -62,6 +66,10 @@ public final class ClientQuotaEnforcement {
             }
             return new Throttle(throttleMs, response);
         }
+        int mutationThrottleMs = response == null ? 0 : controllerMutationThrottleMs(request.api(), response);
+        if (mutationThrottleMs > 0) {
+            return new Throttle(mutationThrottleMs, response);
+        }
         boolean consumerFetch = request.api() == ApiKey.FETCH && !fromFollower(request)
                 || request.api() == ApiKey.SHARE_FETCH;
         if (consumerFetch && response != null && fetch.enabled()) {
@@ -77,6 +85,20 @@ public final class ClientQuotaEnforcement {
             return new Throttle(0, response);
         }
         return new Throttle(0, response);
+    }
+
+    /**
+     * The throttle time a CreateTopics, CreatePartitions or DeleteTopics handler set in its answer, having counted
+     * the topics against {@code controller_mutation_rate} ({@link ControllerMutationQuotas}): the connection is muted
+     * that long, as Kafka's RequestHandlerHelper.sendResponseMaybeThrottleWithControllerQuota mutes it.
+     */
+    private static int controllerMutationThrottleMs(ApiKey api, Struct response) {
+        return switch (api) {
+            case CREATE_TOPICS -> new CreateTopicsResponseView(response).throttleTimeMs();
+            case CREATE_PARTITIONS -> new CreatePartitionsResponseView(response).throttleTimeMs();
+            case DELETE_TOPICS -> new DeleteTopicsResponseView(response).throttleTimeMs();
+            default -> 0;
+        };
     }
 
     /**

@@ -17,6 +17,7 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.EligibleLeaderReplicasSafety;
 import io.minibroker.broker.quota.ClientQuotas;
+import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.cluster.DescribeTopicPartitionsHandler;
@@ -70,14 +71,17 @@ final class SingleNodeApis {
         security.register(apis, null, onDisk);
         security.registerTokens(apis, config, clock::wallClockMs, onDisk);
         SingleNodeReassignments reassignments = new SingleNodeReassignments(topics, node.nodeId());
+        ControllerMutationQuotas mutationQuotas = new ControllerMutationQuotas(clientQuotas, clock::monotonicMs,
+                config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_NUM),
+                config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS));
         apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation))
                 .add(ApiKey.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(
                         DescribeTopicPartitionsHandler.singleNode(node, topics)))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
-                .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config)))
+                .add(ApiKey.CREATE_TOPICS, onDisk.apply(new CreateTopicsHandler(topics, node, config, mutationQuotas)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(topics,
-                        config.get(BrokerConfig.DELETE_TOPIC_ENABLE))))
-                .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node)))
+                        config.get(BrokerConfig.DELETE_TOPIC_ENABLE), mutationQuotas)))
+                .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new CreatePartitionsHandler(topics, node, mutationQuotas)))
                 .add(ApiKey.ELECT_LEADERS, new ElectLeadersHandler(new SingleNodeElections(topics)))
                 .add(ApiKey.ALTER_PARTITION_REASSIGNMENTS, new AlterPartitionReassignmentsHandler(reassignments))
                 .add(ApiKey.LIST_PARTITION_REASSIGNMENTS, new ListPartitionReassignmentsHandler(reassignments))

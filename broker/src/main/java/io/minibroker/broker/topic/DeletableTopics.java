@@ -15,6 +15,9 @@ public interface DeletableTopics {
 
     Optional<String> nameOf(UUID id);
 
+    /** A topic's partition count, or -1 if there is no such topic: what its deletion counts against a quota. */
+    int partitionCount(String name);
+
     /** Deletes a topic: NONE, or UNKNOWN_TOPIC_OR_PARTITION if there is none of that name, or a storage error. */
     Errors delete(String name);
 }

@@ -252,7 +252,8 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
                                               boolean validateOnly) {
         TopicMetadata topic = byName.get(name);
         if (topic == null) {
-            return Outcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic '" + name + "' does not exist.");
+            // No message, as Kafka 4.3.1's controller (an UnknownTopicOrPartitionException without one).
+            return Outcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, null);
         }
         PartitionRules.Refusal refused = PartitionRules.increase(name, topic.partitions(), count, assignments, 1,
                 List.of(nodeId));
@@ -311,6 +312,11 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         for (int partition = 0; partition < topic.partitions(); partition++) {
             logs.log(new TopicPartition(topic.name(), partition)).ifPresent(log -> log.updateConfig(logConfig));
         }
+    }
+
+    @Override
+    public int partitionCount(String name) {
+        return get(name).map(TopicMetadata::partitions).orElse(-1);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.minibroker.broker.admin;
 
+import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.metadata.LocalNode;
@@ -45,7 +46,8 @@ class CreatePartitionsHandlerTest {
     void open() throws IOException {
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
         topics.create("orders", 1, 1, Map.of(), false);
-        handler = new CreatePartitionsHandler(topics, new LocalNode(NODE, "cluster", List::of, null));
+        handler = new CreatePartitionsHandler(topics, new LocalNode(NODE, "cluster", List::of, null),
+                ControllerMutationQuotas.NONE);
     }
 
     @AfterEach
@@ -67,8 +69,8 @@ class CreatePartitionsHandlerTest {
         assertThat(answer(topic("orders", 2, List.of(3)))).containsExactly(tuple("orders",
                 Errors.INVALID_REPLICA_ASSIGNMENT.code(),
                 "The manual partition assignment includes broker 3, but no such broker is registered."));
-        assertThat(answer(topic("absent", 2, List.of(3)))).as("existence first").containsExactly(tuple("absent",
-                Errors.UNKNOWN_TOPIC_OR_PARTITION.code(), "Topic 'absent' does not exist."));
+        assertThat(answer(topic("absent", 2, List.of(3)))).as("existence first, no message as Kafka 4.3.1's")
+                .containsExactly(tuple("absent", Errors.UNKNOWN_TOPIC_OR_PARTITION.code(), null));
         assertThat(topics.get("orders").map(TopicMetadata::partitions)).contains(1);
 
         assertThat(answer(topic("orders", 2, List.of(NODE)))).containsExactly(tuple("orders", Errors.NONE.code(),

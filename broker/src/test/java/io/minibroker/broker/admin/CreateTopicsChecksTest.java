@@ -1,5 +1,6 @@
 package io.minibroker.broker.admin;
 
+import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.metadata.LocalNode;
@@ -45,7 +46,8 @@ class CreateTopicsChecksTest {
         BrokerConfig config = BrokerConfig.of(Map.of("log.dir", logDir.toString(), "log.retention.hours", "2"));
         topics = TopicRegistry.open(config, Clock.systemUTC());
         topics.create("orders", 1, 1, Map.of(), false);
-        handler = new CreateTopicsHandler(topics, new LocalNode(1, "cluster", List::of, null), config);
+        handler = new CreateTopicsHandler(topics, new LocalNode(1, "cluster", List::of, null), config,
+                ControllerMutationQuotas.NONE);
     }
 
     @AfterEach

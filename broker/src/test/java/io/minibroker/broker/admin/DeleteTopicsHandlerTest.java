@@ -1,5 +1,6 @@
 package io.minibroker.broker.admin;
 
+import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.topic.DeletableTopics;
 import io.minibroker.protocol.error.Errors;
@@ -30,7 +31,7 @@ class DeleteTopicsHandlerTest {
     private static final UUID CLICKS = new UUID(2, 2);
 
     private final InMemoryTopics topics = new InMemoryTopics(Map.of("orders", ORDERS, "clicks", CLICKS));
-    private final DeleteTopicsHandler handler = new DeleteTopicsHandler(topics, true);
+    private final DeleteTopicsHandler handler = new DeleteTopicsHandler(topics, true, ControllerMutationQuotas.NONE);
 
     @Test
     void aTopicGivenByNameAndByIdIsNotDeletedAndOnlyTheNameGetsAnError() {
@@ -97,7 +98,7 @@ class DeleteTopicsHandlerTest {
 
     @Test
     void withDeletionDisabledEveryEntryIsAnsweredRepeatsIncluded() {
-        DeleteTopicsHandler disabled = new DeleteTopicsHandler(topics, false);
+        DeleteTopicsHandler disabled = new DeleteTopicsHandler(topics, false, ControllerMutationQuotas.NONE);
         Struct names = ApiKey.DELETE_TOPICS.request().newMessage().set("TimeoutMs", 1_000)
                 .set("TopicNames", List.of("orders", "orders", "clicks"));
         assertThat(send(disabled, names, (short) 5)).extracting(r -> r.getString("Name"), r -> r.getInt16("ErrorCode"))
@@ -153,6 +154,11 @@ class DeleteTopicsHandlerTest {
         @Override
         public Optional<String> nameOf(UUID id) {
             return names.entrySet().stream().filter(e -> e.getValue().equals(id)).map(Map.Entry::getKey).findFirst();
+        }
+
+        @Override
+        public int partitionCount(String name) {
+            return names.containsKey(name) ? 1 : -1;
         }
 
         @Override

@@ -121,27 +121,7 @@ class ClientQuotaManagerTest {
         final MetricConfig config;
 
         KafkaSensor(double bound, AtomicLong nowMs) {
-            time = new Time() { // the test's time, read by the metrics
-                @Override
-                public long milliseconds() {
-                    return nowMs.get();
-                }
-
-                @Override
-                public long nanoseconds() {
-                    return TimeUnit.MILLISECONDS.toNanos(nowMs.get());
-                }
-
-                @Override
-                public void sleep(long ms) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public void waitObject(Object o, java.util.function.Supplier<Boolean> condition, long deadlineMs) {
-                    throw new UnsupportedOperationException();
-                }
-            };
+            time = new ScriptedTime(nowMs);
             config = new MetricConfig().timeWindow(1, TimeUnit.SECONDS).samples(11).quota(Quota.upperBound(bound));
             Metrics metrics = new Metrics(new MetricConfig(), time);
             sensor = metrics.sensor("quota");

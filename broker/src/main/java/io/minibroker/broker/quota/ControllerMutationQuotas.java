@@ -1,0 +1,128 @@
+package io.minibroker.broker.quota;
+
+import io.minibroker.broker.quota.QuotaResolution.Applied;
+import io.minibroker.broker.quota.QuotaResolution.Tags;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * {@code controller_mutation_rate} (KIP-599), as Kafka 4.3.1's ControllerMutationQuotaManager enforces it on
+ * CreateTopics, CreatePartitions and DeleteTopics: each topic's partitions created, added or deleted are permits taken
+ * from the {@link TokenBucket} of the client's quota ({@link QuotaResolution}: the same entities and order as the
+ * byte rates). A request from a client version that knows THROTTLING_QUOTA_EXCEEDED (CreateTopics v6+, DeleteTopics
+ * v5+, CreatePartitions v3+) gets a strict quota: a topic that comes while the bucket is below zero is refused with
+ * that error, and one that comes before takes its permits even if they take the bucket below zero. An older client's
+ * request gets a permissive one: every topic goes through. The answer's ThrottleTimeMs is what is left of the
+ * throttle the request met (the time the bucket needed to get back to zero), and the connection is muted that long.
+ */
+public final class ControllerMutationQuotas {
+
+    /** Kafka's strictSinceVersion of each API, from ControllerApis. */
+    public static final short CREATE_TOPICS_STRICT_SINCE = 6;
+    public static final short DELETE_TOPICS_STRICT_SINCE = 5;
+    public static final short CREATE_PARTITIONS_STRICT_SINCE = 3;
+    /** Buckets kept before the full ones (the same as new) are dropped: client ids are the clients' to make up. */
+    private static final int SWEEP_AT = 10_000;
+
+    private final QuotaResolution resolution;
+    private final LongSupplier clockMs;
+    /** {@code controller.quota.window.num x controller.quota.window.size.seconds}: a burst, in seconds of quota. */
+    private final double burstSeconds;
+    private final Map<Tags, TokenBucket> buckets = new ConcurrentHashMap<>();
+
+    /**
+     * @param windows       {@code controller.quota.window.num}
+     * @param windowSeconds {@code controller.quota.window.size.seconds}
+     */
+    public ControllerMutationQuotas(ClientQuotas quotas, LongSupplier clockMs, int windows, int windowSeconds) {
+        this.resolution = quotas == null ? null : new QuotaResolution(QuotaConfig.CONTROLLER_MUTATION_RATE, quotas);
+        this.clockMs = clockMs;
+        this.burstSeconds = (double) windows * windowSeconds;
+    }
+
+    /** Where no controller_mutation_rate is enforced (a cluster's controller, which does not see the client). */
+    public static final ControllerMutationQuotas NONE = new ControllerMutationQuotas(null, () -> 0, 1, 1);
+
+    /** The quota one request's topics are counted against, strict from {@code strictSinceVersion} on. */
+    public Quota newQuotaFor(String user, String clientId, short version, short strictSinceVersion) {
+        Applied applied = resolution == null ? null : resolution.applied(user, clientId == null ? "" : clientId);
+        return applied == null ? Quota.UNBOUNDED : new Quota(this, applied, version >= strictSinceVersion);
+    }
+
+    private TokenBucket bucket(Tags tags, long now) {
+        TokenBucket bucket = buckets.get(tags);
+        if (bucket == null) {
+            if (buckets.size() >= SWEEP_AT) {
+                buckets.values().removeIf(held -> {
+                    synchronized (held) {
+                        return held.fullAt(now);
+                    }
+                });
+            }
+            bucket = buckets.computeIfAbsent(tags, made -> new TokenBucket());
+        }
+        return bucket;
+    }
+
+    /** One request's quota: what its topics record, and the throttle time its answer carries. */
+    public static final class Quota {
+
+        /** No controller_mutation_rate applies: every topic goes through, no throttle. */
+        public static final Quota UNBOUNDED = new Quota(null, null, false);
+
+        private final ControllerMutationQuotas quotas;
+        private final Applied applied;
+        private final boolean strict;
+        private long throttleMs;
+        private long throttledAtMs;
+
+        private Quota(ControllerMutationQuotas quotas, Applied applied, boolean strict) {
+            this.quotas = quotas;
+            this.applied = applied;
+            this.strict = strict;
+        }
+
+        /**
+         * Takes a topic's {@code permits} (its partitions); false if the strict quota refuses the topic
+         * (THROTTLING_QUOTA_EXCEEDED), in which case nothing is taken.
+         */
+        public boolean record(int permits) {
+            if (applied == null) {
+                return true;
+            }
+            long now = quotas.clockMs.getAsLong();
+            double bound = applied.bound();
+            double burst = bound * quotas.burstSeconds;
+            TokenBucket bucket = quotas.bucket(applied.tags(), now);
+            synchronized (bucket) {
+                double before = bucket.measure(bound, burst, now);
+                if (strict && before < 0) {
+                    throttled(before, bound, now);
+                    return false;
+                }
+                bucket.record(permits, bound, burst, now);
+                double after = bucket.measure(bound, burst, now);
+                if (!strict && after < 0) {
+                    throttled(after, bound, now);
+                }
+                return true;
+            }
+        }
+
+        /** What is left of the last throttle this request met: its answer's ThrottleTimeMs (0: none). */
+        public int throttleTimeMs() {
+            if (throttleMs == 0) {
+                return 0;
+            }
+            return (int) Math.max(0, throttleMs - (quotas.clockMs.getAsLong() - throttledAtMs));
+        }
+
+        /** Kafka's throttleTimeMs of a token bucket's violation: the time to refill to zero. */
+        private void throttled(double tokens, double bound, long now) {
+            throttleMs = Math.round(-tokens / bound * 1000);
+            throttledAtMs = now;
+        }
+    }
+}
