@@ -71,12 +71,20 @@ final class ClassicGroupCoordinator {
     /**
      * Lists a group recreated from its last metadata record ({@link ClassicGroup#restored}), each member's session
      * timeout started afresh, so that its next Heartbeat or OffsetCommit with the stored generation succeeds here and
-     * one that never comes back expires and starts a rebalance as usual.
+     * one that never comes back expires and starts a rebalance as usual. A group with more members than
+     * {@code group.max.size} (lowered since it was written) starts a rebalance at once, as Kafka's onLoaded does, "to
+     * give a chance for consumers to commit offsets": its members are told to rejoin, and those beyond the size are
+     * refused GROUP_MAX_SIZE_REACHED ({@link #acceptsJoiningMember}) and leave the group with its join phase.
      */
     void restore(ClassicGroup group) {
         groups.restored(group);
         synchronized (group) {
             group.members.values().forEach(member -> sessions.markAlive(group, member));
+            if (group.members.size() > maxSize) {
+                LOG.info("Freshly-loaded group {} (size {}) is over capacity {}. Rebalancing in order to give a chance"
+                        + " for consumers to commit offsets", group.groupId, group.members.size(), maxSize);
+                rebalancer.rebalanceOrCheck(group);
+            }
         }
     }
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -59,9 +60,13 @@ class GroupMetadataRestartTest {
     }
 
     private void restart() throws Exception {
+        restart(CONFIG);
+    }
+
+    private void restart(Map<String, String> config) throws Exception {
         client.close();
         broker.close();
-        broker = TestBrokers.start(logDir, CONFIG, clock);
+        broker = TestBrokers.start(logDir, config, clock);
         client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
     }
 
@@ -215,6 +220,61 @@ class GroupMetadataRestartTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * As Kafka's onLoaded: a group loaded with more members than {@code group.max.size} (lowered since) rebalances at
+     * once; its members are told to rejoin, the first to rejoin keeps its place, the next is refused
+     * GROUP_MAX_SIZE_REACHED and leaves, and the generation that follows has the one member.
+     */
+    @Test
+    void aGroupLoadedOverGroupMaxSizeRebalancesDownToIt() throws Exception {
+        Struct leader = joinAndSyncAlone("crowded", 30_000);
+        String leaderId = leader.getString("MemberId");
+        String followerId;
+        int generation;
+        try (GroupWireClient follower = new GroupWireClient(broker.boundPort("PLAINTEXT"))) {
+            String assignedId = call(follower, ApiKey.JOIN_GROUP, 9, GroupProtocolErrorsTest.joinRequest("crowded", "",
+                    30_000, new byte[]{9})).getString("MemberId"); // MEMBER_ID_REQUIRED
+            CompletableFuture<Struct> followerJoin = CompletableFuture.supplyAsync(() -> call(follower,
+                    ApiKey.JOIN_GROUP, 9, GroupProtocolErrorsTest.joinRequest("crowded", assignedId, 30_000,
+                            new byte[]{9})));
+            await(() -> stateOf("crowded").equals("PreparingRebalance"), "the follower's join to start a rebalance");
+            generation = join("crowded", leaderId, 30_000).getInt32("GenerationId");
+            followerId = followerJoin.get().getString("MemberId");
+            Struct leaderSync = syncRequest("crowded", generation, leaderId);
+            leaderSync.addElement("Assignments").set("MemberId", leaderId).set("Assignment", new byte[]{1});
+            leaderSync.addElement("Assignments").set("MemberId", followerId).set("Assignment", new byte[]{2});
+            assertThat(client.call(ApiKey.SYNC_GROUP, 5, leaderSync).getInt16("ErrorCode"))
+                    .isEqualTo(Errors.NONE.code());
+        }
+        assertThat(described("crowded").getStructs("Members")).hasSize(2);
+
+        Map<String, String> smaller = new HashMap<>(CONFIG);
+        smaller.put("group.max.size", "1");
+        restart(smaller);
+
+        assertThat(stateOf("crowded")).as("rebalancing as it is loaded").isEqualTo("PreparingRebalance");
+        assertThat(heartbeat("crowded", generation, leaderId)).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
+        List<Struct> rejoins;
+        try (GroupWireClient follower = new GroupWireClient(broker.boundPort("PLAINTEXT"))) {
+            CompletableFuture<Struct> leaderRejoin = CompletableFuture.supplyAsync(() -> call(client,
+                    ApiKey.JOIN_GROUP, 9, GroupProtocolErrorsTest.joinRequest("crowded", leaderId, 30_000,
+                            new byte[]{9})));
+            CompletableFuture<Struct> followerRejoin = CompletableFuture.supplyAsync(() -> call(follower,
+                    ApiKey.JOIN_GROUP, 9, GroupProtocolErrorsTest.joinRequest("crowded", followerId, 30_000,
+                            new byte[]{9})));
+            rejoins = List.of(leaderRejoin.get(), followerRejoin.get());
+        }
+        // Whichever rejoins first keeps its place, as in Kafka's acceptJoiningMember.
+        assertThat(rejoins).extracting(answer -> Errors.forCode(answer.getInt16("ErrorCode")))
+                .containsExactlyInAnyOrder(Errors.NONE, Errors.GROUP_MAX_SIZE_REACHED);
+        Struct kept = rejoins.stream().filter(answer -> answer.getInt16("ErrorCode") == Errors.NONE.code())
+                .findFirst().orElseThrow();
+        assertThat(kept.getInt32("GenerationId")).isEqualTo(generation + 1);
+        assertThat(kept.getStructs("Members")).as("the new leader's view: itself alone").singleElement()
+                .satisfies(member -> assertThat(member.getString("MemberId")).isEqualTo(kept.getString("MemberId")));
+        assertThat(described("crowded").getStructs("Members")).hasSize(1);
     }
 
     @Test
