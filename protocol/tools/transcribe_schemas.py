@@ -65,6 +65,7 @@ APIS = [
     ('UnregisterBroker', 'UNREGISTER_BROKER'),
     ('CreateDelegationToken', 'CREATE_DELEGATION_TOKEN'), ('RenewDelegationToken', 'RENEW_DELEGATION_TOKEN'),
     ('ExpireDelegationToken', 'EXPIRE_DELEGATION_TOKEN'), ('DescribeDelegationToken', 'DESCRIBE_DELEGATION_TOKEN'),
+    ('Envelope', 'ENVELOPE'),
 ]
 VIEWED = [api for api, _ in APIS]
 

@@ -59,6 +59,7 @@ public enum ApiKey {
     DESCRIBE_QUORUM(55, DescribeQuorumMessages.REQUEST, DescribeQuorumMessages.RESPONSE),
     ALTER_PARTITION(56, AlterPartitionMessages.REQUEST, AlterPartitionMessages.RESPONSE),
     UPDATE_FEATURES(57, UpdateFeaturesMessages.REQUEST, UpdateFeaturesMessages.RESPONSE),
+    ENVELOPE(58, EnvelopeMessages.REQUEST, EnvelopeMessages.RESPONSE),
     DESCRIBE_CLUSTER(60, DescribeClusterMessages.REQUEST, DescribeClusterMessages.RESPONSE),
     DESCRIBE_PRODUCERS(61, DescribeProducersMessages.REQUEST, DescribeProducersMessages.RESPONSE),
     BROKER_REGISTRATION(62, BrokerRegistrationMessages.REQUEST, BrokerRegistrationMessages.RESPONSE),

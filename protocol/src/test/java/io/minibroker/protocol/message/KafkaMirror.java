@@ -98,6 +98,10 @@ final class KafkaMirror {
         } else if (type == Primitive.RECORDS) {
             ByteBuffer buffer = ((MemoryRecords) (BaseRecords) theirs).buffer();
             assertThat(Unpooled.wrappedBuffer(buffer)).as(path).isEqualTo((ByteBuf) ours);
+        } else if (theirs instanceof ByteBuffer zeroCopy) { // a "zeroCopy" bytes field (Envelope's)
+            byte[] bytes = new byte[zeroCopy.remaining()];
+            zeroCopy.duplicate().get(bytes);
+            assertThat(bytes).as(path).isEqualTo(ours);
         } else {
             assertThat(theirs).as(path).isEqualTo(ours);
         }
