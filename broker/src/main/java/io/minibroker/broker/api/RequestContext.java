@@ -18,6 +18,16 @@ import java.util.concurrent.Executor;
 public record RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl,
                              KafkaPrincipal tlsPrincipal, TopicRights topicRights, Executor eventLoop) {
 
+    /**
+     * The context of a request a broker forwarded in an Envelope, on the controller: the client's principal and
+     * address as the envelope gives them (the principal where a connection's certificate would name it, no SASL
+     * session), on the listener and event loop of the envelope's connection.
+     */
+    public static RequestContext forwarded(RequestContext envelope, KafkaPrincipal client, SocketAddress address) {
+        return new RequestContext(envelope.listenerName(), address, null, client, TopicRights.ALL,
+                envelope.eventLoop());
+    }
+
     /** This context, with the rights the authorizer gives its principal. */
     public RequestContext withTopicRights(TopicRights rights) {
         return new RequestContext(listenerName, clientAddress, sasl, tlsPrincipal, rights, eventLoop);

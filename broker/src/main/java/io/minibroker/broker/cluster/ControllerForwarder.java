@@ -1,15 +1,26 @@
 package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.security.KafkaPrincipalSerde;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.frame.Frames;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.MessageCodec;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.Response;
+import io.minibroker.protocol.message.view.EnvelopeRequestView;
+import io.minibroker.protocol.message.view.EnvelopeResponseView;
 import io.minibroker.protocol.schema.Struct;
+import io.netty.buffer.Unpooled;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -19,13 +30,16 @@ import java.util.function.Function;
  * How a broker in a cluster has the controller make the changes only it may make (CreateTopics, DeleteTopics,
  * CreatePartitions, ElectLeaders, AlterConfigs, IncrementalAlterConfigs, CreateAcls, DeleteAcls,
  * AlterUserScramCredentials), as Kafka's brokers forward them: the request goes to
- * the controller as it came (same version, same body) and its answer back to the client, after this broker has
+ * the controller as it came (same header, version and body) in an Envelope with the client's principal, and its
+ * answer back to the client, after this broker has
  * fetched the new image, so that the client's next request here sees the change. The wait runs on
  * {@code forwarding}, never on an event loop. One connection carries them all, one at a time, in order.
  */
 public final class ControllerForwarder {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControllerForwarder.class);
+    /** Envelope's one version. */
+    private static final short ENVELOPE_VERSION = 0;
 
     private final NodeChannel controller;
     private final MetadataFetcher metadata;
@@ -38,14 +52,33 @@ public final class ControllerForwarder {
     }
 
     /**
-     * A handler that forwards this API's requests; when the controller cannot be reached it answers what
-     * {@code unreachable} makes of the request (see {@link ControllerUnreachable}), which clients retry.
+     * A handler that forwards this API's requests, each in an Envelope (KIP-590) that carries the client's principal
+     * and address, so that the controller acts as the client, as Kafka's brokers forward them; when the controller
+     * cannot be reached, or refuses the envelope, it answers what {@code unreachable} makes of the request (see
+     * {@link ControllerUnreachable}), which clients retry.
      */
     public ApiHandler handlerFor(ApiKey api, Function<Request, Struct> unreachable) {
-        return (context, request) -> forward(api, request.version(), request.body()).exceptionally(failure -> {
-            LOG.warn("Could not forward {} to the controller: {}", api, failure.getCause());
-            return unreachable.apply(request);
-        });
+        return (context, request) -> forward(api, request.version(), envelope(context, request))
+                .exceptionally(failure -> {
+                    LOG.warn("Could not forward {} to the controller: {}", api, failure.getCause());
+                    return unreachable.apply(request);
+                });
+    }
+
+    /** The client's request, header and body as it sent them, in an Envelope with its principal and address. */
+    private static Envelope envelope(RequestContext context, Request request) {
+        byte[] frame = MessageCodec.encodeRequestToArray(request.header(), request.body());
+        byte[] requestData = Arrays.copyOfRange(frame, Frames.SIZE_PREFIX_BYTES, frame.length);
+        boolean tokenAuthenticated = context.sasl() != null && context.sasl().tokenAuthenticated();
+        byte[] clientHost = context.clientAddress() instanceof InetSocketAddress inet && inet.getAddress() != null
+                ? inet.getAddress().getAddress() : new byte[0];
+        return new Envelope(new EnvelopeRequestView().requestData(requestData)
+                .requestPrincipal(KafkaPrincipalSerde.serialize(context.principal(), tokenAuthenticated))
+                .clientHostAddress(clientHost).struct(), request.header().correlationId());
+    }
+
+    /** An Envelope to send, and the correlation id of the request inside it, which its answer's inner header echoes. */
+    private record Envelope(Struct request, int innerCorrelationId) {
     }
 
     /**
@@ -54,10 +87,33 @@ public final class ControllerForwarder {
      * its own account too (a topic auto-created by Metadata).
      */
     public CompletableFuture<Struct> forward(ApiKey api, short version, Struct body) {
+        return refreshedAfter(api, () -> sendResendingOnce(api, version, body));
+    }
+
+    /** Sends the envelope and completes with the answer inside it, once this broker has the image that follows. */
+    private CompletableFuture<Struct> forward(ApiKey api, short version, Envelope envelope) {
+        return refreshedAfter(api, () -> {
+            EnvelopeResponseView answer = new EnvelopeResponseView(sendResendingOnce(ApiKey.ENVELOPE,
+                    ENVELOPE_VERSION, envelope.request()));
+            if (answer.errorCode() != Errors.NONE.code() || answer.responseData() == null) {
+                throw new IOException("the controller refused the envelope of " + api + ": "
+                        + Errors.forCode(answer.errorCode()));
+            }
+            Response inner = MessageCodec.decodeResponse(Unpooled.wrappedBuffer(answer.responseData()), api, version);
+            if (inner.correlationId() != envelope.innerCorrelationId()) {
+                throw new IOException("the controller answered request " + inner.correlationId() + " in the envelope of "
+                        + envelope.innerCorrelationId());
+            }
+            return inner.body();
+        });
+    }
+
+    /** A request sent to the controller on {@code forwarding}, answered once this broker has fetched the image. */
+    private CompletableFuture<Struct> refreshedAfter(ApiKey api, Exchange exchange) {
         return CompletableFuture.supplyAsync(() -> {
             Struct response;
             try {
-                response = sendResendingOnce(api, version, body);
+                response = exchange.send();
             } catch (IOException e) {
                 throw new CompletionException(new UncheckedIOException(e));
             }
@@ -84,6 +140,12 @@ public final class ControllerForwarder {
      * {@code forwarding} thread would be held that long for every request behind it, so a controller still down at
      * the resend is answered REQUEST_TIMED_OUT at once, and the client's own retry (or its user) tries again later.
      */
+    /** One exchange with the controller. */
+    @FunctionalInterface
+    private interface Exchange {
+        Struct send() throws IOException;
+    }
+
     private Struct sendResendingOnce(ApiKey api, short version, Struct body) throws IOException {
         try {
             return controller.send(api, version, body);

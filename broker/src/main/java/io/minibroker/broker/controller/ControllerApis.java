@@ -58,8 +58,9 @@ public final class ControllerApis {
      * @param node this node, whose configs a DescribeConfigs of a broker resource lists
      * @param disk where the requests on topics run: a change writes and fsyncs the topic's file under the lock that
      *             the image's readers (Metadata, DescribeConfigs) take too, which no event loop may wait for
-     * @param acls the cluster's ACLs, which brokers forward CreateAcls and DeleteAcls to, checked against the
-     *             forwarding broker's principal as this node's {@code super.users} name it; null without an authorizer
+     * @param acls the cluster's ACLs, which brokers forward CreateAcls and DeleteAcls to; the envelopes they come in
+     *             checked against the forwarding broker's principal as this node's {@code super.users} name it; null
+     *             without an authorizer
      * @param credentials the cluster's SCRAM credentials, which brokers forward AlterUserScramCredentials to
      * @param groupConfigs the cluster's group configs (resource type GROUP), which brokers forward AlterConfigs and
      *                     IncrementalAlterConfigs of a group to; each change moves the image version on itself
@@ -67,6 +68,8 @@ public final class ControllerApis {
      *                      they preprocessed them; each change moves the image version on itself
      * @param clientQuotas the cluster's client quotas, which brokers forward AlterClientQuotas to; each change
      *                     moves the image version on itself
+     * @param mutationQuotas the clients' controller_mutation_rate, by the principal and client id of each request
+     *                       forwarded in an envelope
      * @param followers how far each broker follows the image: DescribeQuorum's observers
      * @param features the cluster's finalized features, which brokers forward UpdateFeatures to; each change moves
      *                 the image version on itself
@@ -76,7 +79,7 @@ public final class ControllerApis {
                                        TopicAssignments assignments, ImageVersion version, Executor disk,
                                        StandardAuthorizer acls, ScramCredentials credentials,
                                        GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs,
-                                       ClientQuotas clientQuotas,
+                                       ClientQuotas clientQuotas, ControllerMutationQuotas mutationQuotas,
                                        FinalizedFeatures features, EligibleLeaderReplicasSafety elr,
                                        MetadataFollowers followers) {
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.atController(brokerConfigs, elr)::persist;
@@ -95,11 +98,11 @@ public final class ControllerApis {
                         acls == null ? List.of() : acls.bindings(), credentials.all(), groupConfigs.all(),
                         brokerConfigs.all(), clientQuotas.all(), features.current()), followers))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new ControllerCreateTopicsHandler(assignments, version,
-                        membership, config)))
-                // Forwarded without the client's principal (no Envelope): no controller_mutation_rate here.
+                        membership, config, mutationQuotas)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(assignments,
-                        config.get(BrokerConfig.DELETE_TOPIC_ENABLE), ControllerMutationQuotas.NONE)))
-                .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new ControllerCreatePartitionsHandler(assignments)))
+                        config.get(BrokerConfig.DELETE_TOPIC_ENABLE), mutationQuotas)))
+                .add(ApiKey.CREATE_PARTITIONS, onDisk.apply(new ControllerCreatePartitionsHandler(assignments,
+                        mutationQuotas)))
                 .add(ApiKey.ELECT_LEADERS, onDisk.apply(new ElectLeadersHandler(assignments)))
                 .add(ApiKey.ALTER_PARTITION_REASSIGNMENTS, onDisk.apply(new AlterPartitionReassignmentsHandler(
                         assignments)))
@@ -131,12 +134,16 @@ public final class ControllerApis {
                 version);
         apis.add(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, scramChanges);
         if (acls != null) {
-            // Checked again here, against the forwarding broker's principal: the listener is reachable by others.
             ApiHandler aclChanges = changesImage(onDisk.apply(new AclApisHandler(acls)), version);
             apis.add(ApiKey.CREATE_ACLS, aclChanges).add(ApiKey.DELETE_ACLS, aclChanges);
+        }
+        // Forwarded requests come in envelopes, each handed to its API's handler as it stands here, before the
+        // checks below wrap them: the forwarding broker authorized it as its client.
+        apis.add(ApiKey.ENVELOPE, new EnvelopeHandler(apis.entries()));
+        if (acls != null) {
             // As Kafka's ControllerApis: every request is checked (CLUSTER_ACTION for registration, heartbeats,
-            // ISR changes and the metadata fetches; the admin APIs' own rights for what brokers forward), so only
-            // the nodes' principals, which super.users names, are served.
+            // ISR changes, the metadata fetches and envelopes; the admin APIs' own rights for one a node sends
+            // outside an envelope), so only the nodes' principals, which super.users names, are served.
             apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrapOnController(api, handler, acls));
         }
         return apis;

@@ -3,10 +3,17 @@ package io.minibroker.broker.controller;
 import io.minibroker.broker.admin.CreatePartitionsHandler;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.quota.ControllerMutationQuotas;
+import io.minibroker.protocol.error.DefaultMessages;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
+import io.minibroker.protocol.message.view.CreatePartitionsRequestView.CreatePartitionsTopic;
+import io.minibroker.protocol.message.view.CreatePartitionsResponseView;
+import io.minibroker.protocol.message.view.CreatePartitionsResponseView.CreatePartitionsTopicResult;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -18,19 +25,38 @@ import java.util.concurrent.CompletionStage;
 public final class ControllerCreatePartitionsHandler implements ApiHandler {
 
     private final TopicAssignments assignments;
+    private final ControllerMutationQuotas mutationQuotas;
 
-    public ControllerCreatePartitionsHandler(TopicAssignments assignments) {
+    public ControllerCreatePartitionsHandler(TopicAssignments assignments, ControllerMutationQuotas mutationQuotas) {
         this.assignments = assignments;
+        this.mutationQuotas = mutationQuotas;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         CreatePartitionsRequestView create = new CreatePartitionsRequestView(request.body());
-        return CompletableFuture.completedFuture(CreatePartitionsHandler.eachDistinctTopic(create,
-                assignments::partitionCount, (topic, result) -> {
-                    TopicAssignments.Outcome outcome = assignments.addPartitions(topic.name(), topic.count(),
-                            CreatePartitionsHandler.replicaLists(topic), create.validateOnly());
-                    result.errorCode(outcome.error().code()).errorMessage(outcome.message());
-                }).struct());
+        ControllerMutationQuotas.Quota quota = mutationQuotas.newQuotaFor(context.principal().name(),
+                request.header().clientId(), request.version(),
+                ControllerMutationQuotas.CREATE_PARTITIONS_STRICT_SINCE);
+        CreatePartitionsResponseView response = CreatePartitionsHandler.eachDistinctTopic(create,
+                assignments::partitionCount, (topic, result) -> add(topic, result, create.validateOnly(), quota));
+        return CompletableFuture.completedFuture(response.throttleTimeMs(quota.throttleTimeMs()).struct());
+    }
+
+    /** Adds the partitions once the checks pass and they are within the client's controller_mutation_rate. */
+    private void add(CreatePartitionsTopic topic, CreatePartitionsTopicResult result, boolean validateOnly,
+                     ControllerMutationQuotas.Quota quota) {
+        int before = assignments.partitionCount(topic.name());
+        List<List<Integer>> replicas = CreatePartitionsHandler.replicaLists(topic);
+        TopicAssignments.Outcome outcome = assignments.addPartitions(topic.name(), topic.count(), replicas, true);
+        if (outcome.error() == Errors.NONE && !quota.record(topic.count() - before)) {
+            result.errorCode(Errors.THROTTLING_QUOTA_EXCEEDED.code())
+                    .errorMessage(DefaultMessages.of(Errors.THROTTLING_QUOTA_EXCEEDED));
+            return;
+        }
+        if (outcome.error() == Errors.NONE && !validateOnly) {
+            outcome = assignments.addPartitions(topic.name(), topic.count(), replicas, false);
+        }
+        result.errorCode(outcome.error().code()).errorMessage(outcome.message());
     }
 }

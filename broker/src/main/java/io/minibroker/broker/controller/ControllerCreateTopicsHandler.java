@@ -5,9 +5,13 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.quota.ControllerMutationQuotas;
+import io.minibroker.broker.topic.PartitionRules;
+import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.CreateTopicsResponseView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopic;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView.CreatableTopicResult;
 import io.minibroker.protocol.schema.Struct;
@@ -33,22 +37,28 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
     private final BrokerMembership membership;
     private final BrokerConfig config;
     private final int defaultPartitions;
+    private final ControllerMutationQuotas mutationQuotas;
 
     public ControllerCreateTopicsHandler(TopicAssignments assignments, ImageVersion version,
-                                         BrokerMembership membership, BrokerConfig config) {
+                                         BrokerMembership membership, BrokerConfig config,
+                                         ControllerMutationQuotas mutationQuotas) {
         this.assignments = assignments;
         this.version = version;
         this.membership = membership;
         this.config = config;
         this.defaultPartitions = config.get(BrokerConfig.NUM_PARTITIONS);
+        this.mutationQuotas = mutationQuotas;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         CreateTopicsRequestView create = new CreateTopicsRequestView(request.body());
+        ControllerMutationQuotas.Quota quota = mutationQuotas.newQuotaFor(context.principal().name(),
+                request.header().clientId(), request.version(), ControllerMutationQuotas.CREATE_TOPICS_STRICT_SINCE);
         Set<Integer> replicas = new TreeSet<>();
-        Struct response = CreateTopicsHandler.eachDistinctTopic(create, defaultPartitions,
-                (topic, result) -> create(topic, result, create.validateOnly(), replicas)).struct();
+        CreateTopicsResponseView answer = CreateTopicsHandler.eachDistinctTopic(create, defaultPartitions,
+                (topic, result) -> create(topic, result, create.validateOnly(), quota, replicas));
+        Struct response = answer.throttleTimeMs(quota.throttleTimeMs()).struct();
         if (replicas.isEmpty()) {
             return CompletableFuture.completedFuture(response);
         }
@@ -56,10 +66,24 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
                 Math.min(create.timeoutMs(), MetadataFetcher.FETCH_MAX_WAIT_MS)).thenApply(applied -> response);
     }
 
-    /** Creates one topic, filling its result; adds the replicas of a topic it created to {@code created}. */
-    private void create(CreatableTopic topic, CreatableTopicResult result, boolean validateOnly, Set<Integer> created) {
-        TopicAssignments.Outcome outcome = assignments.create(topic.name(), CreateTopicsHandler.newTopic(topic, config),
-                CreateTopicsHandler.overrides(topic), validateOnly);
+    /**
+     * Creates one topic, filling its result, once its checks pass and its partitions are within the client's
+     * controller_mutation_rate (counted after every check, validateOnly too, as Kafka's controller counts them);
+     * adds the replicas of a topic it created to {@code created}.
+     */
+    private void create(CreatableTopic topic, CreatableTopicResult result, boolean validateOnly,
+                        ControllerMutationQuotas.Quota quota, Set<Integer> created) {
+        PartitionRules.NewTopic wanted = CreateTopicsHandler.newTopic(topic, config);
+        TopicAssignments.Outcome outcome = assignments.create(topic.name(), wanted,
+                CreateTopicsHandler.overrides(topic), true);
+        if (outcome.error() == Errors.NONE && !quota.record(outcome.topic().partitions().size())) {
+            CreateTopicsHandler.fail(result, Errors.THROTTLING_QUOTA_EXCEEDED,
+                    DefaultMessages.of(Errors.THROTTLING_QUOTA_EXCEEDED));
+            return;
+        }
+        if (outcome.error() == Errors.NONE && !validateOnly) {
+            outcome = assignments.create(topic.name(), wanted, CreateTopicsHandler.overrides(topic), false);
+        }
         if (outcome.error() != Errors.NONE) {
             CreateTopicsHandler.fail(result, outcome.error(), outcome.message());
             return;

@@ -7,6 +7,7 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.EligibleLeaderReplicasSafety;
 import io.minibroker.broker.quota.ClientQuotas;
+import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.controller.AssignmentStore;
 import io.minibroker.broker.controller.BrokerMembership;
@@ -83,6 +84,9 @@ final class ControllerNode {
                             config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND)) : null,
                     ScramCredentials.open(controllerDir),
                     GroupConfigs.open(config, controllerDir, imageVersion::changed), brokerConfigs, clientQuotas,
+                    new ControllerMutationQuotas(clientQuotas, clock::monotonicMs,
+                            config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_NUM),
+                            config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS)),
                     features, elr, new MetadataFollowers(clock::wallClockMs));
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             LeaderElections elections = new LeaderElections(membership, assignments,
