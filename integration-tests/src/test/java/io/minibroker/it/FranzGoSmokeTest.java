@@ -95,8 +95,10 @@ class FranzGoSmokeTest {
 
     /**
      * sessions.go: franz-go reads 50 partitions without a group in an incremental fetch session (KIP-227), then five
-     * records produced meanwhile: every record read, none of its fetches refused for its session, and its later
-     * fetches name no partition (the session holds them).
+     * records produced meanwhile: every record read, none of its fetches refused for its session, and a later fetch
+     * names fewer than the 50 partitions (only those whose offsets moved: the session holds the rest; a fetch outside
+     * a session names them all). Not "none": whether a fetch comes while no offset moved depends on the timing of the
+     * produces (CI on 2026-11-28 saw fetches of 50, 50, 1 and 4 partitions).
      */
     @Test
     void franzGoFetchesFiftyPartitionsInAnIncrementalSession() throws Exception {
@@ -111,7 +113,8 @@ class FranzGoSmokeTest {
 
             assertThat(output.strip()).isEqualTo("read=" + (there + 5));
             assertThat(FetchSessionsClientsTest.fetchesOf(kafka.controls().requestLog(), "franz-sessions"))
-                    .anySatisfy(fetch -> assertThat(FetchSessionsClientsTest.partitionsNamed(fetch)).isZero());
+                    .anySatisfy(fetch -> assertThat(FetchSessionsClientsTest.partitionsNamed(fetch))
+                            .isLessThan(FetchSessionsClientsTest.PARTITIONS));
         }
     }
 
