@@ -333,6 +333,11 @@ public final class BrokerControls implements Controls, AutoCloseable {
         replication().resumeFollower(topic, partition);
     }
 
+    @Override
+    public void slowFollower(String topic, int partition, Duration delay) {
+        replication().slowFollower(topic, partition, delay);
+    }
+
     private ReplicaFaults replication() {
         if (replication == null) {
             throw new IllegalStateException("a single node replicates nothing: ISRs and followers are a cluster's");

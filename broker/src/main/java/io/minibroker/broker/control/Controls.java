@@ -98,6 +98,15 @@ public interface Controls {
     /** Asked of a follower: it replicates again what {@link #lagFollower} stopped (a null topic: everything). */
     void resumeFollower(String topic, int partition);
 
+    /**
+     * Asked of a follower: it goes on replicating the partition ({@code partition} -1: the whole topic; a null topic:
+     * everything it follows), but sends each fetch of it {@code delay} after the previous answer, so the leader's
+     * high watermark and acks=all produces wait about that long for it, and a delay above
+     * {@code replica.lag.time.max.ms} takes it out of the ISR; {@link Duration#ZERO} lifts the delay (a null topic:
+     * every delay), and it catches up and rejoins. A negative delay is refused.
+     */
+    void slowFollower(String topic, int partition, Duration delay);
+
     // ---- nodes (a cluster in one process: MiniCluster, minibroker --nodes)
 
     /** Stops {@code node} as a crash would (no word to the controller). Over HTTP, ask another node's endpoint. */

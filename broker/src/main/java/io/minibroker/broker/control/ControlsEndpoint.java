@@ -158,6 +158,8 @@ public final class ControlsEndpoint implements AutoCloseable {
             }
             case "POST /followers/lag" -> controls.lagFollower(text(in, "topic"), partitionOrAll(in));
             case "POST /followers/resume" -> controls.resumeFollower(text(in, "topic"), partitionOrAll(in));
+            case "POST /followers/slow" -> controls.slowFollower(text(in, "topic"), partitionOrAll(in),
+                    Duration.ofMillis(number(in, "delayMs")));
             case "POST /nodes/kill" -> controls.killNode(otherNode(in));
             case "POST /nodes/stop" -> controls.stopNode(otherNode(in));
             case "POST /nodes/restart" -> controls.restartNode((int) number(in, "node"));

@@ -155,6 +155,13 @@ public final class HttpControls implements Controls {
         call("POST", "/followers/resume", followed(topic, partition));
     }
 
+    @Override
+    public void slowFollower(String topic, int partition, Duration delay) {
+        Map<String, Object> body = followed(topic, partition);
+        body.put("delayMs", delay.toMillis());
+        call("POST", "/followers/slow", body);
+    }
+
     private static Map<String, Object> followed(String topic, int partition) {
         Map<String, Object> body = new LinkedHashMap<>();
         if (topic != null) {

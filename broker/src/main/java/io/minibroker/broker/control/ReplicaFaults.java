@@ -1,5 +1,6 @@
 package io.minibroker.broker.control;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -20,6 +21,12 @@ public interface ReplicaFaults {
     /** Replicates again what {@link #lagFollower} of the same arguments stopped (a null topic: everything). */
     void resumeFollower(String topic, int partition);
 
-    /** Every follower replicates again and no node is held out of an ISR any more. */
+    /**
+     * Delays each fetch of the partition by {@code delay} after the previous answer ({@code partition} -1: the topic;
+     * a null topic: every partition); {@link Duration#ZERO} lifts it. A negative delay: IllegalArgumentException.
+     */
+    void slowFollower(String topic, int partition, Duration delay);
+
+    /** Every follower replicates again, at full speed, and no node is held out of an ISR any more. */
     void clear();
 }

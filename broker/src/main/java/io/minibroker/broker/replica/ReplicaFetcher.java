@@ -8,6 +8,7 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.security.ClientSecurity;
+import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.FetchRequestView;
@@ -24,6 +25,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,6 +64,8 @@ final class ReplicaFetcher implements AutoCloseable {
     /** ListOffsets' special timestamps: the log end (for a replica's id) and the log start. */
     private static final long LATEST_TIMESTAMP = -1;
     private static final long EARLIEST_TIMESTAMP = -2;
+    /** A slowed follower's delays are the test's real time, even when the broker runs on a manual clock. */
+    private static final BrokerClock REAL_TIME = BrokerClock.system();
 
     private final int nodeId;
     /** This broker's epoch, sent in each fetch so that the leader names it by its epoch in the ISR (KIP-903). */
@@ -71,6 +75,10 @@ final class ReplicaFetcher implements AutoCloseable {
     private final NodeChannel channel;
     /** The partitions a test paused: not fetched while paused. */
     private final FetchPauses pauses;
+    /** The partitions a test slowed: each fetch of one waits its delay after the previous answer. */
+    private final FetchDelays delays;
+    /** When a slowed partition may next be fetched (real monotonic ms): touched by {@link #thread} only. */
+    private final Map<TopicPartition, Long> slowedUntil = new HashMap<>();
     /** A test's hold on this follower's fsyncs. */
     private final FlushHolds flushHolds;
     private final BrokerTopicMetrics metrics;
@@ -88,11 +96,12 @@ final class ReplicaFetcher implements AutoCloseable {
     private final Object wakeUp = new Object();
 
     private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, FetcherSettings settings,
-                           ClientSecurity security, FetchPauses pauses, FlushHolds flushHolds,
+                           ClientSecurity security, FetchPauses pauses, FetchDelays delays, FlushHolds flushHolds,
                            BrokerTopicMetrics metrics, Consumer<TopicPartition> onProgress) {
         this.nodeId = nodeId;
         this.onProgress = onProgress;
         this.pauses = pauses;
+        this.delays = delays;
         this.flushHolds = flushHolds;
         this.metrics = metrics;
         this.brokerEpoch = brokerEpoch;
@@ -105,11 +114,11 @@ final class ReplicaFetcher implements AutoCloseable {
     }
 
     static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, FetcherSettings settings,
-                                ClientSecurity security, FetchPauses pauses,
+                                ClientSecurity security, FetchPauses pauses, FetchDelays delays,
                                 FlushHolds flushHolds, BrokerTopicMetrics metrics,
                                 Consumer<TopicPartition> onProgress) {
         ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, settings, security, pauses,
-                flushHolds, metrics, onProgress);
+                delays, flushHolds, metrics, onProgress);
         fetcher.thread.start();
         return fetcher;
     }
@@ -166,12 +175,15 @@ final class ReplicaFetcher implements AutoCloseable {
                 List<FollowedPartition> ready = new ArrayList<>(followed);
                 ready.removeAll(pendingTruncations());
                 ready.removeIf(partition -> pauses.paused(partition.log().topicPartition()));
+                long now = REAL_TIME.monotonicMs();
+                long nextDue = holdBackSlowed(ready, now);
                 if (ready.isEmpty()) {
-                    // the leader cannot answer yet, or a test paused us
-                    pause(Math.min(settings.backoffMs(), settings.waitMaxMs()));
+                    // the leader cannot answer yet, or a test paused or slowed us
+                    pause(Math.max(1, Math.min(nextDue - now, Math.min(settings.backoffMs(), settings.waitMaxMs()))));
                     continue;
                 }
                 fetchOnce(ready, followed);
+                markSlowedFetched(ready);
                 reportedFailure = false;
             } catch (IOException | LogException e) {
                 if (running && !reportedFailure) {
@@ -189,6 +201,35 @@ final class ReplicaFetcher implements AutoCloseable {
                     reportedFailure = true;
                 }
                 pause(settings.backoffMs());
+            }
+        }
+    }
+
+    /**
+     * Takes out of {@code ready} the slowed partitions whose delay since their last answer has not run out yet;
+     * returns when the first of them is due ({@link Long#MAX_VALUE} when none is held back).
+     */
+    private long holdBackSlowed(List<FollowedPartition> ready, long now) {
+        slowedUntil.keySet().removeIf(partition -> delays.delayMs(partition) == 0); // lifted: fetched at once
+        long nextDue = Long.MAX_VALUE;
+        for (var it = ready.iterator(); it.hasNext(); ) {
+            Long due = slowedUntil.get(it.next().log().topicPartition());
+            if (due != null && due > now) {
+                it.remove();
+                nextDue = Math.min(nextDue, due);
+            }
+        }
+        return nextDue;
+    }
+
+    /** Starts the delay of each slowed partition just fetched: its next fetch waits that long from now. */
+    private void markSlowedFetched(List<FollowedPartition> fetched) {
+        long now = REAL_TIME.monotonicMs();
+        for (FollowedPartition partition : fetched) {
+            TopicPartition topicPartition = partition.log().topicPartition();
+            long delayMs = delays.delayMs(topicPartition);
+            if (delayMs > 0) {
+                slowedUntil.put(topicPartition, now + delayMs);
             }
         }
     }

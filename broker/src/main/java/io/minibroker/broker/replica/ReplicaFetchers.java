@@ -5,6 +5,7 @@ import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.log.TopicPartition;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,6 +37,7 @@ public final class ReplicaFetchers implements AutoCloseable {
      */
     private final List<ReplicaFetcher> stopped = new ArrayList<>();
     private final FetchPauses pauses = new FetchPauses();
+    private final FetchDelays delays = new FetchDelays();
     private final FlushHolds flushHolds = new FlushHolds();
 
     /**
@@ -71,7 +73,7 @@ public final class ReplicaFetchers implements AutoCloseable {
                 return;
             }
             byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, settings,
-                    security, pauses, flushHolds, metrics, onProgress)).setPartitions(partitions);
+                    security, pauses, delays, flushHolds, metrics, onProgress)).setPartitions(partitions);
         });
     }
 
@@ -94,6 +96,15 @@ public final class ReplicaFetchers implements AutoCloseable {
     /** Fetches again what {@link #pause} of the same arguments stopped (a null topic: everything). */
     public void resume(String topic, int partition) {
         pauses.resume(topic, partition);
+    }
+
+    /**
+     * A test's control: each fetch of a partition ({@code partition} -1: the whole topic; a null topic: every
+     * partition) waits {@code delay} after the previous one's answer, so this follower replicates it late but alive;
+     * {@link Duration#ZERO} lifts it (a null topic: every delay). Rejects a negative delay.
+     */
+    public void slow(String topic, int partition, Duration delay) {
+        delays.slow(topic, partition, delay);
     }
 
     /**

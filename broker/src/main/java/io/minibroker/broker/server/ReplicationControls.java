@@ -4,6 +4,7 @@ import io.minibroker.broker.control.ReplicaFaults;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.replica.ReplicaManager;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -39,8 +40,14 @@ final class ReplicationControls implements ReplicaFaults {
     }
 
     @Override
+    public void slowFollower(String topic, int partition, Duration delay) {
+        replicas.fetchers().slow(topic, partition, delay);
+    }
+
+    @Override
     public void clear() {
         replicas.fetchers().resume(null, -1);
+        replicas.fetchers().slow(null, -1, Duration.ZERO);
         replicas.releaseAllFromIsrHolds();
     }
 }

@@ -144,6 +144,42 @@ class ClusterReplicationControlsTest {
     }
 
     @Test
+    void anAcksAllProduceWaitsForASlowedFollowerUntilTheLeaderDropsItThenItRejoinsOnceLifted() throws Exception {
+        int leader = cluster.leaderOf(TOPIC, 0);
+        int follower = (leader + 1) % 3;
+        // A delay far above replica.lag.time.max.ms (1 s): the follower's next fetch, which would tell the leader it
+        // has the record, comes only after the leader gave up on it, so the produce is acknowledged by the other two.
+        cluster.controls(follower).slowFollower(TOPIC, 0, Duration.ofHours(1));
+        try (KafkaProducer<String, String> producer = producer(Map.of())) {
+            producer.send(new ProducerRecord<>(TOPIC, 0, null, "v0")).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(isr(TOPIC)).as("acknowledged only once the slowed follower left the ISR")
+                    .doesNotContain(follower).hasSize(2);
+            cluster.controls(follower).slowFollower(TOPIC, 0, Duration.ZERO);
+            await(() -> isr(TOPIC).contains(follower), "the follower to catch up and rejoin the ISR once lifted");
+            send(producer, TOPIC, 1, 20);
+        }
+        assertThat(consumeAll(TOPIC, 20)).containsExactlyElementsOf(values(0, 20));
+    }
+
+    @Test
+    void aSlowedFollowerOverHttpLeavesTheIsrAndResetLiftsTheDelay() throws Exception {
+        int leader = cluster.leaderOf(TOPIC, 0);
+        int follower = (leader + 1) % 3;
+        Controls remote = HttpControls.at("127.0.0.1", cluster.node(follower).controlsAddress().getPort());
+        assertThatThrownBy(() -> remote.slowFollower(TOPIC, 0, Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("400");
+        remote.slowFollower(TOPIC, -1, Duration.ofHours(1));
+        try (KafkaProducer<String, String> producer = producer(Map.of())) {
+            send(producer, TOPIC, 0, 10); // acknowledged once the leader drops the slowed follower
+            await(() -> !isr(TOPIC).contains(follower), "the leader to drop the slowed follower");
+            remote.reset();
+            await(() -> isr(TOPIC).contains(follower), "the follower to rejoin the ISR after /reset");
+            send(producer, TOPIC, 10, 20);
+        }
+        assertThat(consumeAll(TOPIC, 20)).containsExactlyElementsOf(values(0, 20));
+    }
+
+    @Test
     void aTransactionalProducerCommitsOnAfterItsCoordinatorMoves() throws Exception {
         String transactionalId = "mover";
         try (KafkaProducer<String, String> producer = producer(Map.of(

@@ -80,7 +80,7 @@ class FetchAnswerFailureTest {
     @Test
     void anAnswerThatFailsPartwayMakesTheNextFetchFull() throws Exception {
         fetcher = ReplicaFetcher.start(1, () -> 1, new BrokerNode(0, "PLAINTEXT", "localhost", leader.port()),
-                new FetcherSettings(100, 1, 1 << 20, 1 << 20, 1), ClientSecurity.NONE, new FetchPauses(),
+                new FetcherSettings(100, 1, 1 << 20, 1 << 20, 1), ClientSecurity.NONE, new FetchPauses(), new FetchDelays(),
                 new FlushHolds(), new BrokerTopicMetrics(new SimpleMeterRegistry()), partition -> { });
         fetcher.setPartitions(List.of(new FollowedPartition(TOPIC_ID, logs.get(0), 0),
                 new FollowedPartition(TOPIC_ID, logs.get(1), 0)));
@@ -104,7 +104,7 @@ class FetchAnswerFailureTest {
     void anUnexpectedErrorWhileTakingAnAnswerLeavesTheFetcherFetching() throws Exception {
         AtomicBoolean failNext = new AtomicBoolean(true);
         fetcher = ReplicaFetcher.start(1, () -> 1, new BrokerNode(0, "PLAINTEXT", "localhost", leader.port()),
-                new FetcherSettings(100, 1, 1 << 20, 1 << 20, 1), ClientSecurity.NONE, new FetchPauses(),
+                new FetcherSettings(100, 1, 1 << 20, 1 << 20, 1), ClientSecurity.NONE, new FetchPauses(), new FetchDelays(),
                 new FlushHolds(), new BrokerTopicMetrics(new SimpleMeterRegistry()), partition -> {
                     if (failNext.getAndSet(false)) {
                         throw new IllegalStateException("a bug in what follows an append");
