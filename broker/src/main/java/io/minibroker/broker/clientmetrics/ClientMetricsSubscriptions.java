@@ -94,7 +94,12 @@ public final class ClientMetricsSubscriptions {
         return Change.OK;
     }
 
-    /** Kafka's ClientMetricsConfigs.validate: INVALID_REQUEST for a name, key or interval, INVALID_CONFIG else. */
+    /**
+     * Kafka's ClientMetricsConfigs.validate: INVALID_REQUEST for a name, key or interval, INVALID_CONFIG else, in
+     * Kafka's order (the keys, then ConfigDef's parse of metrics, interval.ms and match, then the checks after it).
+     * A duplicate list value is no error: Kafka's ConfigDef drops duplicates (with a warning) before its
+     * ValidList's duplicate check runs, and the value is kept as given.
+     */
     private static Change invalid(String name, Map<String, String> configs) {
         if (name.isEmpty()) {
             return new Change(Errors.INVALID_REQUEST, "Subscription name can't be empty");
@@ -104,24 +109,41 @@ public final class ClientMetricsSubscriptions {
                 return new Change(Errors.INVALID_REQUEST, "Unknown client metrics configuration: " + key);
             }
         }
+        Change emptyMetric = emptyItem(configs, METRICS);
+        if (emptyMetric != null) {
+            return emptyMetric;
+        }
         String interval = configs.get(INTERVAL_MS);
+        Integer parsed = null;
         if (interval != null) {
-            int parsed;
             try {
                 parsed = Integer.parseInt(interval.trim());
             } catch (NumberFormatException e) {
                 return new Change(Errors.INVALID_CONFIG, "Invalid value " + interval + " for configuration "
                         + INTERVAL_MS + ": Not a number of type INT");
             }
-            if (parsed < MIN_INTERVAL_MS || parsed > MAX_INTERVAL_MS) {
-                return new Change(Errors.INVALID_REQUEST, "Invalid value " + parsed + " for " + INTERVAL_MS
-                        + ", interval must be between 100 and 3600000 (1 hour)");
-            }
+        }
+        Change emptySelector = emptyItem(configs, MATCH);
+        if (emptySelector != null) {
+            return emptySelector;
+        }
+        if (parsed != null && (parsed < MIN_INTERVAL_MS || parsed > MAX_INTERVAL_MS)) {
+            return new Change(Errors.INVALID_REQUEST, "Invalid value " + parsed + " for " + INTERVAL_MS
+                    + ", interval must be between 100 and 3600000 (1 hour)");
         }
         for (String selector : items(configs.getOrDefault(MATCH, ""))) {
             if (!validSelector(selector)) {
                 return new Change(Errors.INVALID_CONFIG, "Illegal client matching pattern: " + selector);
             }
+        }
+        return null;
+    }
+
+    /** Kafka's ValidList refuses an empty item in a non-empty list ("a,,b", "a,"), as INVALID_CONFIG. */
+    private static Change emptyItem(Map<String, String> configs, String key) {
+        String list = configs.get(key);
+        if (list != null && items(list).contains("")) {
+            return new Change(Errors.INVALID_CONFIG, "Configuration '" + key + "' values must not be empty.");
         }
         return null;
     }
@@ -140,13 +162,17 @@ public final class ClientMetricsSubscriptions {
         }
     }
 
-    /** A LIST config's items, as Kafka's ConfigDef parses one: split at commas, trimmed, empties dropped. */
+    /**
+     * A LIST config's items, as Kafka's ConfigDef parses one: none for a blank value, else split at every comma and
+     * trimmed, empty items kept (for {@link #emptyItem} to refuse).
+     */
     private static List<String> items(String list) {
+        if (list.isBlank()) {
+            return List.of();
+        }
         List<String> items = new ArrayList<>();
-        for (String item : list.split(",")) {
-            if (!item.isBlank()) {
-                items.add(item.trim());
-            }
+        for (String item : list.split(",", -1)) {
+            items.add(item.trim());
         }
         return items;
     }
