@@ -23,7 +23,8 @@ import java.util.regex.PatternSyntaxException;
  *
  * <p>A single node keeps them in one file ({@code <first log.dir>/.minibroker-client-metrics}, a
  * {@link ResourceConfigsFile} by subscription name), replaced whole by the disk thread that the config changes run
- * on. Reads take the in-memory copy, a map replaced whole on each change.
+ * on; a cluster's controller keeps the same file in its directory and hands them to the brokers as ConfigRecords of
+ * its image, where each broker holds a mirror. Reads take the in-memory copy, a map replaced whole on each change.
  */
 public final class ClientMetricsSubscriptions {
 
@@ -46,18 +47,44 @@ public final class ClientMetricsSubscriptions {
         private static final Change OK = new Change(Errors.NONE, null);
     }
 
+    /** Where changes are kept; null for a cluster broker's mirror of the controller's. */
     private final Path file;
+    /** Told of each change made here (the controller's image version moves on); nothing elsewhere. */
+    private final Runnable onChange;
     private volatile Map<String, Map<String, String>> subscriptions;
 
-    private ClientMetricsSubscriptions(Path file, Map<String, Map<String, String>> subscriptions) {
+    private ClientMetricsSubscriptions(Path file, Runnable onChange, Map<String, Map<String, String>> subscriptions) {
         this.file = file;
+        this.onChange = onChange;
         this.subscriptions = subscriptions;
     }
 
     /** Reads the subscriptions this node keeps in {@code logDir}, if any. */
     public static ClientMetricsSubscriptions open(Path logDir) {
+        return open(logDir, () -> { });
+    }
+
+    /** As {@link #open(Path)}, telling {@code onChange} of each change made (a controller's image moves on). */
+    public static ClientMetricsSubscriptions open(Path logDir, Runnable onChange) {
         Path file = logDir.resolve(FILE);
-        return new ClientMetricsSubscriptions(file, ResourceConfigsFile.read(file));
+        return new ClientMetricsSubscriptions(file, onChange, ResourceConfigsFile.read(file));
+    }
+
+    /**
+     * A cluster broker's copy of the controller's subscriptions: none until the first image, changed only by
+     * {@link #install} (brokers forward changes to the controller).
+     */
+    public static ClientMetricsSubscriptions mirror() {
+        return new ClientMetricsSubscriptions(null, () -> { }, Map.of());
+    }
+
+    /**
+     * Replaces every subscription with the image's: a mirror's only change, made when the image changed them.
+     *
+     * @param all unmodifiable, inner maps too, as {@code cluster/SecurityRecords.decode} reads it: kept, not copied
+     */
+    public void install(Map<String, Map<String, String>> all) {
+        subscriptions = all;
     }
 
     /** Every subscription's configs, by name. */
@@ -91,6 +118,7 @@ public final class ClientMetricsSubscriptions {
             return new Change(Errors.UNKNOWN_SERVER_ERROR, "cannot write " + file + ": " + e.getMessage());
         }
         subscriptions = Collections.unmodifiableMap(next);
+        onChange.run();
         return Change.OK;
     }
 
