@@ -66,7 +66,7 @@ public final class AlterTopicConfigsHandler implements ApiHandler {
         this(topics, api, groups, brokers, null);
     }
 
-    /** As above, and the CLIENT_METRICS subscriptions into {@code clientMetrics}, a single node's. */
+    /** As above, and the CLIENT_METRICS subscriptions into {@code clientMetrics}: a node's own or a controller's. */
     public AlterTopicConfigsHandler(ConfigurableTopics topics, ApiKey api, GroupConfigs groups,
                                     BrokerConfigChanges.Step brokers, ClientMetricsSubscriptions clientMetrics) {
         this.topics = topics;

@@ -76,7 +76,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
         this(topicOverrides, config, node, groups, dynamic, loggers, null);
     }
 
-    /** As above, and the CLIENT_METRICS subscriptions {@code clientMetrics} holds, a single node's. */
+    /** As above, and the CLIENT_METRICS subscriptions {@code clientMetrics} holds (a single node's or a mirror). */
     public DescribeConfigsHandler(Function<String, Optional<Map<String, String>>> topicOverrides,
                                   BrokerConfig config, LocalNode node, GroupConfigs groups,
                                   BrokerConfigOverrides dynamic, RuntimeLoggers loggers,

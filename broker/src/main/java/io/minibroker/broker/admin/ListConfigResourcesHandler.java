@@ -47,7 +47,10 @@ public final class ListConfigResourcesHandler implements ApiHandler {
         this(topicNames, brokers, groups, null);
     }
 
-    /** As above, and the CLIENT_METRICS subscriptions {@code clientMetrics} holds (null: none, a cluster's). */
+    /**
+     * As above, and the CLIENT_METRICS subscriptions {@code clientMetrics} holds (a cluster broker's: the image's
+     * mirror).
+     */
     public ListConfigResourcesHandler(Supplier<Collection<String>> topicNames, BrokerDirectory brokers,
                                       GroupConfigs groups, ClientMetricsSubscriptions clientMetrics) {
         this.topicNames = topicNames;

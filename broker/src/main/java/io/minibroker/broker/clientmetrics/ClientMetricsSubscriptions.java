@@ -23,7 +23,8 @@ import java.util.regex.PatternSyntaxException;
  *
  * <p>A single node keeps them in one file ({@code <first log.dir>/.minibroker-client-metrics}, a
  * {@link ResourceConfigsFile} by subscription name), replaced whole by the disk thread that the config changes run
- * on. Reads take the in-memory copy, a map replaced whole on each change.
+ * on; a cluster's controller keeps the same file in its directory and hands them to the brokers as ConfigRecords of
+ * its image, where each broker holds a mirror. Reads take the in-memory copy, a map replaced whole on each change.
  */
 public final class ClientMetricsSubscriptions {
 
@@ -46,18 +47,44 @@ public final class ClientMetricsSubscriptions {
         private static final Change OK = new Change(Errors.NONE, null);
     }
 
+    /** Where changes are kept; null for a cluster broker's mirror of the controller's. */
     private final Path file;
+    /** Told of each change made here (the controller's image version moves on); nothing elsewhere. */
+    private final Runnable onChange;
     private volatile Map<String, Map<String, String>> subscriptions;
 
-    private ClientMetricsSubscriptions(Path file, Map<String, Map<String, String>> subscriptions) {
+    private ClientMetricsSubscriptions(Path file, Runnable onChange, Map<String, Map<String, String>> subscriptions) {
         this.file = file;
+        this.onChange = onChange;
         this.subscriptions = subscriptions;
     }
 
     /** Reads the subscriptions this node keeps in {@code logDir}, if any. */
     public static ClientMetricsSubscriptions open(Path logDir) {
+        return open(logDir, () -> { });
+    }
+
+    /** As {@link #open(Path)}, telling {@code onChange} of each change made (a controller's image moves on). */
+    public static ClientMetricsSubscriptions open(Path logDir, Runnable onChange) {
         Path file = logDir.resolve(FILE);
-        return new ClientMetricsSubscriptions(file, ResourceConfigsFile.read(file));
+        return new ClientMetricsSubscriptions(file, onChange, ResourceConfigsFile.read(file));
+    }
+
+    /**
+     * A cluster broker's copy of the controller's subscriptions: none until the first image, changed only by
+     * {@link #install} (brokers forward changes to the controller).
+     */
+    public static ClientMetricsSubscriptions mirror() {
+        return new ClientMetricsSubscriptions(null, () -> { }, Map.of());
+    }
+
+    /**
+     * Replaces every subscription with the image's: a mirror's only change, made when the image changed them.
+     *
+     * @param all unmodifiable, inner maps too, as {@code cluster/SecurityRecords.decode} reads it: kept, not copied
+     */
+    public void install(Map<String, Map<String, String>> all) {
+        subscriptions = all;
     }
 
     /** Every subscription's configs, by name. */
@@ -91,10 +118,16 @@ public final class ClientMetricsSubscriptions {
             return new Change(Errors.UNKNOWN_SERVER_ERROR, "cannot write " + file + ": " + e.getMessage());
         }
         subscriptions = Collections.unmodifiableMap(next);
+        onChange.run();
         return Change.OK;
     }
 
-    /** Kafka's ClientMetricsConfigs.validate: INVALID_REQUEST for a name, key or interval, INVALID_CONFIG else. */
+    /**
+     * Kafka's ClientMetricsConfigs.validate: INVALID_REQUEST for a name, key or interval, INVALID_CONFIG else, in
+     * Kafka's order (the keys, then ConfigDef's parse of metrics, interval.ms and match, then the checks after it).
+     * A duplicate list value is no error: Kafka's ConfigDef drops duplicates (with a warning) before its
+     * ValidList's duplicate check runs, and the value is kept as given.
+     */
     private static Change invalid(String name, Map<String, String> configs) {
         if (name.isEmpty()) {
             return new Change(Errors.INVALID_REQUEST, "Subscription name can't be empty");
@@ -104,24 +137,41 @@ public final class ClientMetricsSubscriptions {
                 return new Change(Errors.INVALID_REQUEST, "Unknown client metrics configuration: " + key);
             }
         }
+        Change emptyMetric = emptyItem(configs, METRICS);
+        if (emptyMetric != null) {
+            return emptyMetric;
+        }
         String interval = configs.get(INTERVAL_MS);
+        Integer parsed = null;
         if (interval != null) {
-            int parsed;
             try {
                 parsed = Integer.parseInt(interval.trim());
             } catch (NumberFormatException e) {
                 return new Change(Errors.INVALID_CONFIG, "Invalid value " + interval + " for configuration "
                         + INTERVAL_MS + ": Not a number of type INT");
             }
-            if (parsed < MIN_INTERVAL_MS || parsed > MAX_INTERVAL_MS) {
-                return new Change(Errors.INVALID_REQUEST, "Invalid value " + parsed + " for " + INTERVAL_MS
-                        + ", interval must be between 100 and 3600000 (1 hour)");
-            }
+        }
+        Change emptySelector = emptyItem(configs, MATCH);
+        if (emptySelector != null) {
+            return emptySelector;
+        }
+        if (parsed != null && (parsed < MIN_INTERVAL_MS || parsed > MAX_INTERVAL_MS)) {
+            return new Change(Errors.INVALID_REQUEST, "Invalid value " + parsed + " for " + INTERVAL_MS
+                    + ", interval must be between 100 and 3600000 (1 hour)");
         }
         for (String selector : items(configs.getOrDefault(MATCH, ""))) {
             if (!validSelector(selector)) {
                 return new Change(Errors.INVALID_CONFIG, "Illegal client matching pattern: " + selector);
             }
+        }
+        return null;
+    }
+
+    /** Kafka's ValidList refuses an empty item in a non-empty list ("a,,b", "a,"), as INVALID_CONFIG. */
+    private static Change emptyItem(Map<String, String> configs, String key) {
+        String list = configs.get(key);
+        if (list != null && items(list).contains("")) {
+            return new Change(Errors.INVALID_CONFIG, "Configuration '" + key + "' values must not be empty.");
         }
         return null;
     }
@@ -140,13 +190,17 @@ public final class ClientMetricsSubscriptions {
         }
     }
 
-    /** A LIST config's items, as Kafka's ConfigDef parses one: split at commas, trimmed, empties dropped. */
+    /**
+     * A LIST config's items, as Kafka's ConfigDef parses one: none for a blank value, else split at every comma and
+     * trimmed, empty items kept (for {@link #emptyItem} to refuse).
+     */
     private static List<String> items(String list) {
+        if (list.isBlank()) {
+            return List.of();
+        }
         List<String> items = new ArrayList<>();
-        for (String item : list.split(",")) {
-            if (!item.isBlank()) {
-                items.add(item.trim());
-            }
+        for (String item : list.split(",", -1)) {
+            items.add(item.trim());
         }
         return items;
     }

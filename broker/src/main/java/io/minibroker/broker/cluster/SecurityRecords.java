@@ -60,13 +60,22 @@ public final class SecurityRecords {
      * The ACLs, credentials, group configs and dynamic broker configs one snapshot holds; credentials by user, then
      * by mechanism; group configs by group id, broker configs by broker id ("" for the cluster default), then by name;
      * client quotas by entity, then by key;
-     * the finalized features, null in a snapshot that carries none.
+     * the finalized features, null in a snapshot that carries none; client metrics subscriptions by name.
      */
     public record Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
                            Map<String, Map<String, String>> groupConfigs,
                            Map<String, Map<String, String>> brokerConfigs,
-                           Map<QuotaEntity, Map<String, Double>> clientQuotas, FeatureLevels features) {
+                           Map<QuotaEntity, Map<String, Double>> clientQuotas, FeatureLevels features,
+                           Map<String, Map<String, String>> clientMetrics) {
         public static final Snapshot EMPTY = new Snapshot(List.of(), Map.of());
+
+        /** A snapshot without client metrics subscriptions. */
+        public Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
+                        Map<String, Map<String, String>> groupConfigs,
+                        Map<String, Map<String, String>> brokerConfigs,
+                        Map<QuotaEntity, Map<String, Double>> clientQuotas, FeatureLevels features) {
+            this(acls, credentials, groupConfigs, brokerConfigs, clientQuotas, features, Map.of());
+        }
 
         /** A snapshot without client quotas. */
         public Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
@@ -95,7 +104,7 @@ public final class SecurityRecords {
     public static ByteBuf encode(Snapshot snapshot) {
         if (snapshot.acls().isEmpty() && snapshot.credentials().isEmpty() && snapshot.groupConfigs().isEmpty()
                 && snapshot.brokerConfigs().isEmpty() && snapshot.clientQuotas().isEmpty()
-                && snapshot.features() == null) {
+                && snapshot.features() == null && snapshot.clientMetrics().isEmpty()) {
             return Unpooled.EMPTY_BUFFER;
         }
         RecordBatchBuilder batch = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE,
@@ -109,6 +118,9 @@ public final class SecurityRecords {
                 RecordBatch.NO_TIMESTAMP, null, configRecord(ConfigResources.GROUP, groupId, name, value), List.of())));
         snapshot.brokerConfigs().forEach((brokerId, configs) -> configs.forEach((name, value) -> batch.append(
                 RecordBatch.NO_TIMESTAMP, null, configRecord(ConfigResources.BROKER, brokerId, name, value), List.of())));
+        snapshot.clientMetrics().forEach((name, configs) -> configs.forEach((key, value) -> batch.append(
+                RecordBatch.NO_TIMESTAMP, null, configRecord(ConfigResources.CLIENT_METRICS, name, key, value),
+                List.of())));
         snapshot.clientQuotas().forEach((entity, quotas) -> quotas.forEach((key, value) -> batch.append(
                 RecordBatch.NO_TIMESTAMP, null, clientQuotaRecord(entity, key, value), List.of())));
         if (snapshot.features() != null) {
@@ -137,6 +149,7 @@ public final class SecurityRecords {
         Map<String, Map<ScramMechanism, ScramCredential>> credentials = new TreeMap<>();
         Map<String, Map<String, String>> groupConfigs = new TreeMap<>();
         Map<String, Map<String, String>> brokerConfigs = new TreeMap<>();
+        Map<String, Map<String, String>> clientMetrics = new TreeMap<>();
         Map<QuotaEntity, Map<String, Double>> clientQuotas = new HashMap<>();
         Map<Feature, Short> features = new EnumMap<>(Feature.class);
         long featuresEpoch = -1;
@@ -149,7 +162,7 @@ public final class SecurityRecords {
                     Record record = iterator.next();
                     if (record.value() != null) {
                         read(record.value().duplicate(), acls, credentials, groupConfigs, brokerConfigs,
-                                clientQuotas, features);
+                                clientMetrics, clientQuotas, features);
                     }
                 }
             }
@@ -157,11 +170,13 @@ public final class SecurityRecords {
         credentials.replaceAll((user, byMechanism) -> Collections.unmodifiableMap(byMechanism));
         groupConfigs.replaceAll((groupId, configs) -> Collections.unmodifiableMap(configs));
         brokerConfigs.replaceAll((brokerId, configs) -> Collections.unmodifiableMap(configs));
+        clientMetrics.replaceAll((name, configs) -> Collections.unmodifiableMap(configs));
         clientQuotas.replaceAll((entity, quotas) -> Collections.unmodifiableMap(quotas));
         return new Snapshot(List.copyOf(acls), Collections.unmodifiableMap(credentials),
                 Collections.unmodifiableMap(groupConfigs), Collections.unmodifiableMap(brokerConfigs),
                 Collections.unmodifiableMap(clientQuotas),
-                features.isEmpty() ? null : new FeatureLevels(features, featuresEpoch));
+                features.isEmpty() ? null : new FeatureLevels(features, featuresEpoch),
+                Collections.unmodifiableMap(clientMetrics));
     }
 
     private static byte[] aclRecord(AclBinding acl) {
@@ -245,6 +260,7 @@ public final class SecurityRecords {
                              Map<String, Map<ScramMechanism, ScramCredential>> credentials,
                              Map<String, Map<String, String>> groupConfigs,
                              Map<String, Map<String, String>> brokerConfigs,
+                             Map<String, Map<String, String>> clientMetrics,
                              Map<QuotaEntity, Map<String, Double>> clientQuotas, Map<Feature, Short> features) {
         if (Wire.readUnsignedVarint(in) != FRAME_VERSION) {
             throw new IllegalArgumentException("unknown metadata record frame version");
@@ -274,7 +290,8 @@ public final class SecurityRecords {
         } else if (apiKey == CONFIG_RECORD) {
             byte type = in.readByte();
             Map<String, Map<String, String>> configs = type == ConfigResources.GROUP ? groupConfigs
-                    : type == ConfigResources.BROKER ? brokerConfigs : null;
+                    : type == ConfigResources.BROKER ? brokerConfigs
+                    : type == ConfigResources.CLIENT_METRICS ? clientMetrics : null;
             String resourceName = readString(in);
             String name = readString(in);
             byte[] value = readNullableBytes(in);

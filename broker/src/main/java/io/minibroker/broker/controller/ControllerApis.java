@@ -15,6 +15,7 @@ import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.authz.AclApisHandler;
 import io.minibroker.broker.authz.AuthorizingHandler;
 import io.minibroker.broker.authz.StandardAuthorizer;
+import io.minibroker.broker.clientmetrics.ClientMetricsSubscriptions;
 import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
@@ -74,6 +75,9 @@ public final class ControllerApis {
      * @param features the cluster's finalized features, which brokers forward UpdateFeatures to; each change moves
      *                 the image version on itself
      * @param elr      KIP-966's rules for {@code brokerConfigs} while ELR is on, kept by changes of either
+     * @param clientMetrics the cluster's client metrics subscriptions (resource type CLIENT_METRICS), which brokers
+     *                      forward AlterConfigs and IncrementalAlterConfigs of one to; each change moves the image
+     *                      version on itself
      */
     public static SupportedApis create(BrokerConfig config, LocalNode node, BrokerMembership membership,
                                        TopicAssignments assignments, ImageVersion version, Executor disk,
@@ -81,7 +85,7 @@ public final class ControllerApis {
                                        GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs,
                                        ClientQuotas clientQuotas, ControllerMutationQuotas mutationQuotas,
                                        FinalizedFeatures features, EligibleLeaderReplicasSafety elr,
-                                       MetadataFollowers followers) {
+                                       MetadataFollowers followers, ClientMetricsSubscriptions clientMetrics) {
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.atController(brokerConfigs, elr)::persist;
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
@@ -96,7 +100,8 @@ public final class ControllerApis {
                 .add(ApiKey.METADATA, onDisk.apply(new ControllerMetadataHandler(clusterId, assignments)))
                 .add(ApiKey.FETCH, new ControllerFetchHandler(version, () -> new SecurityRecords.Snapshot(
                         acls == null ? List.of() : acls.bindings(), credentials.all(), groupConfigs.all(),
-                        brokerConfigs.all(), clientQuotas.all(), features.current()), followers))
+                        brokerConfigs.all(), clientQuotas.all(), features.current(), clientMetrics.all()),
+                        followers))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new ControllerCreateTopicsHandler(assignments, version,
                         membership, config, mutationQuotas)))
                 .add(ApiKey.DELETE_TOPICS, onDisk.apply(new DeleteTopicsHandler(assignments,
@@ -109,11 +114,11 @@ public final class ControllerApis {
                 .add(ApiKey.LIST_PARTITION_REASSIGNMENTS, onDisk.apply(new ListPartitionReassignmentsHandler(
                         assignments)))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
-                        ApiKey.ALTER_CONFIGS, groupConfigs, brokerChanges)))
+                        ApiKey.ALTER_CONFIGS, groupConfigs, brokerChanges, clientMetrics)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
-                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges)))
+                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges, clientMetrics)))
                 .add(ApiKey.DESCRIBE_CONFIGS, onDisk.apply(new DescribeConfigsHandler(assignments::overrides, config,
-                        node, groupConfigs, brokerConfigs, RuntimeLoggers.NONE)))
+                        node, groupConfigs, brokerConfigs, RuntimeLoggers.NONE, clientMetrics)))
                 .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)))
                 .add(ApiKey.UPDATE_FEATURES, onDisk.apply(new UpdateFeaturesHandler(features, nodeId, elr)))
                 // As Kafka's controller, the broker leaves the ISRs it was in as it is unregistered.

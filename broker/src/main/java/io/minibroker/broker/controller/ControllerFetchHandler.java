@@ -98,7 +98,8 @@ public final class ControllerFetchHandler implements ApiHandler {
         EncodedSecurity last = encoded;
         if (last == null || last.acls() != now.acls() || last.credentials() != now.credentials()
                 || last.groupConfigs() != now.groupConfigs() || last.brokerConfigs() != now.brokerConfigs()
-                || last.clientQuotas() != now.clientQuotas() || last.features() != now.features()) {
+                || last.clientQuotas() != now.clientQuotas() || last.features() != now.features()
+                || last.clientMetrics() != now.clientMetrics()) {
             last = EncodedSecurity.of(now); // two event loops may both encode one change: the same bytes
             encoded = last;
         }
@@ -107,7 +108,8 @@ public final class ControllerFetchHandler implements ApiHandler {
 
     /** A snapshot's records, and their digest: 63 bits of SHA-256, never the -1 of a broker that holds nothing. */
     private record EncodedSecurity(Object acls, Object credentials, Object groupConfigs, Object brokerConfigs,
-                                   Object clientQuotas, Object features, byte[] bytes, long digest) {
+                                   Object clientQuotas, Object features, Object clientMetrics, byte[] bytes,
+                                   long digest) {
 
         static EncodedSecurity of(SecurityRecords.Snapshot snapshot) {
             ByteBuf records = SecurityRecords.encode(snapshot);
@@ -116,7 +118,8 @@ public final class ControllerFetchHandler implements ApiHandler {
             try {
                 long digest = ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(bytes)).getLong();
                 return new EncodedSecurity(snapshot.acls(), snapshot.credentials(), snapshot.groupConfigs(),
-                        snapshot.brokerConfigs(), snapshot.clientQuotas(), snapshot.features(), bytes,
+                        snapshot.brokerConfigs(), snapshot.clientQuotas(), snapshot.features(),
+                        snapshot.clientMetrics(), bytes,
                         digest & Long.MAX_VALUE);
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("every JVM has SHA-256", e);

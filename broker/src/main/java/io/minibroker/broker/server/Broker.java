@@ -295,10 +295,13 @@ public final class Broker implements AutoCloseable {
         // Group configs: a single node's own (kept in its log dir); in a cluster the controller's, from the image.
         GroupConfigs groupConfigs = config.inCluster() ? GroupConfigs.mirror(config)
                 : GroupConfigs.open(config, config.logDirs().get(0));
+        // Client metrics subscriptions likewise: a single node's own file; in a cluster a mirror of the image.
+        ClientMetricsSubscriptions clientMetrics = config.inCluster() ? ClientMetricsSubscriptions.mirror()
+                : ClientMetricsSubscriptions.open(config.logDirs().get(0));
         PartitionLeadership leadership = PartitionLeadership.SINGLE_NODE;
         if (cluster != null) {
             cluster.openReplicas(topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory, security,
-                    groupConfigs, dynamicConfigs, clientQuotas, features, clock, topicMetrics);
+                    groupConfigs, dynamicConfigs, clientQuotas, features, clientMetrics, clock, topicMetrics);
             leadership = cluster.replicas();
         }
         shareGroups = new ShareGroupApis(config, clock, groupConfigs, topics, leadership, producePurgatory,
@@ -316,9 +319,10 @@ public final class Broker implements AutoCloseable {
         // Topics created on a client's account: by the controller in a cluster.
         RuntimeLoggers loggers = RuntimeLoggers.find();
         TopicCreation autoCreation = cluster != null
-                ? cluster.register(apis, node, security, groupConfigs, dynamicConfigs, loggers, onDisk)
-                : SingleNodeApis.register(apis, config, node, topics, groupConfigs,
-                        ClientMetricsSubscriptions.open(config.logDirs().get(0)), dynamicConfigs, clientQuotas,
+                ? cluster.register(apis, node, security, groupConfigs, clientMetrics, dynamicConfigs, loggers,
+                        onDisk)
+                : SingleNodeApis.register(apis, config, node, topics, groupConfigs, clientMetrics, dynamicConfigs,
+                        clientQuotas,
                         features, elr, loggers, security, onDisk, topicCreation, clock);
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,

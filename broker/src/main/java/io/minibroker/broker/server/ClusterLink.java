@@ -8,6 +8,7 @@ import io.minibroker.broker.admin.PreprocessedAlterConfigs;
 import io.minibroker.broker.admin.RuntimeLoggers;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.SupportedApis;
+import io.minibroker.broker.clientmetrics.ClientMetricsSubscriptions;
 import io.minibroker.broker.cluster.BrokerLifecycle;
 import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadataHandler;
@@ -74,13 +75,14 @@ final class ClusterLink {
 
     /**
      * The partitions this broker hosts, and the metadata fetches that tell it which (also the ACLs, the users and
-     * the group configs, which {@code groupConfigs} mirrors: each replaced only when the image changed it).
+     * the group configs and client metrics subscriptions, which {@code groupConfigs} and {@code clientMetrics}
+     * mirror: each replaced only when the image changed it).
      */
     void openReplicas(TopicRegistry topics, Purgatory<DelayedProduce> producePurgatory,
                       Purgatory<DelayedFetch> fetchPurgatory, Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory,
                       SecurityApis security, GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs,
-                      ClientQuotas clientQuotas,
-                      FinalizedFeatures features, BrokerClock clock, BrokerTopicMetrics topicMetrics) {
+                      ClientQuotas clientQuotas, FinalizedFeatures features,
+                      ClientMetricsSubscriptions clientMetrics, BrokerClock clock, BrokerTopicMetrics topicMetrics) {
         int nodeId = config.get(BrokerConfig.NODE_ID);
         topics.logs().brokerEpochFrom(this::brokerEpoch);
         replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
@@ -94,7 +96,7 @@ final class ClusterLink {
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
                 nodeId, config.interBrokerListenerName(), replicas::apply,
                 new SnapshotChanges(security::replaceAcls, security::replaceCredentials, groupConfigs::install,
-                        brokerConfigs::install, clientQuotas::install, features::install));
+                        brokerConfigs::install, clientQuotas::install, features::install, clientMetrics::install));
     }
 
     ReplicaManager replicas() {
@@ -113,10 +115,12 @@ final class ClusterLink {
 
     /**
      * The admin requests that change topics, ACLs, users and group configs go to the controller; what clients read
-     * comes from its image (group configs from {@code groupConfigs}, the image's mirror). Returns how topics are
+     * comes from its image (group configs from {@code groupConfigs}, subscriptions from {@code clientMetrics}: the
+     * image's mirrors). Returns how topics are
      * created on a client's account: by the controller too.
      */
     TopicCreation register(SupportedApis apis, LocalNode node, SecurityApis security, GroupConfigs groupConfigs,
+                               ClientMetricsSubscriptions clientMetrics,
                                BrokerConfigOverrides brokerConfigs, RuntimeLoggers loggers,
                                Function<ApiHandler, ApiHandler> onDisk) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
@@ -158,9 +162,9 @@ final class ClusterLink {
                                 ControllerUnreachable::incrementalAlterConfigs)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(
                         topic -> metadata.current().topic(topic).map(ClusterMetadata.TopicImage::configs), config,
-                        node, groupConfigs, brokerConfigs, loggers))
+                        node, groupConfigs, brokerConfigs, loggers, clientMetrics))
                 .add(ApiKey.LIST_CONFIG_RESOURCES, new ListConfigResourcesHandler(
-                        () -> metadata.current().topics().keySet(), metadata, groupConfigs));
+                        () -> metadata.current().topics().keySet(), metadata, groupConfigs, clientMetrics));
         return autoCreation;
     }
 

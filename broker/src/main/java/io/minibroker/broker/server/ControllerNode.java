@@ -3,6 +3,7 @@ package io.minibroker.broker.server;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.authz.StandardAuthorizer;
+import io.minibroker.broker.clientmetrics.ClientMetricsSubscriptions;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.EligibleLeaderReplicasSafety;
@@ -87,7 +88,8 @@ final class ControllerNode {
                     new ControllerMutationQuotas(clientQuotas, clock::monotonicMs,
                             config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_NUM),
                             config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS)),
-                    features, elr, new MetadataFollowers(clock::wallClockMs));
+                    features, elr, new MetadataFollowers(clock::wallClockMs),
+                    ClientMetricsSubscriptions.open(controllerDir, imageVersion::changed));
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             LeaderElections elections = new LeaderElections(membership, assignments,
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),

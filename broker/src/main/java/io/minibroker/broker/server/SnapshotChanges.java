@@ -13,7 +13,7 @@ import java.util.function.Consumer;
 
 /**
  * A cluster broker's copies of what the image carries beside its topics (the ACLs, the SCRAM credentials, the group
- * configs, the dynamic broker configs, the client quotas, the finalized features), each replaced only when a fetched snapshot changed
+ * configs, the dynamic broker configs, the client quotas, the finalized features, the client metrics subscriptions), each replaced only when a fetched snapshot changed
  * it. The metadata fetcher hands on a whole snapshot whenever any part of it moved; replacing every copy each time would rebuild the authorizer's index and the
  * credentials for a group config set, and the other way round.
  *
@@ -27,6 +27,7 @@ final class SnapshotChanges implements Consumer<Snapshot> {
     private final Consumer<Map<String, Map<String, String>>> brokerConfigs;
     private final Consumer<Map<QuotaEntity, Map<String, Double>>> clientQuotas;
     private final Consumer<FeatureLevels> features;
+    private final Consumer<Map<String, Map<String, String>>> clientMetrics;
     /** What the copies hold: nothing before the first snapshot, as each copy starts empty. */
     private Snapshot applied = Snapshot.EMPTY;
 
@@ -34,13 +35,15 @@ final class SnapshotChanges implements Consumer<Snapshot> {
                     Consumer<Map<String, Map<ScramMechanism, ScramCredential>>> credentials,
                     Consumer<Map<String, Map<String, String>>> groupConfigs,
                     Consumer<Map<String, Map<String, String>>> brokerConfigs,
-                    Consumer<Map<QuotaEntity, Map<String, Double>>> clientQuotas, Consumer<FeatureLevels> features) {
+                    Consumer<Map<QuotaEntity, Map<String, Double>>> clientQuotas, Consumer<FeatureLevels> features,
+                    Consumer<Map<String, Map<String, String>>> clientMetrics) {
         this.acls = acls;
         this.credentials = credentials;
         this.groupConfigs = groupConfigs;
         this.brokerConfigs = brokerConfigs;
         this.clientQuotas = clientQuotas;
         this.features = features;
+        this.clientMetrics = clientMetrics;
     }
 
     @Override
@@ -62,6 +65,9 @@ final class SnapshotChanges implements Consumer<Snapshot> {
         }
         if (next.features() != null && !next.features().equals(applied.features())) {
             features.accept(next.features());
+        }
+        if (!next.clientMetrics().equals(applied.clientMetrics())) {
+            clientMetrics.accept(next.clientMetrics());
         }
         applied = next;
     }

@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * KIP-714 subscriptions (CLIENT_METRICS config resources) on a single node through kafka-clients' Admin: Kafka
  * 4.3.1's ClientMetricsConfigs checks with its error codes and messages, validateOnly, DescribeConfigs' defaults and
- * sources, ListConfigResources, deleting every config removing the subscription, and a restart keeping them.
+ * sources, ListConfigResources, deleting every config removing the subscription, a restart keeping them, and list
+ * values as Kafka's ConfigDef parses them (an empty item refused, a duplicate taken).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClientMetricsSubscriptionsTest {
@@ -55,6 +56,10 @@ class ClientMetricsSubscriptionsTest {
                     "Illegal client matching pattern: client_id");
             assertRefused(admin, SUBSCRIPTION, "match", "client_id=[", InvalidConfigurationException.class,
                     "Illegal client matching pattern: client_id=[");
+            assertRefused(admin, SUBSCRIPTION, "metrics", "org.apache.kafka.producer.,,org.apache.kafka.consumer.",
+                    InvalidConfigurationException.class, "Configuration 'metrics' values must not be empty.");
+            assertRefused(admin, SUBSCRIPTION, "match", "client_id=app.*, ", InvalidConfigurationException.class,
+                    "Configuration 'match' values must not be empty.");
             assertRefused(admin, new ConfigResource(ConfigResource.Type.CLIENT_METRICS, ""), "interval.ms", "1000",
                     InvalidRequestException.class, "Subscription name can't be empty");
 
@@ -89,6 +94,19 @@ class ClientMetricsSubscriptionsTest {
             assertThat(listed(admin)).as("one config left").containsExactly("cpu");
             admin.incrementalAlterConfigs(Map.of(SUBSCRIPTION, List.of(delete("metrics")))).all().get();
             assertThat(listed(admin)).as("no config left").isEmpty();
+        }
+    }
+
+    /** Kafka 4.3.1's ConfigDef drops a duplicate before its ValidList checks: taken, kept as given. */
+    @Test
+    void takesDuplicateListValuesAsKafkaDoes() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of());
+             Admin admin = TestBrokers.admin(broker)) {
+            admin.incrementalAlterConfigs(Map.of(SUBSCRIPTION, List.of(set("metrics", "a.,b.,a."),
+                    set("match", "client_id=x, client_id=x")))).all().get();
+            assertThat(described(admin)).isEqualTo(Map.of("interval.ms", "300000 DEFAULT_CONFIG INT",
+                    "match", "client_id=x, client_id=x DYNAMIC_CLIENT_METRICS_CONFIG LIST",
+                    "metrics", "a.,b.,a. DYNAMIC_CLIENT_METRICS_CONFIG LIST"));
         }
     }
 

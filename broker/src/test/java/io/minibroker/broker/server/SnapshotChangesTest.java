@@ -36,8 +36,9 @@ class SnapshotChangesTest {
     private final List<Object> brokerConfigs = new ArrayList<>();
     private final List<Object> clientQuotas = new ArrayList<>();
     private final List<FeatureLevels> features = new ArrayList<>();
+    private final List<Object> clientMetrics = new ArrayList<>();
     private final SnapshotChanges changes = new SnapshotChanges(acls::add, credentials::add, groupConfigs::add,
-            brokerConfigs::add, clientQuotas::add, features::add);
+            brokerConfigs::add, clientQuotas::add, features::add, clientMetrics::add);
 
     /** The snapshot as a broker receives it: encoded by the controller, decoded anew at each fetch. */
     private void fetched(Map<String, Map<String, String>> configs) {
@@ -125,6 +126,24 @@ class SnapshotChangesTest {
         assertThat(features.get(1).level(Feature.GROUP_VERSION)).isZero();
         assertThat(features.get(1).epoch()).isEqualTo(7);
         assertThat(acls).as("ACLs not replaced for a feature change").hasSize(1);
+    }
+
+    /** KIP-714 subscriptions travel as ConfigRecords of type CLIENT_METRICS, the mirror replaced on a change only. */
+    @Test
+    void clientMetricsSubscriptionsReachTheBrokerThroughTheImageAndOnlyWhenTheyChange() {
+        Map<String, Map<String, String>> cpu = Map.of("cpu", Map.of("interval.ms", "1000", "metrics", "a.,b."));
+        withSubscriptions(cpu);
+        withSubscriptions(cpu);
+        withSubscriptions(Map.of());
+
+        assertThat(clientMetrics).containsExactly(cpu, Map.of());
+        assertThat(groupConfigs).as("not group configs").isEmpty();
+        assertThat(acls).as("ACLs not replaced for a subscription change").hasSize(1);
+    }
+
+    private void withSubscriptions(Map<String, Map<String, String>> subscriptions) {
+        changes.accept(SecurityRecords.decode(SecurityRecords.encode(new Snapshot(List.of(ACL), Map.of(), Map.of(),
+                Map.of(), Map.of(), null, subscriptions))));
     }
 
     private void withFeatures(FeatureLevels levels) {
