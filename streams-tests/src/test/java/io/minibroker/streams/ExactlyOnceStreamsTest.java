@@ -6,15 +6,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.LongDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -22,8 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,9 +73,10 @@ class ExactlyOnceStreamsTest {
 
             try (KafkaStreams second = ExactlyOnceWordCount.create(kafka.bootstrapServers(), secondStateDir)) {
                 second.start();
-                Map<String, List<Long>> updates = awaitUpdates(kafka.bootstrapServers(), expected);
+                Map<String, List<Long>> updates = StreamsApps.awaitUpdates(kafka.bootstrapServers(),
+                        ExactlyOnceWordCount.OUTPUT, expected, 120);
                 updates.forEach((word, counts) -> assertThat(counts).as("updates of " + word)
-                        .containsExactlyElementsOf(oneTo(expected.get(word))));
+                        .containsExactlyElementsOf(StreamsApps.oneTo(expected.get(word))));
                 assertThat(updates.keySet()).isEqualTo(expected.keySet());
             }
         }
@@ -119,45 +113,5 @@ class ExactlyOnceStreamsTest {
         while (!condition.test(committedInput(admin, true))) {
             assertThat(endTxns.next(deadline)).as("the first instance committed input in time").isTrue();
         }
-    }
-
-    private static List<Long> oneTo(long n) {
-        List<Long> counts = new ArrayList<>();
-        for (long i = 1; i <= n; i++) {
-            counts.add(i);
-        }
-        return counts;
-    }
-
-    /** Every update of each word, read committed, until each word's latest is its expected count. */
-    private static Map<String, List<Long>> awaitUpdates(String bootstrap, Map<String, Long> expected) {
-        Map<String, List<Long>> updates = new HashMap<>();
-        Map<String, Long> latest = new HashMap<>();
-        try (KafkaConsumer<String, Long> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class))) {
-            TopicPartition tp = new TopicPartition(ExactlyOnceWordCount.OUTPUT, 0);
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (!latest.equals(expected)) {
-                assertThat(System.nanoTime()).as("all counts reached in time; latest " + latest)
-                        .isLessThan(deadline);
-                for (ConsumerRecord<String, Long> record : consumer.poll(Duration.ofMillis(200))) {
-                    updates.computeIfAbsent(record.key(), word -> new ArrayList<>()).add(record.value());
-                    latest.put(record.key(), record.value());
-                }
-            }
-            // Anything committed after the expected counts would be a duplicate: read to the last stable offset.
-            long end = consumer.endOffsets(List.of(tp)).get(tp);
-            while (consumer.position(tp) < end) {
-                for (ConsumerRecord<String, Long> record : consumer.poll(Duration.ofMillis(200))) {
-                    updates.computeIfAbsent(record.key(), word -> new ArrayList<>()).add(record.value());
-                }
-            }
-        }
-        return updates;
     }
 }

@@ -9,8 +9,11 @@ import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
@@ -18,12 +21,16 @@ import org.apache.kafka.streams.state.Stores;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** What the Streams tests share: their apps' settings, a producer of their input, a reader of their counts. */
 final class StreamsApps {
@@ -87,5 +94,63 @@ final class StreamsApps {
             }
         }
         return latest;
+    }
+
+    /**
+     * Every update of each word in {@code output}'s partition 0, read committed, until each word's latest is its
+     * expected count (or {@code seconds} pass), then on to the last stable offset: anything committed after the
+     * expected counts would be a duplicate.
+     */
+    static Map<String, List<Long>> awaitUpdates(String bootstrap, String output, Map<String, Long> expected,
+                                                long seconds) {
+        Map<String, List<Long>> updates = new HashMap<>();
+        Map<String, Long> latest = new HashMap<>();
+        try (KafkaConsumer<String, Long> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class))) {
+            TopicPartition tp = new TopicPartition(output, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            while (!latest.equals(expected)) {
+                assertThat(System.nanoTime()).as("all counts reached in time; latest " + latest)
+                        .isLessThan(deadline);
+                for (ConsumerRecord<String, Long> record : consumer.poll(Duration.ofMillis(200))) {
+                    updates.computeIfAbsent(record.key(), word -> new ArrayList<>()).add(record.value());
+                    latest.put(record.key(), record.value());
+                }
+            }
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            while (consumer.position(tp) < end) {
+                for (ConsumerRecord<String, Long> record : consumer.poll(Duration.ofMillis(200))) {
+                    updates.computeIfAbsent(record.key(), word -> new ArrayList<>()).add(record.value());
+                }
+            }
+        }
+        return updates;
+    }
+
+    /** 1, 2, ..., n: the updates of a word counted n times, each once. */
+    static List<Long> oneTo(long n) {
+        List<Long> counts = new ArrayList<>();
+        for (long i = 1; i <= n; i++) {
+            counts.add(i);
+        }
+        return counts;
+    }
+
+    /** Waits, at most {@code seconds}, until each instance runs this many active tasks (its assignment reached it). */
+    static void awaitActiveTasks(List<KafkaStreams> instances, int each, long seconds) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!instances.stream().allMatch(instance -> activeTasks(instance) == each)) {
+            assertThat(System.nanoTime()).as("active tasks reached").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+    }
+
+    private static int activeTasks(KafkaStreams instance) {
+        return instance.metadataForLocalThreads().stream().map(ThreadMetadata::activeTasks).mapToInt(Set::size).sum();
     }
 }

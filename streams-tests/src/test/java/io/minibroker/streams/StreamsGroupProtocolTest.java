@@ -18,7 +18,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.ThreadMetadata;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,7 +63,7 @@ class StreamsGroupProtocolTest {
             try {
                 first.start();
                 second.start();
-                awaitActiveTasks(List.of(first, second), 3);
+                StreamsApps.awaitActiveTasks(List.of(first, second), 3, 60);
                 try (KafkaProducer<String, String> producer = StreamsApps.producer(kafka.bootstrapServers())) {
                     producer.send(new ProducerRecord<>(INPUT, "l1", "a b a")).get();
                     producer.send(new ProducerRecord<>(INPUT, "l2", "b c")).get();
@@ -80,7 +79,7 @@ class StreamsGroupProtocolTest {
                 });
 
                 first.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
-                awaitActiveTasks(List.of(second), 6);
+                StreamsApps.awaitActiveTasks(List.of(second), 6, 60);
                 try (KafkaProducer<String, String> producer = StreamsApps.producer(kafka.bootstrapServers())) {
                     producer.send(new ProducerRecord<>(INPUT, "l4", "a d e")).get();
                 }
@@ -108,7 +107,7 @@ class StreamsGroupProtocolTest {
                 admin.createTopics(List.of(new NewTopic(INPUT, 3, (short) 1), new NewTopic(OUTPUT, 1, (short) 1)))
                         .all().get();
                 app.start();
-                awaitActiveTasks(List.of(app), 6);
+                StreamsApps.awaitActiveTasks(List.of(app), 6, 60);
                 // Everything read is committed before the restart: what is counted after it is counted once.
                 countTwoLinesAndCommit(bootstrap, admin);
                 before = streamsGroup(admin);
@@ -159,7 +158,7 @@ class StreamsGroupProtocolTest {
             KafkaStreams streams = wordCount(bootstrap, secondStateDir);
             try {
                 streams.start();
-                awaitActiveTasks(List.of(streams), 6);
+                StreamsApps.awaitActiveTasks(List.of(streams), 6, 60);
                 try (KafkaProducer<String, String> producer = StreamsApps.producer(bootstrap)) {
                     producer.send(new ProducerRecord<>(INPUT, "l3", "a c d")).get();
                 }
@@ -234,19 +233,5 @@ class StreamsGroupProtocolTest {
         Properties config = StreamsApps.config(APPLICATION, bootstrapServers, stateDir);
         config.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, "streams");
         return new KafkaStreams(StreamsApps.wordCount(INPUT, OUTPUT), config);
-    }
-
-    /** Waits until each instance runs this many active tasks (the streams group's assignment reached it). */
-    private static void awaitActiveTasks(List<KafkaStreams> instances, int each) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!instances.stream().allMatch(instance -> activeTasks(instance) == each)) {
-            assertThat(System.nanoTime()).as("active tasks reached").isLessThan(deadline);
-            Thread.onSpinWait();
-        }
-    }
-
-    private static int activeTasks(KafkaStreams instance) {
-        return instance.metadataForLocalThreads().stream().map(ThreadMetadata::activeTasks).mapToInt(java.util.Set::size)
-                .sum();
     }
 }
