@@ -6,7 +6,6 @@ import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.topic.PartitionRules;
 import io.minibroker.broker.topic.TopicRegistry;
-import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
@@ -57,21 +56,24 @@ public final class CreatePartitionsHandler implements ApiHandler {
     }
 
     /**
-     * Adds the partitions once the checks pass and they are within the client's controller_mutation_rate, as Kafka's
-     * controller counts them (ReplicationControlManager.createPartitions: the partitions added, validateOnly too).
+     * Adds the partitions; under a controller_mutation_rate, once the checks pass and they are within the quota, as
+     * Kafka's controller counts them (ReplicationControlManager.createPartitions: the partitions added, validateOnly
+     * too).
      */
     private void add(CreatePartitionsTopic topic, CreatePartitionsTopicResult result, boolean validateOnly,
                      ControllerMutationQuotas.Quota quota) {
         int before = topics.partitionCount(topic.name());
         TopicRegistry.Outcome outcome = topics.addPartitions(topic.name(), topic.count(), replicaLists(topic),
-                node.nodeId(), true);
-        if (outcome.error() == Errors.NONE && !quota.record(topic.count() - before)) {
-            result.errorCode(Errors.THROTTLING_QUOTA_EXCEEDED.code())
-                    .errorMessage(DefaultMessages.of(Errors.THROTTLING_QUOTA_EXCEEDED));
-            return;
-        }
-        if (outcome.error() == Errors.NONE && !validateOnly) {
-            outcome = topics.addPartitions(topic.name(), topic.count(), replicaLists(topic), node.nodeId(), false);
+                node.nodeId(), validateOnly || quota.bounded());
+        if (quota.bounded() && outcome.error() == Errors.NONE) {
+            if (!quota.record(topic.count() - before)) {
+                result.errorCode(Errors.THROTTLING_QUOTA_EXCEEDED.code()).errorMessage(null);
+                return;
+            }
+            if (!validateOnly) {
+                outcome = topics.addPartitions(topic.name(), topic.count(), replicaLists(topic), node.nodeId(),
+                        false);
+            }
         }
         result.errorCode(outcome.error().code()).errorMessage(outcome.message());
     }

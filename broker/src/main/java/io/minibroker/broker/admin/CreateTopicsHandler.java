@@ -8,7 +8,6 @@ import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.topic.PartitionRules;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
-import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
@@ -101,19 +100,23 @@ public final class CreateTopicsHandler implements ApiHandler {
     }
 
     /**
-     * Creates the topic once its checks pass and its partitions are within the client's controller_mutation_rate,
-     * as Kafka's controller counts them (ReplicationControlManager.createTopic: after every check, validateOnly too).
+     * Creates the topic; under a controller_mutation_rate, once its checks pass and its partitions are within the
+     * quota, as Kafka's controller counts them (ReplicationControlManager.createTopic: after every check, validateOnly
+     * too).
      */
     private void create(CreatableTopic topic, CreatableTopicResult result, boolean validateOnly,
                         ControllerMutationQuotas.Quota quota) {
         PartitionRules.NewTopic wanted = newTopic(topic, brokerConfig);
-        TopicRegistry.Outcome outcome = topics.create(topic.name(), wanted, overrides(topic), true);
-        if (outcome.error() == Errors.NONE && !quota.record(outcome.topic().partitions())) {
-            fail(result, Errors.THROTTLING_QUOTA_EXCEEDED, DefaultMessages.of(Errors.THROTTLING_QUOTA_EXCEEDED));
-            return;
-        }
-        if (outcome.error() == Errors.NONE && !validateOnly) {
-            outcome = topics.create(topic.name(), wanted, overrides(topic), false);
+        TopicRegistry.Outcome outcome = topics.create(topic.name(), wanted, overrides(topic),
+                validateOnly || quota.bounded());
+        if (quota.bounded() && outcome.error() == Errors.NONE) {
+            if (!quota.record(outcome.topic().partitions())) {
+                fail(result, Errors.THROTTLING_QUOTA_EXCEEDED, null);
+                return;
+            }
+            if (!validateOnly) {
+                outcome = topics.create(topic.name(), wanted, overrides(topic), false);
+            }
         }
         if (outcome.error() != Errors.NONE) {
             fail(result, outcome.error(), outcome.message());

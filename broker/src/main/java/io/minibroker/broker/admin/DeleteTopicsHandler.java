@@ -5,7 +5,6 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.topic.DeletableTopics;
 import io.minibroker.broker.topic.TopicIds;
-import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
@@ -84,7 +83,7 @@ public final class DeleteTopicsHandler implements ApiHandler {
                 }
                 DeletableTopicResult result = response.addResponse().name(name);
                 if (!duplicated.contains(name)) {
-                    answer(result, delete(name, quota));
+                    result.errorCode(delete(name, quota).code());
                 } else if (request.version() >= ERROR_MESSAGE_FROM_VERSION) {
                     refuse(result, CreatePartitionsHandler.DUPLICATE_TOPIC);
                 } else {
@@ -169,7 +168,8 @@ public final class DeleteTopicsHandler implements ApiHandler {
 
     /**
      * Deletes a topic once its partitions are within the client's controller_mutation_rate, as Kafka's controller
-     * counts them (ReplicationControlManager.deleteTopics: an unknown topic is answered first).
+     * counts them (ReplicationControlManager.deleteTopics: an unknown topic is answered first); a refused one is
+     * answered with no message, as Kafka's (ApiError.fromThrowable drops one equal to the error's default).
      */
     private Errors delete(String name, ControllerMutationQuotas.Quota quota) {
         int partitions = topics.partitionCount(name);
@@ -177,14 +177,6 @@ public final class DeleteTopicsHandler implements ApiHandler {
             return Errors.UNKNOWN_TOPIC_OR_PARTITION;
         }
         return quota.record(partitions) ? topics.delete(name) : Errors.THROTTLING_QUOTA_EXCEEDED;
-    }
-
-    /** A deletion's outcome; a throttled one with Kafka's message (only strict versions, v5+, meet it). */
-    private static void answer(DeletableTopicResult result, Errors error) {
-        result.errorCode(error.code());
-        if (error == Errors.THROTTLING_QUOTA_EXCEEDED) {
-            result.errorMessage(DefaultMessages.of(error));
-        }
     }
 
     private void deleteByNameOrId(String name, UUID id, DeletableTopicResult result,
@@ -198,6 +190,6 @@ public final class DeleteTopicsHandler implements ApiHandler {
             name = named.get();
         }
         UUID deletedId = topics.idOf(name).orElse(TopicIds.ZERO);
-        answer(result.name(name).topicId(deletedId), delete(name, quota));
+        result.name(name).topicId(deletedId).errorCode(delete(name, quota).code());
     }
 }

@@ -4,7 +4,6 @@ import io.minibroker.broker.admin.CreatePartitionsHandler;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.quota.ControllerMutationQuotas;
-import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
@@ -43,19 +42,24 @@ public final class ControllerCreatePartitionsHandler implements ApiHandler {
         return CompletableFuture.completedFuture(response.throttleTimeMs(quota.throttleTimeMs()).struct());
     }
 
-    /** Adds the partitions once the checks pass and they are within the client's controller_mutation_rate. */
+    /**
+     * Adds the partitions; under a controller_mutation_rate, once the checks pass and they are within the quota
+     * (as CreatePartitionsHandler on a single node).
+     */
     private void add(CreatePartitionsTopic topic, CreatePartitionsTopicResult result, boolean validateOnly,
                      ControllerMutationQuotas.Quota quota) {
         int before = assignments.partitionCount(topic.name());
         List<List<Integer>> replicas = CreatePartitionsHandler.replicaLists(topic);
-        TopicAssignments.Outcome outcome = assignments.addPartitions(topic.name(), topic.count(), replicas, true);
-        if (outcome.error() == Errors.NONE && !quota.record(topic.count() - before)) {
-            result.errorCode(Errors.THROTTLING_QUOTA_EXCEEDED.code())
-                    .errorMessage(DefaultMessages.of(Errors.THROTTLING_QUOTA_EXCEEDED));
-            return;
-        }
-        if (outcome.error() == Errors.NONE && !validateOnly) {
-            outcome = assignments.addPartitions(topic.name(), topic.count(), replicas, false);
+        TopicAssignments.Outcome outcome = assignments.addPartitions(topic.name(), topic.count(), replicas,
+                validateOnly || quota.bounded());
+        if (quota.bounded() && outcome.error() == Errors.NONE) {
+            if (!quota.record(topic.count() - before)) {
+                result.errorCode(Errors.THROTTLING_QUOTA_EXCEEDED.code()).errorMessage(null);
+                return;
+            }
+            if (!validateOnly) {
+                outcome = assignments.addPartitions(topic.name(), topic.count(), replicas, false);
+            }
         }
         result.errorCode(outcome.error().code()).errorMessage(outcome.message());
     }

@@ -7,7 +7,6 @@ import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.topic.PartitionRules;
-import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
@@ -67,22 +66,23 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
     }
 
     /**
-     * Creates one topic, filling its result, once its checks pass and its partitions are within the client's
-     * controller_mutation_rate (counted after every check, validateOnly too, as Kafka's controller counts them);
-     * adds the replicas of a topic it created to {@code created}.
+     * Creates one topic, filling its result; under a controller_mutation_rate, once its checks pass and its
+     * partitions are within the quota (counted after every check, validateOnly too, as Kafka's controller counts
+     * them); adds the replicas of a topic it created to {@code created}.
      */
     private void create(CreatableTopic topic, CreatableTopicResult result, boolean validateOnly,
                         ControllerMutationQuotas.Quota quota, Set<Integer> created) {
         PartitionRules.NewTopic wanted = CreateTopicsHandler.newTopic(topic, config);
         TopicAssignments.Outcome outcome = assignments.create(topic.name(), wanted,
-                CreateTopicsHandler.overrides(topic), true);
-        if (outcome.error() == Errors.NONE && !quota.record(outcome.topic().partitions().size())) {
-            CreateTopicsHandler.fail(result, Errors.THROTTLING_QUOTA_EXCEEDED,
-                    DefaultMessages.of(Errors.THROTTLING_QUOTA_EXCEEDED));
-            return;
-        }
-        if (outcome.error() == Errors.NONE && !validateOnly) {
-            outcome = assignments.create(topic.name(), wanted, CreateTopicsHandler.overrides(topic), false);
+                CreateTopicsHandler.overrides(topic), validateOnly || quota.bounded());
+        if (quota.bounded() && outcome.error() == Errors.NONE) {
+            if (!quota.record(outcome.topic().partitions().size())) {
+                CreateTopicsHandler.fail(result, Errors.THROTTLING_QUOTA_EXCEEDED, null);
+                return;
+            }
+            if (!validateOnly) {
+                outcome = assignments.create(topic.name(), wanted, CreateTopicsHandler.overrides(topic), false);
+            }
         }
         if (outcome.error() != Errors.NONE) {
             CreateTopicsHandler.fail(result, outcome.error(), outcome.message());

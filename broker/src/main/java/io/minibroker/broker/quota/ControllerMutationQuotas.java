@@ -13,7 +13,8 @@ import java.util.function.LongSupplier;
  * from the {@link TokenBucket} of the client's quota ({@link QuotaResolution}: the same entities and order as the
  * byte rates). A request from a client version that knows THROTTLING_QUOTA_EXCEEDED (CreateTopics v6+, DeleteTopics
  * v5+, CreatePartitions v3+) gets a strict quota: a topic that comes while the bucket is below zero is refused with
- * that error, and one that comes before takes its permits even if they take the bucket below zero. An older client's
+ * that error (no message: Kafka's ApiError.fromThrowable drops one equal to the error's default), and one that comes
+ * before takes its permits even if they take the bucket below zero. An older client's
  * request gets a permissive one: every topic goes through. The answer's ThrottleTimeMs is what is left of the
  * throttle the request met (the time the bucket needed to get back to zero), and the connection is muted that long.
  */
@@ -37,17 +38,14 @@ public final class ControllerMutationQuotas {
      * @param windowSeconds {@code controller.quota.window.size.seconds}
      */
     public ControllerMutationQuotas(ClientQuotas quotas, LongSupplier clockMs, int windows, int windowSeconds) {
-        this.resolution = quotas == null ? null : new QuotaResolution(QuotaConfig.CONTROLLER_MUTATION_RATE, quotas);
+        this.resolution = new QuotaResolution(QuotaConfig.CONTROLLER_MUTATION_RATE, quotas);
         this.clockMs = clockMs;
         this.burstSeconds = (double) windows * windowSeconds;
     }
 
-    /** Where no controller_mutation_rate is enforced (a cluster's controller, which does not see the client). */
-    public static final ControllerMutationQuotas NONE = new ControllerMutationQuotas(null, () -> 0, 1, 1);
-
     /** The quota one request's topics are counted against, strict from {@code strictSinceVersion} on. */
     public Quota newQuotaFor(String user, String clientId, short version, short strictSinceVersion) {
-        Applied applied = resolution == null ? null : resolution.applied(user, clientId == null ? "" : clientId);
+        Applied applied = resolution.applied(user, clientId == null ? "" : clientId);
         return applied == null ? Quota.UNBOUNDED : new Quota(this, applied, version >= strictSinceVersion);
     }
 
@@ -82,6 +80,14 @@ public final class ControllerMutationQuotas {
             this.quotas = quotas;
             this.applied = applied;
             this.strict = strict;
+        }
+
+        /**
+         * Whether a quota applies: only then does a handler check a topic before counting it and then creating it;
+         * without one it creates (or validates) the topic at once.
+         */
+        public boolean bounded() {
+            return applied != null;
         }
 
         /**

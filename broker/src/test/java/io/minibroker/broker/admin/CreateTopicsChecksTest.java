@@ -1,5 +1,6 @@
 package io.minibroker.broker.admin;
 
+import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
@@ -47,7 +48,7 @@ class CreateTopicsChecksTest {
         topics = TopicRegistry.open(config, Clock.systemUTC());
         topics.create("orders", 1, 1, Map.of(), false);
         handler = new CreateTopicsHandler(topics, new LocalNode(1, "cluster", List::of, null), config,
-                ControllerMutationQuotas.NONE);
+                new ControllerMutationQuotas(ClientQuotas.mirror(), () -> 0, 11, 1));
     }
 
     @AfterEach

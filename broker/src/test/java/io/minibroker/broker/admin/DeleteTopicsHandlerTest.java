@@ -1,5 +1,6 @@
 package io.minibroker.broker.admin;
 
+import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.topic.DeletableTopics;
@@ -31,7 +32,10 @@ class DeleteTopicsHandlerTest {
     private static final UUID CLICKS = new UUID(2, 2);
 
     private final InMemoryTopics topics = new InMemoryTopics(Map.of("orders", ORDERS, "clicks", CLICKS));
-    private final DeleteTopicsHandler handler = new DeleteTopicsHandler(topics, true, ControllerMutationQuotas.NONE);
+    /** No client quota set: no controller_mutation_rate applies. */
+    private static final ControllerMutationQuotas NO_QUOTAS =
+            new ControllerMutationQuotas(ClientQuotas.mirror(), () -> 0, 11, 1);
+    private final DeleteTopicsHandler handler = new DeleteTopicsHandler(topics, true, NO_QUOTAS);
 
     @Test
     void aTopicGivenByNameAndByIdIsNotDeletedAndOnlyTheNameGetsAnError() {
@@ -98,7 +102,7 @@ class DeleteTopicsHandlerTest {
 
     @Test
     void withDeletionDisabledEveryEntryIsAnsweredRepeatsIncluded() {
-        DeleteTopicsHandler disabled = new DeleteTopicsHandler(topics, false, ControllerMutationQuotas.NONE);
+        DeleteTopicsHandler disabled = new DeleteTopicsHandler(topics, false, NO_QUOTAS);
         Struct names = ApiKey.DELETE_TOPICS.request().newMessage().set("TimeoutMs", 1_000)
                 .set("TopicNames", List.of("orders", "orders", "clicks"));
         assertThat(send(disabled, names, (short) 5)).extracting(r -> r.getString("Name"), r -> r.getInt16("ErrorCode"))

@@ -33,7 +33,6 @@ public final class DefaultMessages {
             case GROUP_ID_NOT_FOUND -> "The group id does not exist.";
             case FENCED_STATE_EPOCH ->
                     "The share coordinator rejected the request because the share-group state epoch did not match.";
-            case THROTTLING_QUOTA_EXCEEDED -> "The throttling quota has been exceeded.";
             default -> "The server experienced an unexpected error when processing the request.";
         };
     }
