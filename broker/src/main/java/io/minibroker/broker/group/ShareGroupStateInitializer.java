@@ -179,7 +179,7 @@ final class ShareGroupStateInitializer {
                 }
                 synchronized (group) {
                     if (group.isDead() || group.statePartitions == null
-                            || !group.statePartitions.forgetDeleted(topicIds)) {
+                            || !group.statePartitions.retainExisting(topicId -> !topicIds.contains(topicId))) {
                         continue;
                     }
                     writes.add(groups.write(group).handle((offset, failure) -> {

@@ -214,25 +214,13 @@ final class ShareGroupStatePartitions {
     }
 
     /**
-     * Forgets these deleted topics wherever they are listed (Kafka's maybeCleanupShareGroupState on a topic's
-     * deletion). Whether any was.
+     * Forgets the topics that no longer exist wherever they are listed: on a topic's deletion (Kafka's
+     * maybeCleanupShareGroupState), and as a heartbeat finds them (a deletion missed here). Whether any was listed.
      */
-    boolean forgetDeleted(Set<UUID> topicIds) {
-        boolean listed = false;
-        for (UUID topicId : topicIds) {
-            listed |= initializing.remove(topicId) != null;
-            listed |= initialized.remove(topicId) != null;
-            listed |= deleting.remove(topicId) != null;
-            initializingSince.remove(topicId);
-        }
-        return listed;
-    }
-
-    /** Forgets the topics that no longer exist, as a heartbeat finds them (also after a deletion missed here). */
-    void retainExisting(Predicate<UUID> exists) {
-        initializing.keySet().removeIf(exists.negate());
+    boolean retainExisting(Predicate<UUID> exists) {
         initializingSince.keySet().removeIf(exists.negate());
-        initialized.keySet().removeIf(exists.negate());
-        deleting.keySet().removeIf(exists.negate());
+        boolean listed = initializing.keySet().removeIf(exists.negate());
+        listed |= initialized.keySet().removeIf(exists.negate());
+        return deleting.keySet().removeIf(exists.negate()) || listed;
     }
 }
