@@ -19,7 +19,8 @@ public final class SupportedApis {
 
     /** An advertised API: the versions clients may use, and who handles them. */
     public record Entry(ApiKey api, short minVersion, short maxVersion, ApiHandler handler) {
-        boolean accepts(short version) {
+        /** Whether this entry serves {@code version} (a test's cap aside: see {@link #lookup}). */
+        public boolean accepts(short version) {
             return version >= minVersion && version <= maxVersion && api.supports(version);
         }
     }

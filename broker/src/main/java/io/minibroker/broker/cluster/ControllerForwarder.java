@@ -55,7 +55,9 @@ public final class ControllerForwarder {
      * A handler that forwards this API's requests, each in an Envelope (KIP-590) that carries the client's principal
      * and address, so that the controller acts as the client, as Kafka's brokers forward them; when the controller
      * cannot be reached, or refuses the envelope, it answers what {@code unreachable} makes of the request (see
-     * {@link ControllerUnreachable}), which clients retry.
+     * {@link ControllerUnreachable}), which clients retry. Kafka answers a refused envelope UNKNOWN_SERVER_ERROR
+     * instead; here the controller refuses only what no broker of this code sends (an unreadable principal, an API
+     * it does not serve), so the one answer for both failures is kept.
      */
     public ApiHandler handlerFor(ApiKey api, Function<Request, Struct> unreachable) {
         return (context, request) -> forward(api, request.version(), envelope(context, request))

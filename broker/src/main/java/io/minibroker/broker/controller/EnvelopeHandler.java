@@ -7,8 +7,7 @@ import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.broker.security.KafkaPrincipalSerde;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
-import io.minibroker.protocol.frame.Frames;
-import io.minibroker.protocol.frame.OutboundFrame;
+import io.minibroker.protocol.header.ResponseHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.MessageCodec;
 import io.minibroker.protocol.message.Request;
@@ -16,13 +15,10 @@ import io.minibroker.protocol.message.view.EnvelopeRequestView;
 import io.minibroker.protocol.message.view.EnvelopeResponseView;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.util.ReferenceCounted;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.ByteArrayOutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -73,7 +69,7 @@ final class EnvelopeHandler implements ApiHandler {
         if (inner.api() == ApiKey.ENVELOPE || entry == null) {
             return refused(Errors.INVALID_REQUEST, inner.api() + " inside", null);
         }
-        if (inner.version() < entry.minVersion() || inner.version() > entry.maxVersion()) {
+        if (!entry.accepts(inner.version())) {
             return refused(Errors.UNSUPPORTED_VERSION, inner.api() + " v" + inner.version() + " inside", null);
         }
         RequestContext client = RequestContext.forwarded(context, principal, clientAddress(envelope));
@@ -96,22 +92,14 @@ final class EnvelopeHandler implements ApiHandler {
         }
     }
 
-    /** The inner answer as it would go to the client, header and body, without the frame's size prefix. */
+    /** The inner answer as it would go to the client, header and body, without a frame's size prefix. */
     private static byte[] responseData(Request inner, Struct body) {
-        OutboundFrame frame = MessageCodec.encodeResponse(ByteBufAllocator.DEFAULT, inner.api(), inner.version(),
-                inner.header().correlationId(), body);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(frame.sizeInBytes());
-        try {
-            for (ReferenceCounted piece : frame.pieces()) {
-                ByteBuf buf = (ByteBuf) piece;
-                byte[] chunk = new byte[buf.readableBytes()];
-                buf.getBytes(buf.readerIndex(), chunk);
-                bytes.writeBytes(chunk);
-            }
-        } finally {
-            frame.release();
-        }
-        byte[] all = bytes.toByteArray();
-        return java.util.Arrays.copyOfRange(all, Frames.SIZE_PREFIX_BYTES, all.length);
+        ByteBuf out = Unpooled.buffer();
+        new ResponseHeader(inner.header().correlationId())
+                .write(out, ResponseHeader.headerVersion(inner.api(), inner.version()));
+        inner.api().response().write(out, body, inner.version());
+        byte[] bytes = new byte[out.readableBytes()];
+        out.readBytes(bytes);
+        return bytes;
     }
 }

@@ -51,12 +51,12 @@ public final class KafkaPrincipalSerde {
 
     private static void writeCompactString(ByteBuf out, String value) {
         byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-        Wire.writeUnsignedVarint(out, utf8.length + 1);
+        Wire.writeLength(out, utf8.length, true, false);
         out.writeBytes(utf8);
     }
 
     private static String readCompactString(ByteBuf in) {
-        int length = Wire.readUnsignedVarint(in) - 1;
+        int length = Wire.readLength(in, true, false);
         if (length < 0) {
             throw new ProtocolException("a principal's type and name may not be null");
         }
