@@ -52,6 +52,11 @@ final class FetchDelays {
         }
     }
 
+    /** Whether any delay is set: one look per fetch round, so that an unslowed follower pays nothing more. */
+    boolean any() {
+        return allMs > 0 || !byTopic.isEmpty() || !byPartition.isEmpty();
+    }
+
     /** The delay before each fetch of this partition: the longest of those that cover it, 0 when none does. */
     long delayMs(TopicPartition partition) {
         return Math.max(allMs, Math.max(byTopic.getOrDefault(partition.topic(), 0L),

@@ -210,6 +210,9 @@ final class ReplicaFetcher implements AutoCloseable {
      * returns when the first of them is due ({@link Long#MAX_VALUE} when none is held back).
      */
     private long holdBackSlowed(List<FollowedPartition> ready, long now) {
+        if (slowedUntil.isEmpty()) {
+            return Long.MAX_VALUE; // the usual case: nothing slowed, nothing to look up per partition
+        }
         slowedUntil.keySet().removeIf(partition -> delays.delayMs(partition) == 0); // lifted: fetched at once
         long nextDue = Long.MAX_VALUE;
         for (var it = ready.iterator(); it.hasNext(); ) {
@@ -224,6 +227,9 @@ final class ReplicaFetcher implements AutoCloseable {
 
     /** Starts the delay of each slowed partition just fetched: its next fetch waits that long from now. */
     private void markSlowedFetched(List<FollowedPartition> fetched) {
+        if (!delays.any()) {
+            return; // the usual case: no test slowed anything
+        }
         long now = REAL_TIME.monotonicMs();
         for (FollowedPartition partition : fetched) {
             TopicPartition topicPartition = partition.log().topicPartition();
