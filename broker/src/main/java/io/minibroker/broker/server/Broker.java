@@ -352,6 +352,9 @@ public final class Broker implements AutoCloseable {
         }
         if (config.isController()) {
             controller = ControllerNode.start(config, node, clock, registry);
+            ControllerNode started = controller;
+            maintenance.scheduleEvery(config.get(SecurityKeys.DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS),
+                    "delegation token expiry", () -> started.removeExpiredTokens(clock.wallClockMs()));
         } else {
             // A single node is its own controller, with no partition ever offline; a cluster's other brokers are not.
             ControllerMeters.bindTo(registry, !config.inCluster(), null);

@@ -96,7 +96,8 @@ final class ClusterLink {
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
                 nodeId, config.interBrokerListenerName(), replicas::apply,
                 new SnapshotChanges(security::replaceAcls, security::replaceCredentials, groupConfigs::install,
-                        brokerConfigs::install, clientQuotas::install, features::install, clientMetrics::install));
+                        brokerConfigs::install, clientQuotas::install, features::install, clientMetrics::install,
+                        security::replaceTokens));
     }
 
     ReplicaManager replicas() {
