@@ -68,7 +68,7 @@ public record RequestContext(String listenerName, SocketAddress clientAddress, S
         if (forwardedFor != null) {
             return forwardedFor.principal();
         }
-        if (sasl != null && sasl.isAuthenticated()) {
+        if (sasl != null && sasl.principal() != null) { // authenticated, or re-authenticating as the same
             return KafkaPrincipal.user(sasl.principal());
         }
         return tlsPrincipal != null ? tlsPrincipal : KafkaPrincipal.ANONYMOUS;

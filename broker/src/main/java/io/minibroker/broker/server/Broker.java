@@ -182,7 +182,7 @@ public final class Broker implements AutoCloseable {
         this.security = SecurityApis.open(config);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             Supplier<SaslSession> sessions = SaslListeners.sessionsFor(config, listener.listenerName(),
-                    security.credentials(), security.tokens());
+                    security.credentials(), security.tokens(), clock::monotonicMs, clock::wallClockMs);
             if (sessions != null) {
                 saslSessions.put(listener.listenerName(), sessions);
             }
@@ -191,7 +191,7 @@ public final class Broker implements AutoCloseable {
                         SslEngineFactory.of(config.sslSettings(listener.listenerName()), true));
             }
         }
-        this.cluster = config.inCluster() ? new ClusterLink(config) : null;
+        this.cluster = config.inCluster() ? new ClusterLink(config, clock) : null;
     }
 
     /**
