@@ -57,6 +57,8 @@ class DeletedTopicOffsetsClusterTest {
     void start() throws Exception {
         cluster = MiniCluster.start(3, Map.of("offsets.topic.num.partitions", "3",
                 "offsets.topic.replication.factor", "3", "share.coordinator.state.topic.num.partitions", "3"));
+        // Topics of replication factor 3 need every broker registered, which a start does not wait for.
+        await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three brokers registered");
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
     }
 
