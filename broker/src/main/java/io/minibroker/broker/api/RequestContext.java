@@ -13,24 +13,26 @@ import java.util.concurrent.Executor;
  * certificate names (null elsewhere, or ANONYMOUS when the client sent none); what the principal may do with topics
  * the request does not name ({@link TopicRights}, everything unless the authorizer's checks set it); its
  * connection's event loop, where a handler goes on with work that must not stay on the thread that completed what it
- * waited for (another component's single thread), running at once when already there.
+ * waited for (another component's single thread), running at once when already there; the time the request spends
+ * in its handler, which its client's {@code request_percentage} quota bounds.
  */
 public record RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl,
-                             KafkaPrincipal tlsPrincipal, TopicRights topicRights, Executor eventLoop) {
+                             KafkaPrincipal tlsPrincipal, TopicRights topicRights, Executor eventLoop,
+                             HandlerTime handlerTime) {
 
     /**
      * The context of a request a broker forwarded in an Envelope, on the controller: the client's principal and
      * address as the envelope gives them (the principal where a connection's certificate would name it, no SASL
-     * session), on the listener and event loop of the envelope's connection.
+     * session), on the listener and event loop of the envelope's connection, its time the envelope's.
      */
     public static RequestContext forwarded(RequestContext envelope, KafkaPrincipal client, SocketAddress address) {
         return new RequestContext(envelope.listenerName(), address, null, client, TopicRights.ALL,
-                envelope.eventLoop());
+                envelope.eventLoop(), envelope.handlerTime());
     }
 
     /** This context, with the rights the authorizer gives its principal. */
     public RequestContext withTopicRights(TopicRights rights) {
-        return new RequestContext(listenerName, clientAddress, sasl, tlsPrincipal, rights, eventLoop);
+        return new RequestContext(listenerName, clientAddress, sasl, tlsPrincipal, rights, eventLoop, handlerTime);
     }
 
     /**
