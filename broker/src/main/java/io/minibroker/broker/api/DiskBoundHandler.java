@@ -31,8 +31,8 @@ public final class DiskBoundHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         // The disk thread's time is the request's too, as Kafka counts a request handler thread's.
-        return CompletableFuture.supplyAsync(() -> context.handlerTime().measure(() -> handler.handle(context, request)),
-                        disk)
+        return CompletableFuture
+                .supplyAsync(() -> context.handlerTime().measure(() -> handler.handle(context, request)), disk)
                 .thenCompose(answer -> answer);
     }
 }
