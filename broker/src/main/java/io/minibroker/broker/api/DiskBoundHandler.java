@@ -30,7 +30,9 @@ public final class DiskBoundHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        return CompletableFuture.supplyAsync(() -> handler.handle(context, request), disk)
+        // The disk thread's time is the request's too, as Kafka counts a request handler thread's.
+        return CompletableFuture
+                .supplyAsync(() -> context.handlerTime().measure(() -> handler.handle(context, request)), disk)
                 .thenCompose(answer -> answer);
     }
 }

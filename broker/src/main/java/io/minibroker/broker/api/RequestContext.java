@@ -14,33 +14,36 @@ import java.util.concurrent.Executor;
  * certificate names (null elsewhere, or ANONYMOUS when the client sent none); what the principal may do with topics
  * the request does not name ({@link TopicRights}, everything unless the authorizer's checks set it); its
  * connection's event loop, where a handler goes on with work that must not stay on the thread that completed what it
- * waited for (another component's single thread), running at once when already there; for a request a broker
- * forwarded in an Envelope, the client it forwarded it for (null otherwise).
+ * waited for (another component's single thread), running at once when already there; the time the request spends
+ * in its handler, which its client's {@code request_percentage} quota bounds; for a request a broker forwarded in an
+ * Envelope, the client it forwarded it for (null otherwise).
  */
 public record RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl,
                              KafkaPrincipal tlsPrincipal, TopicRights topicRights, Executor eventLoop,
-                             ForwardedPrincipal forwardedFor) {
+                             HandlerTime handlerTime, ForwardedPrincipal forwardedFor) {
 
     /** The context of a request that came on its client's own connection. */
     public RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl,
-                          KafkaPrincipal tlsPrincipal, TopicRights topicRights, Executor eventLoop) {
-        this(listenerName, clientAddress, sasl, tlsPrincipal, topicRights, eventLoop, null);
+                          KafkaPrincipal tlsPrincipal, TopicRights topicRights, Executor eventLoop,
+                          HandlerTime handlerTime) {
+        this(listenerName, clientAddress, sasl, tlsPrincipal, topicRights, eventLoop, handlerTime, null);
     }
 
     /**
      * The context of a request a broker forwarded in an Envelope, on the controller: the client's principal and
      * address as the envelope gives them (no SASL session, no certificate), on the listener and event loop of the
-     * envelope's connection.
+     * envelope's connection, its time the envelope's.
      */
     public static RequestContext forwarded(RequestContext envelope, ForwardedPrincipal client,
                                            SocketAddress address) {
         return new RequestContext(envelope.listenerName(), address, null, null, TopicRights.ALL,
-                envelope.eventLoop(), client);
+                envelope.eventLoop(), envelope.handlerTime(), client);
     }
 
     /** This context, with the rights the authorizer gives its principal. */
     public RequestContext withTopicRights(TopicRights rights) {
-        return new RequestContext(listenerName, clientAddress, sasl, tlsPrincipal, rights, eventLoop, forwardedFor);
+        return new RequestContext(listenerName, clientAddress, sasl, tlsPrincipal, rights, eventLoop, handlerTime,
+                forwardedFor);
     }
 
     /** Whether the request came in an Envelope, forwarded by a broker for its client. */

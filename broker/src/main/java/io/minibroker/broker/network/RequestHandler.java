@@ -2,6 +2,7 @@ package io.minibroker.broker.network;
 
 import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.Failures;
+import io.minibroker.broker.api.HandlerTime;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.api.TopicRights;
@@ -268,8 +269,11 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         Object place = responses.reserve();
         Executor loop = eventLoopOf(ctx);
+        // A SASL exchange's time counts against no quota: Kafka's authenticator serves it, not a request handler.
+        HandlerTime handlerTime = quotas == null || sasl != null && !sasl.isAuthenticated() ? HandlerTime.NOT_COUNTED
+                : quotas.handlerTime();
         RequestContext context = new RequestContext(listenerName, ctx.channel().remoteAddress(), sasl,
-                ctx.channel().attr(TlsHandshakeWatcher.PRINCIPAL).get(), TopicRights.ALL, loop);
+                ctx.channel().attr(TlsHandshakeWatcher.PRINCIPAL).get(), TopicRights.ALL, loop, handlerTime);
         // One volatile read when no control is set; otherwise the controls may answer in the handler's place.
         InterceptedRequest intercepted = controls != null && controls.engaged()
                 ? controls.intercept(request, ctx.channel().remoteAddress()) : null;
@@ -278,7 +282,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         try {
             Struct instead = intercepted == null ? null : intercepted.answerInstead();
             answer = instead != null ? CompletableFuture.completedFuture(instead)
-                    : entry.handler().handle(context, request);
+                    : handlerTime.measure(() -> entry.handler().handle(context, request));
         } catch (RuntimeException | Error e) { // an Error too: a handler's bug must not leak the frame or its slot
             answer = CompletableFuture.failedFuture(e); // respond() releases the frame and closes the connection
         }
@@ -397,7 +401,7 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             int throttleMs = 0;
             if (quotas != null) {
                 ClientQuotaEnforcement.Throttle throttle = quotas.throttle(request, context.principal().name(),
-                        frameBytes - Frames.SIZE_PREFIX_BYTES, body);
+                        frameBytes - Frames.SIZE_PREFIX_BYTES, context.handlerTime(), body);
                 throttleMs = throttle.throttleMs();
                 if (throttle.answer() != body) { // a fetch answered empty: its records are not sent
                     releasePayloads(body);

@@ -1,5 +1,6 @@
 package io.minibroker.broker.quota;
 
+import io.minibroker.broker.api.HandlerTime;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.frame.Frames;
 import io.minibroker.protocol.message.ApiKey;
@@ -14,18 +15,27 @@ import io.minibroker.protocol.message.view.ShareFetchResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The byte-rate quotas of Produce and Fetch, as Kafka's KafkaApis applies them once a request is served: a Produce
- * records its request's size against {@code producer_byte_rate}, a consumer's Fetch or ShareFetch its response's
- * size against {@code consumer_byte_rate} (a follower's fetch is not a client's). The throttle time goes into the response's
+ * The client quotas of requests, as Kafka's KafkaApis applies them once a request is served: a Produce records its
+ * request's size against {@code producer_byte_rate}, a consumer's Fetch or ShareFetch its response's size against
+ * {@code consumer_byte_rate} (a follower's fetch is not a client's), and every request its time in its handler against
+ * {@code request_percentage} (KIP-124, Kafka's ClientRequestQuotaManager). The throttle time goes into the response's
  * ThrottleTimeMs, and the connection is then muted for that long (KIP-219), which the request handler does; so it is
  * for the throttle time a CreateTopics, CreatePartitions or DeleteTopics answer carries ({@code controller_mutation_rate}).
+ * Where two quotas throttle one answer, it carries the longer throttle, and the connection is muted that long, as
+ * Kafka's.
  */
 public final class ClientQuotaEnforcement {
 
+    /** Kafka's ClientRequestQuotaManager.NANOS_TO_PERCENTAGE_PER_SECOND: a second of one thread is 100 percent. */
+    private static final double NANOS_TO_PERCENTAGE_PER_SECOND = 100.0 / TimeUnit.SECONDS.toNanos(1);
+    private static final short FETCH_REPLICA_STATE_FROM_VERSION = 15;
+
     private final ClientQuotaManager produce;
     private final ClientQuotaManager fetch;
+    private final ClientQuotaManager requestTime;
     private final BrokerClock clock;
 
     /**
@@ -38,6 +48,9 @@ public final class ClientQuotaEnforcement {
                 windowSeconds);
         this.fetch = new ClientQuotaManager(QuotaConfig.CONSUMER_BYTE_RATE, quotas, clock::monotonicMs, windows,
                 windowSeconds);
+        // A request quota's throttle is at most one window, as ClientRequestQuotaManager bounds it.
+        this.requestTime = new ClientQuotaManager(QuotaConfig.REQUEST_PERCENTAGE, quotas, clock::monotonicMs, windows,
+                windowSeconds, TimeUnit.SECONDS.toMillis(windowSeconds));
     }
 
     /** Runs {@code unmute} on the connection's event loop once the throttle time has passed on the broker's clock. */
@@ -45,46 +58,94 @@ public final class ClientQuotaEnforcement {
         clock.scheduleOnce(eventLoop, "the end of a client quota throttle", throttleMs, unmute);
     }
 
+    /** The time a request about to be handled spends in its handler, measured on the broker's clock. */
+    public HandlerTime handlerTime() {
+        return HandlerTime.counted(clock::monotonicNanos);
+    }
+
     /** A served request's outcome: how long to mute the connection (0: not at all), and the answer to send. */
     public record Throttle(int throttleMs, Struct answer) {
     }
 
     /**
-     * Records the served request against its client's quota: the throttle time, set in the answer. A throttled
-     * consumer Fetch is answered empty instead and its bytes taken back from the rate, as Kafka answers it (the
-     * records of {@code response} are then the caller's to release).
+     * Records the served request against its client's quotas: the longest throttle time, set in the answer. A
+     * throttled consumer Fetch is answered empty instead and its bytes taken back from the rate, as Kafka answers it
+     * (the records of {@code response} are then the caller's to release).
      *
      * @param requestBytes the request's size without its size prefix, as Kafka's request.sizeInBytes
+     * @param handlerTime  the request's time in its handler
      * @param response     the handler's answer: null for a Produce with acks=0, which is recorded too
      */
-    public Throttle throttle(Request request, String user, int requestBytes, Struct response) {
+    public Throttle throttle(Request request, String user, int requestBytes, HandlerTime handlerTime,
+                             Struct response) {
         String clientId = clientId(request);
         if (request.api() == ApiKey.PRODUCE) {
-            int throttleMs = produce.recordAndGetThrottleTimeMs(user, clientId, requestBytes);
-            if (throttleMs > 0 && response != null) {
+            int bandwidthThrottleMs = produce.recordAndGetThrottleTimeMs(user, clientId, requestBytes);
+            if (response == null) { // acks=0: exempt from the request quota, as Kafka's no-op response
+                return new Throttle(bandwidthThrottleMs, null);
+            }
+            int throttleMs = Math.max(bandwidthThrottleMs, requestThrottleMs(user, clientId, handlerTime));
+            if (throttleMs > 0) {
                 new ProduceResponseView(response).throttleTimeMs(throttleMs);
             }
             return new Throttle(throttleMs, response);
         }
-        int mutationThrottleMs = response == null ? 0 : controllerMutationThrottleMs(request.api(), response);
-        if (mutationThrottleMs > 0) {
-            return new Throttle(mutationThrottleMs, response);
-        }
-        boolean consumerFetch = request.api() == ApiKey.FETCH && !fromFollower(request)
-                || request.api() == ApiKey.SHARE_FETCH;
-        if (consumerFetch && response != null && fetch.enabled()) {
-            // Sized only under a quota, as Kafka's FetchResponse.sizeOf and ShareFetchResponse.sizeOf: the size
-            // prefix and the body, no header.
-            int responseBytes = Frames.SIZE_PREFIX_BYTES + request.api().response().sizeOf(response, request.version());
-            int throttleMs = fetch.recordAndGetThrottleTimeMs(user, clientId, responseBytes);
-            if (throttleMs > 0) {
-                fetch.unrecord(user, clientId, responseBytes);
-                return new Throttle(throttleMs, request.api() == ApiKey.FETCH
-                        ? throttledFetch(request, response, throttleMs) : throttledShareFetch(response, throttleMs));
-            }
+        if (response == null || exemptFromRequestQuota(request)) {
             return new Throttle(0, response);
         }
-        return new Throttle(0, response);
+        int requestThrottleMs = requestThrottleMs(user, clientId, handlerTime);
+        boolean consumerFetch = request.api() == ApiKey.FETCH || request.api() == ApiKey.SHARE_FETCH;
+        if (consumerFetch) {
+            return consumerFetchThrottle(request, user, clientId, response, requestThrottleMs);
+        }
+        int throttleMs = Math.max(controllerMutationThrottleMs(request.api(), response), requestThrottleMs);
+        if (throttleMs > 0) {
+            request.api().response().maybeSetThrottleTimeMs(response, request.version(), throttleMs);
+        }
+        return new Throttle(throttleMs, response);
+    }
+
+    /**
+     * A consumer's Fetch or ShareFetch: its response's bytes against {@code consumer_byte_rate}, and answered empty
+     * if that quota or the request quota throttles it.
+     */
+    private Throttle consumerFetchThrottle(Request request, String user, String clientId, Struct response,
+                                          int requestThrottleMs) {
+        int bandwidthThrottleMs = 0;
+        int responseBytes = 0;
+        if (fetch.enabled()) {
+            // Sized only under a quota, as Kafka's FetchResponse.sizeOf and ShareFetchResponse.sizeOf: the size
+            // prefix and the body, no header.
+            responseBytes = Frames.SIZE_PREFIX_BYTES + request.api().response().sizeOf(response, request.version());
+            bandwidthThrottleMs = fetch.recordAndGetThrottleTimeMs(user, clientId, responseBytes);
+        }
+        int throttleMs = Math.max(bandwidthThrottleMs, requestThrottleMs);
+        if (throttleMs == 0) {
+            return new Throttle(0, response);
+        }
+        if (responseBytes > 0) {
+            fetch.unrecord(user, clientId, responseBytes); // the records are not sent
+        }
+        return new Throttle(throttleMs, request.api() == ApiKey.FETCH
+                ? throttledFetch(request, response, throttleMs) : throttledShareFetch(response, throttleMs));
+    }
+
+    /**
+     * The request's time in its handler against its client's {@code request_percentage}, in percent-seconds (a
+     * thread's whole second is 100), as Kafka's ClientRequestQuotaManager records it; 0 if its time is not counted.
+     */
+    private int requestThrottleMs(String user, String clientId, HandlerTime handlerTime) {
+        return handlerTime.counted() ? requestTime.recordAndGetThrottleTimeMs(user, clientId,
+                handlerTime.nanos() * NANOS_TO_PERCENTAGE_PER_SECOND) : 0;
+    }
+
+    /**
+     * The requests Kafka 4.3.1's KafkaApis answers with sendResponseExemptThrottle, whose time counts against no
+     * client: a follower's Fetch and WriteTxnMarkers (a transaction coordinator's). (Its ControllerApis exempts the
+     * controller's cluster requests; a controller's listener here has no client quotas at all.)
+     */
+    private static boolean exemptFromRequestQuota(Request request) {
+        return request.api() == ApiKey.WRITE_TXN_MARKERS || request.api() == ApiKey.FETCH && fromFollower(request);
     }
 
     /**
@@ -137,9 +198,14 @@ public final class ClientQuotaEnforcement {
         return request.header().clientId() == null ? "" : request.header().clientId();
     }
 
+    /**
+     * A follower's Fetch, by the replica id where its version has it: ReplicaState is a struct that reads as its
+     * defaults (-1) before v15, so a v4-14 Fetch names its follower in ReplicaId.
+     */
     private static boolean fromFollower(Request request) {
         FetchRequestView fetchRequest = new FetchRequestView(request.body());
-        FetchRequestView.ReplicaState state = fetchRequest.replicaState();
-        return (state == null ? fetchRequest.replicaId() : state.replicaId()) >= 0;
+        int replicaId = request.version() >= FETCH_REPLICA_STATE_FROM_VERSION ? fetchRequest.replicaState().replicaId()
+                : fetchRequest.replicaId();
+        return replicaId >= 0;
     }
 }

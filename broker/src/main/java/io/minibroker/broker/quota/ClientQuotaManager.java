@@ -7,9 +7,10 @@ import java.util.function.LongSupplier;
 
 /**
  * One kind of client quota enforced as Kafka's ClientQuotaManager does ({@code producer_byte_rate} on Produce,
- * {@code consumer_byte_rate} on Fetch): a client's bytes are recorded against the quota that applies to its user and
- * client id, and a rate above it gives the time to throttle the client for, the excess over the bound times the
- * window measured ({@code quota.window.num} windows of {@code quota.window.size.seconds}).
+ * {@code consumer_byte_rate} on Fetch, {@code request_percentage} on every request a client sends): a client's bytes
+ * (or request time) are recorded against the quota that applies to its user and client id, and a rate above it gives
+ * the time to throttle the client for, the excess over the bound times the window measured ({@code quota.window.num}
+ * windows of {@code quota.window.size.seconds}), at most {@code maxThrottleMs}.
  *
  * <p>Which quota applies, and which clients share a rate, is {@link QuotaResolution}'s choice (Kafka's default quota
  * callback).
@@ -20,28 +21,38 @@ public final class ClientQuotaManager {
     private final LongSupplier clockMs;
     private final int samples;
     private final long windowMs;
+    /** The longest throttle: none for the byte rates; one window for request time, as ClientRequestQuotaManager's. */
+    private final long maxThrottleMs;
     /** Each rate by its metric tags (user, client id): made at a client's first request under a quota. */
     private final RateTable<Tags> rates;
 
     public ClientQuotaManager(String key, ClientQuotas quotas, LongSupplier clockMs, int samples, int windowSeconds) {
+        this(key, quotas, clockMs, samples, windowSeconds, Long.MAX_VALUE);
+    }
+
+    public ClientQuotaManager(String key, ClientQuotas quotas, LongSupplier clockMs, int samples, int windowSeconds,
+                              long maxThrottleMs) {
         this.resolution = new QuotaResolution(key, quotas);
         this.clockMs = clockMs;
         this.samples = samples;
         this.windowMs = windowSeconds * 1000L;
+        this.maxThrottleMs = maxThrottleMs;
         this.rates = new RateTable<>(samples, windowMs);
     }
 
     /**
-     * Records {@code bytes} for the client and returns how long to throttle it for, 0 if within its quota or if no
-     * quota of this kind is set (then nothing is recorded, as Kafka records only once a quota is enabled).
+     * Records {@code value} (bytes, or a request's time in percent-seconds) for the client and returns how long to
+     * throttle it for, 0 if within its quota or if no quota of this kind is set (then nothing is recorded, as Kafka
+     * records only once a quota is enabled).
      */
-    public int recordAndGetThrottleTimeMs(String user, String clientId, long bytes) {
+    public int recordAndGetThrottleTimeMs(String user, String clientId, double value) {
         Applied applied = resolution.applied(user, clientId);
         if (applied == null) {
             return 0;
         }
         long now = clockMs.getAsLong();
-        return rates.get(applied.tags(), now).recordAndGetThrottleTimeMs(bytes, applied.bound(), now);
+        return (int) Math.min(maxThrottleMs,
+                rates.get(applied.tags(), now).recordAndGetThrottleTimeMs(value, applied.bound(), now));
     }
 
     /** Takes back bytes recorded for the client (a throttled answer that was not sent), as Kafka's unrecord. */

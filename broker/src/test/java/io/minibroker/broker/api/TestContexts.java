@@ -18,16 +18,19 @@ public final class TestContexts {
 
     /** A request on {@code listenerName}, from no address in particular, without TLS. */
     public static RequestContext on(String listenerName) {
-        return new RequestContext(listenerName, null, null, null, TopicRights.ALL, IN_PLACE);
+        return new RequestContext(listenerName, null, null, null, TopicRights.ALL, IN_PLACE,
+                HandlerTime.NOT_COUNTED);
     }
 
     /** A request on a TLS listener from {@code client}, whose certificate names {@code principal}. */
     public static RequestContext withTlsPrincipal(String listenerName, SocketAddress client, KafkaPrincipal principal) {
-        return new RequestContext(listenerName, client, null, principal, TopicRights.ALL, IN_PLACE);
+        return new RequestContext(listenerName, client, null, principal, TopicRights.ALL, IN_PLACE,
+                HandlerTime.NOT_COUNTED);
     }
 
     /** A request on the PLAINTEXT listener from {@code client}, whose connection's event loop is {@code eventLoop}. */
     public static RequestContext onEventLoop(SocketAddress client, Executor eventLoop) {
-        return new RequestContext("PLAINTEXT", client, null, null, TopicRights.ALL, eventLoop);
+        return new RequestContext("PLAINTEXT", client, null, null, TopicRights.ALL, eventLoop,
+                HandlerTime.NOT_COUNTED);
     }
 }

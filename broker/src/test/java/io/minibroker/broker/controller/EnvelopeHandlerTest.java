@@ -1,5 +1,6 @@
 package io.minibroker.broker.controller;
 
+import io.minibroker.broker.api.HandlerTime;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.api.TopicRights;
@@ -37,7 +38,7 @@ class EnvelopeHandlerTest {
 
     private static final short CREATE_TOPICS_V7 = 7;
     private static final RequestContext BROKER = new RequestContext("CONTROLLER", null, null,
-            KafkaPrincipal.user("broker"), TopicRights.ALL, Runnable::run);
+            KafkaPrincipal.user("broker"), TopicRights.ALL, Runnable::run, HandlerTime.NOT_COUNTED);
 
     private final AtomicReference<RequestContext> seenContext = new AtomicReference<>();
     private final AtomicReference<Request> seenRequest = new AtomicReference<>();

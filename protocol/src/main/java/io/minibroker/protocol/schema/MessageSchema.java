@@ -13,12 +13,17 @@ public final class MessageSchema {
     private final VersionRange validVersions;
     private final VersionRange flexibleVersions;
     private final StructSchema body;
+    /** The body's ThrottleTimeMs field (each response's name for it in Kafka's specs), its index: null, -1 if none. */
+    private final Field throttleTime;
+    private final int throttleTimeIndex;
 
     MessageSchema(String name, VersionRange validVersions, VersionRange flexibleVersions, StructSchema body) {
         this.name = name;
         this.validVersions = validVersions;
         this.flexibleVersions = flexibleVersions;
         this.body = body;
+        this.throttleTimeIndex = body.fields().stream().map(Field::name).toList().indexOf("ThrottleTimeMs");
+        this.throttleTime = throttleTimeIndex < 0 ? null : body.fields().get(throttleTimeIndex);
     }
 
     public String name() {
@@ -48,6 +53,16 @@ public final class MessageSchema {
 
     public Struct newMessage() {
         return body.newStruct();
+    }
+
+    /**
+     * Sets a response's ThrottleTimeMs if its version has one, as Kafka's AbstractResponse.maybeSetThrottleTimeMs:
+     * a response of any API can carry a client quota's throttle time.
+     */
+    public void maybeSetThrottleTimeMs(Struct message, short version, int throttleTimeMs) {
+        if (throttleTime != null && throttleTime.existsIn(version)) {
+            message.setInt32(throttleTimeIndex, throttleTimeMs);
+        }
     }
 
     /**
