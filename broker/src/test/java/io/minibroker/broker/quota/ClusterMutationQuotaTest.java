@@ -1,0 +1,82 @@
+package io.minibroker.broker.quota;
+
+import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.purgatory.time.ManualClock;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.CreatePartitionsOptions;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
+import org.apache.kafka.common.errors.ThrottlingQuotaExceededException;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * controller_mutation_rate in a three-node cluster, where the controller counts what brokers forward for their
+ * clients, at 10 partitions a second (2 windows of 1 s: a burst of 20) for client id "mutator", on the cluster's
+ * manual clock.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ClusterMutationQuotaTest {
+
+    private static final CreateTopicsOptions NO_RETRY = new CreateTopicsOptions().retryOnQuotaViolation(false);
+    private static final CreatePartitionsOptions NO_RETRY_PARTITIONS = new CreatePartitionsOptions()
+            .retryOnQuotaViolation(false);
+
+    private static Admin admin(MiniCluster cluster, String clientId) {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                AdminClientConfig.CLIENT_ID_CONFIG, clientId));
+    }
+
+    /**
+     * As Kafka's controller, CreatePartitions counts a topic once its count and number of replica lists pass, before
+     * it looks at the brokers the lists name: over the quota, a list naming an absent broker is told
+     * THROTTLING_QUOTA_EXCEEDED; within it, the partitions it asked for are taken from the bucket though refused.
+     */
+    @Test
+    void createPartitionsIsCountedBeforeItsAssignmentsBrokersAreChecked() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (MiniCluster cluster = MiniCluster.start(3, Map.of("controller.quota.window.num", "2",
+                "broker.heartbeat.interval.ms", "100"), clock);
+             Admin mutator = admin(cluster, "mutator"); Admin other = admin(cluster, "other")) {
+            await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three brokers registered");
+            other.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                    new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "mutator")),
+                    List.of(new ClientQuotaAlteration.Op(QuotaConfig.CONTROLLER_MUTATION_RATE, 10.0))))).all().get();
+            other.createTopics(List.of(new NewTopic("grown", 1, (short) 1))).all().get();
+
+            mutator.createTopics(List.of(new NewTopic("burst", 21, (short) 1)), NO_RETRY).all().get(); // -1 left
+            assertThatThrownBy(() -> mutator.createPartitions(Map.of("grown", NewPartitions.increaseTo(2,
+                    List.of(List.of(7)))), NO_RETRY_PARTITIONS).all().get())
+                    .isInstanceOf(ExecutionException.class).cause()
+                    .isInstanceOf(ThrottlingQuotaExceededException.class);
+
+            clock.advance(100); // the bucket back at 0: the next topic goes through, whatever it takes
+            assertThatThrownBy(() -> mutator.createPartitions(Map.of("grown", NewPartitions.increaseTo(21,
+                    Collections.nCopies(20, List.of(7)))), NO_RETRY_PARTITIONS).all().get())
+                    .isInstanceOf(ExecutionException.class).cause()
+                    .isInstanceOf(InvalidReplicaAssignmentException.class);
+            assertThatThrownBy(() -> mutator.createTopics(List.of(new NewTopic("after", 1, (short) 1)), NO_RETRY)
+                    .all().get())
+                    .as("the 20 refused partitions were counted: 2 s to refill")
+                    .isInstanceOf(ExecutionException.class).cause()
+                    .isInstanceOf(ThrottlingQuotaExceededException.class)
+                    .satisfies(e -> assertThat(((ThrottlingQuotaExceededException) e).throttleTimeMs())
+                            .isEqualTo(2000));
+        }
+    }
+}
