@@ -1,6 +1,21 @@
 package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.control.RequestMatch;
+import io.minibroker.broker.api.CloseConnection;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TopicRights;
+import io.minibroker.protocol.header.RequestHeader;
+import io.minibroker.protocol.header.ResponseHeader;
+import io.minibroker.protocol.message.MessageCodec;
+import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.EnvelopeResponseView;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
 import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -34,6 +49,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ControllerForwarderTest {
 
     private static final int SOCKET_TIMEOUT_MS = 30_000;
+    private static final RequestContext CLIENT = new RequestContext("PLAINTEXT", null, null, null, TopicRights.ALL,
+            Runnable::run);
 
     private final ExecutorService forwarding = Executors.newSingleThreadExecutor();
     private EmbeddedBroker controller;
@@ -102,5 +119,88 @@ class ControllerForwarderTest {
         }
         assertThat(controller.controls().requestLog().find(RequestMatch.api(ApiKey.CREATE_TOPICS)))
                 .as("CreateTopics requests that reached the controller").hasSize(1);
+    }
+
+    /**
+     * As Kafka's ForwardingManager: an envelope the controller refuses is answered UNKNOWN_SERVER_ERROR (no message)
+     * on each topic; refused UNSUPPORTED_VERSION, the client's connection is closed; a controller that cannot be
+     * reached is REQUEST_TIMED_OUT, which clients retry.
+     */
+    @Test
+    void aRefusedEnvelopeIsAnUnknownServerErrorAndAnUnreachableControllerATimeout() throws Exception {
+        Request create = new Request(new RequestHeader(ApiKey.CREATE_TOPICS.id(), (short) 7, 5, "app"),
+                ApiKey.CREATE_TOPICS, createTopic("refused"));
+        try (RefusingController refusing = new RefusingController(Errors.CLUSTER_AUTHORIZATION_FAILED);
+             NodeChannel channel = new NodeChannel("localhost", refusing.port(), "forwarder-test", SOCKET_TIMEOUT_MS)) {
+            CreateTopicsResponseView answer = new CreateTopicsResponseView(forwarderOn(channel)
+                    .handlerFor(ApiKey.CREATE_TOPICS, ForwardingFailure::createTopics).handle(CLIENT, create)
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS));
+            assertThat(answer.topics()).singleElement().satisfies(topic -> {
+                assertThat(topic.name()).isEqualTo("refused");
+                assertThat(topic.errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+                assertThat(topic.errorMessage()).isNull();
+            });
+        }
+        try (RefusingController refusing = new RefusingController(Errors.UNSUPPORTED_VERSION);
+             NodeChannel channel = new NodeChannel("localhost", refusing.port(), "forwarder-test", SOCKET_TIMEOUT_MS)) {
+            assertThatThrownBy(() -> forwarderOn(channel).handlerFor(ApiKey.CREATE_TOPICS,
+                    ForwardingFailure::createTopics).handle(CLIENT, create).toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).cause().isInstanceOf(CloseConnection.class);
+        }
+        int closedPort;
+        try (ServerSocket gone = new ServerSocket(0)) {
+            closedPort = gone.getLocalPort();
+        }
+        try (NodeChannel channel = new NodeChannel("localhost", closedPort, "forwarder-test", SOCKET_TIMEOUT_MS)) {
+            CreateTopicsResponseView answer = new CreateTopicsResponseView(forwarderOn(channel)
+                    .handlerFor(ApiKey.CREATE_TOPICS, ForwardingFailure::createTopics).handle(CLIENT, create)
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS));
+            assertThat(answer.topics()).singleElement().satisfies(topic -> assertThat(topic.errorCode())
+                    .isEqualTo(Errors.REQUEST_TIMED_OUT.code()));
+        }
+    }
+
+    /** A controller that answers every envelope with this error and nothing inside, as Kafka's refuses one. */
+    private static final class RefusingController implements AutoCloseable {
+
+        private final ServerSocket server = new ServerSocket(0);
+        private final Thread serving;
+
+        RefusingController(Errors error) throws IOException {
+            serving = new Thread(() -> {
+                try (Socket connection = server.accept()) {
+                    DataInputStream in = new DataInputStream(connection.getInputStream());
+                    OutputStream out = connection.getOutputStream();
+                    while (true) {
+                        byte[] frame = new byte[in.readInt()];
+                        in.readFully(frame);
+                        Request envelope = MessageCodec.decodeRequest(Unpooled.wrappedBuffer(frame));
+                        ByteBuf answer = Unpooled.buffer();
+                        answer.writeInt(0);
+                        new ResponseHeader(envelope.header().correlationId()).write(answer,
+                                ResponseHeader.headerVersion(ApiKey.ENVELOPE, envelope.version()));
+                        ApiKey.ENVELOPE.response().write(answer, new EnvelopeResponseView().responseData(null)
+                                .errorCode(error.code()).struct(), envelope.version());
+                        answer.setInt(0, answer.readableBytes() - Integer.BYTES);
+                        answer.readBytes(out, answer.readableBytes());
+                        out.flush();
+                    }
+                } catch (IOException e) {
+                    // closed: the test is over
+                }
+            }, "refusing-controller");
+            serving.start();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        @Override
+        public void close() throws Exception {
+            server.close();
+            serving.join(10_000);
+        }
     }
 }
