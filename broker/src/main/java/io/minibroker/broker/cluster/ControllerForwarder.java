@@ -62,7 +62,7 @@ public final class ControllerForwarder {
      * client's connection is closed, for the client to learn the versions again, as Kafka's KafkaApis closes it.
      */
     public ApiHandler handlerFor(ApiKey api, BiFunction<Request, Errors, Struct> failure) {
-        return (context, request) -> forward(api, request.version(), envelope(context, request))
+        return (context, request) -> forwardAs(context, request)
                 .exceptionally(thrown -> {
                     Throwable cause = thrown instanceof CompletionException ? thrown.getCause() : thrown;
                     if (cause instanceof EnvelopeRefused refused) {
@@ -91,6 +91,16 @@ public final class ControllerForwarder {
         }
     }
 
+    /**
+     * Sends {@code request} to the controller in an Envelope as {@code client}'s, and completes with the controller's
+     * answer to it once this broker has the image that follows; completes exceptionally if the controller cannot be
+     * reached or refuses the envelope. For a client's request, and for one this broker makes on a client's account
+     * (a topic a Metadata request auto-creates).
+     */
+    public CompletableFuture<Struct> forwardAs(RequestContext client, Request request) {
+        return forward(request.api(), request.version(), envelope(client, request));
+    }
+
     /** The client's request, header and body as it sent them, in an Envelope with its principal and address. */
     private static Envelope envelope(RequestContext context, Request request) {
         byte[] frame = MessageCodec.encodeRequestToArray(request.header(), request.body());
@@ -110,7 +120,7 @@ public final class ControllerForwarder {
     /**
      * Sends a request to the controller and completes with its answer once this broker has the image that
      * follows it; completes exceptionally if the controller cannot be reached. For requests this broker makes on
-     * its own account too (a topic auto-created by Metadata).
+     * its own account (the {@code __consumer_offsets} a FindCoordinator asks for).
      */
     public CompletableFuture<Struct> forward(ApiKey api, short version, Struct body) {
         return refreshedAfter(api, () -> sendResendingOnce(api, version, body));

@@ -127,7 +127,7 @@ final class ClusterLink {
         forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
         forwardingChannel = controllerChannel("forwarding", config.get(BrokerConfig.CONTROLLER_SOCKET_TIMEOUT_MS));
         ControllerForwarder controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
-        TopicCreation autoCreation = new ControllerTopicAutoCreation(controller, config);
+        ControllerTopicAutoCreation autoCreation = new ControllerTopicAutoCreation(controller, config);
         security.register(apis, controller, onDisk);
         // Kafka's brokers preprocess the broker and logger resources themselves and forward the rest.
         BrokerConfigChanges brokerChanges = BrokerConfigChanges.ofBroker(node.nodeId(), brokerConfigs, loggers);

@@ -1,6 +1,12 @@
 package io.minibroker.broker.quota;
 
+import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.MetadataRequestView;
+import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -15,6 +21,8 @@ import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +44,53 @@ class ClusterMutationQuotaTest {
     private static final CreateTopicsOptions NO_RETRY = new CreateTopicsOptions().retryOnQuotaViolation(false);
     private static final CreatePartitionsOptions NO_RETRY_PARTITIONS = new CreatePartitionsOptions()
             .retryOnQuotaViolation(false);
+
+    /**
+     * As Kafka's broker, a topic a Metadata request auto-creates goes to the controller in an Envelope as the
+     * client's CreateTopics (its principal and client id), so the client's controller_mutation_rate applies: over
+     * it, the topic is refused and the client still finds it unknown; once the bucket refills, its next Metadata has
+     * it created.
+     */
+    @Test
+    void aTopicAutoCreatedByMetadataCountsAgainstTheClientsQuota() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (MiniCluster cluster = MiniCluster.start(3, Map.of("controller.quota.window.num", "2",
+                "broker.heartbeat.interval.ms", "100"), clock);
+             Admin mutator = admin(cluster, "mutator"); Admin other = admin(cluster, "other")) {
+            await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three brokers registered");
+            other.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                    new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "mutator")),
+                    List.of(new ClientQuotaAlteration.Op(QuotaConfig.CONTROLLER_MUTATION_RATE, 10.0))))).all().get();
+            mutator.createTopics(List.of(new NewTopic("burst", 21, (short) 1)), NO_RETRY).all().get(); // -1 left
+            int port = cluster.node(1).boundPort("PLAINTEXT");
+            try (NodeChannel asMutator = new NodeChannel("localhost", port, "mutator", 30_000);
+                 NodeChannel asOther = new NodeChannel("localhost", port, "other", 30_000)) {
+                assertThat(topicError(asMutator, "wanted", true)).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                // Forwarded after the auto-creation on node 1's one forwarding connection: answered after it.
+                CreateTopicsRequestView marker = new CreateTopicsRequestView().timeoutMs(30_000);
+                marker.addTopic().name("marker").numPartitions(1).replicationFactor((short) 1);
+                asOther.send(ApiKey.CREATE_TOPICS, (short) 7, marker.struct());
+                assertThat(topicError(asOther, "wanted", false)).as("refused over the mutator's quota")
+                        .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+
+                clock.advance(100);
+                assertThat(topicError(asMutator, "wanted", true)).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                await(() -> topicError(asOther, "wanted", false) == Errors.NONE, "wanted created");
+            }
+        }
+    }
+
+    /** The error node's Metadata answers for {@code topic}. */
+    private static Errors topicError(NodeChannel node, String topic, boolean autoCreate) {
+        MetadataRequestView request = new MetadataRequestView().allowAutoTopicCreation(autoCreate);
+        request.addTopic().name(topic);
+        try {
+            return Errors.forCode(new MetadataResponseView(node.send(ApiKey.METADATA, (short) 12, request.struct()))
+                    .topics().get(0).errorCode());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     private static Admin admin(MiniCluster cluster, String clientId) {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
