@@ -1,27 +1,19 @@
 package io.minibroker.broker.cluster;
 
-import io.minibroker.broker.control.RequestMatch;
 import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.TopicRights;
-import io.minibroker.protocol.header.RequestHeader;
-import io.minibroker.protocol.header.ResponseHeader;
-import io.minibroker.protocol.message.MessageCodec;
-import io.minibroker.protocol.message.Request;
-import io.minibroker.protocol.message.view.EnvelopeResponseView;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import java.io.DataInputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.ServerSocket;
-import java.net.Socket;
+import io.minibroker.broker.control.RequestMatch;
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.broker.replica.ScriptedPeer;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.ApiVersionsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView;
+import io.minibroker.protocol.message.view.EnvelopeResponseView;
 import io.minibroker.protocol.schema.Struct;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,7 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -130,7 +124,7 @@ class ControllerForwarderTest {
     void aRefusedEnvelopeIsAnUnknownServerErrorAndAnUnreachableControllerATimeout() throws Exception {
         Request create = new Request(new RequestHeader(ApiKey.CREATE_TOPICS.id(), (short) 7, 5, "app"),
                 ApiKey.CREATE_TOPICS, createTopic("refused"));
-        try (RefusingController refusing = new RefusingController(Errors.CLUSTER_AUTHORIZATION_FAILED);
+        try (ScriptedPeer refusing = refusing(Errors.CLUSTER_AUTHORIZATION_FAILED);
              NodeChannel channel = new NodeChannel("localhost", refusing.port(), "forwarder-test", SOCKET_TIMEOUT_MS)) {
             CreateTopicsResponseView answer = new CreateTopicsResponseView(forwarderOn(channel)
                     .handlerFor(ApiKey.CREATE_TOPICS, ForwardingFailure::createTopics).handle(CLIENT, create)
@@ -141,7 +135,7 @@ class ControllerForwarderTest {
                 assertThat(topic.errorMessage()).isNull();
             });
         }
-        try (RefusingController refusing = new RefusingController(Errors.UNSUPPORTED_VERSION);
+        try (ScriptedPeer refusing = refusing(Errors.UNSUPPORTED_VERSION);
              NodeChannel channel = new NodeChannel("localhost", refusing.port(), "forwarder-test", SOCKET_TIMEOUT_MS)) {
             assertThatThrownBy(() -> forwarderOn(channel).handlerFor(ApiKey.CREATE_TOPICS,
                     ForwardingFailure::createTopics).handle(CLIENT, create).toCompletableFuture()
@@ -162,45 +156,8 @@ class ControllerForwarderTest {
     }
 
     /** A controller that answers every envelope with this error and nothing inside, as Kafka's refuses one. */
-    private static final class RefusingController implements AutoCloseable {
-
-        private final ServerSocket server = new ServerSocket(0);
-        private final Thread serving;
-
-        RefusingController(Errors error) throws IOException {
-            serving = new Thread(() -> {
-                try (Socket connection = server.accept()) {
-                    DataInputStream in = new DataInputStream(connection.getInputStream());
-                    OutputStream out = connection.getOutputStream();
-                    while (true) {
-                        byte[] frame = new byte[in.readInt()];
-                        in.readFully(frame);
-                        Request envelope = MessageCodec.decodeRequest(Unpooled.wrappedBuffer(frame));
-                        ByteBuf answer = Unpooled.buffer();
-                        answer.writeInt(0);
-                        new ResponseHeader(envelope.header().correlationId()).write(answer,
-                                ResponseHeader.headerVersion(ApiKey.ENVELOPE, envelope.version()));
-                        ApiKey.ENVELOPE.response().write(answer, new EnvelopeResponseView().responseData(null)
-                                .errorCode(error.code()).struct(), envelope.version());
-                        answer.setInt(0, answer.readableBytes() - Integer.BYTES);
-                        answer.readBytes(out, answer.readableBytes());
-                        out.flush();
-                    }
-                } catch (IOException e) {
-                    // closed: the test is over
-                }
-            }, "refusing-controller");
-            serving.start();
-        }
-
-        int port() {
-            return server.getLocalPort();
-        }
-
-        @Override
-        public void close() throws Exception {
-            server.close();
-            serving.join(10_000);
-        }
+    private static ScriptedPeer refusing(Errors error) {
+        return new ScriptedPeer("refusing-controller", envelope -> Optional.of(new EnvelopeResponseView()
+                .responseData(null).errorCode(error.code()).struct()));
     }
 }
