@@ -132,6 +132,29 @@ class ConfluentKafkaPythonSmokeTest {
         }
     }
 
+    /**
+     * src/test/confluent-kafka-python/reauth.py: librdkafka re-authenticates its connections (KIP-368) when the
+     * broker gives its SASL sessions a lifetime ({@code connections.max.reauth.ms}), and keeps producing without an
+     * error. (Debian's kcat links librdkafka 2.0.2, from before its KIP-368 support: its connections are closed at
+     * their sessions' end and opened again, on Kafka as here.)
+     */
+    @Test
+    void confluentKafkaPythonReauthenticatesItsSaslConnections() throws Exception {
+        assumeInstalled();
+        Map<String, String> settings = Map.of("listeners", "SASL_PLAINTEXT://localhost:0",
+                "sasl.enabled.mechanisms", "PLAIN",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required user_alice=\"alice-secret\";",
+                "connections.max.reauth.ms", "2000");
+        try (EmbeddedBroker kafka = EmbeddedBroker.start(logDir, settings)) {
+            String output = Commands.run(PROGRAM_DIR, "", "python3", "reauth.py", kafka.bootstrapServers(),
+                    "reauthenticated", "alice", "alice-secret");
+
+            assertThat(output.strip())
+                    .isEqualTo("{\"all_delivered\": true, \"errors\": [], \"reauthenticated_twice\": true}");
+        }
+    }
+
     private static void assumeInstalled() throws Exception {
         Assumptions.assumeTrue(Commands.onPath("python3"), "python3 is not installed; skipping");
         Assumptions.assumeTrue(Commands.succeeds("python3", "-c", "import confluent_kafka"),

@@ -1,5 +1,6 @@
 package io.minibroker.broker.api;
 
+import io.minibroker.broker.security.ForwardedPrincipal;
 import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.broker.security.SaslSession;
 
@@ -13,32 +14,61 @@ import java.util.concurrent.Executor;
  * certificate names (null elsewhere, or ANONYMOUS when the client sent none); what the principal may do with topics
  * the request does not name ({@link TopicRights}, everything unless the authorizer's checks set it); its
  * connection's event loop, where a handler goes on with work that must not stay on the thread that completed what it
- * waited for (another component's single thread), running at once when already there.
+ * waited for (another component's single thread), running at once when already there; for a request a broker
+ * forwarded in an Envelope, the client it forwarded it for (null otherwise).
  */
 public record RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl,
-                             KafkaPrincipal tlsPrincipal, TopicRights topicRights, Executor eventLoop) {
+                             KafkaPrincipal tlsPrincipal, TopicRights topicRights, Executor eventLoop,
+                             ForwardedPrincipal forwardedFor) {
+
+    /** The context of a request that came on its client's own connection. */
+    public RequestContext(String listenerName, SocketAddress clientAddress, SaslSession sasl,
+                          KafkaPrincipal tlsPrincipal, TopicRights topicRights, Executor eventLoop) {
+        this(listenerName, clientAddress, sasl, tlsPrincipal, topicRights, eventLoop, null);
+    }
 
     /**
      * The context of a request a broker forwarded in an Envelope, on the controller: the client's principal and
-     * address as the envelope gives them (the principal where a connection's certificate would name it, no SASL
-     * session), on the listener and event loop of the envelope's connection.
+     * address as the envelope gives them (no SASL session, no certificate), on the listener and event loop of the
+     * envelope's connection.
      */
-    public static RequestContext forwarded(RequestContext envelope, KafkaPrincipal client, SocketAddress address) {
-        return new RequestContext(envelope.listenerName(), address, null, client, TopicRights.ALL,
-                envelope.eventLoop());
+    public static RequestContext forwarded(RequestContext envelope, ForwardedPrincipal client,
+                                           SocketAddress address) {
+        return new RequestContext(envelope.listenerName(), address, null, null, TopicRights.ALL,
+                envelope.eventLoop(), client);
     }
 
     /** This context, with the rights the authorizer gives its principal. */
     public RequestContext withTopicRights(TopicRights rights) {
-        return new RequestContext(listenerName, clientAddress, sasl, tlsPrincipal, rights, eventLoop);
+        return new RequestContext(listenerName, clientAddress, sasl, tlsPrincipal, rights, eventLoop, forwardedFor);
+    }
+
+    /** Whether the request came in an Envelope, forwarded by a broker for its client. */
+    public boolean forwarded() {
+        return forwardedFor != null;
+    }
+
+    /**
+     * Whether the client signed in with a delegation token: on its own SASL connection, or as the forwarding broker
+     * says in the Envelope.
+     */
+    public boolean tokenAuthenticated() {
+        if (forwardedFor != null) {
+            return forwardedFor.tokenAuthenticated();
+        }
+        return sasl != null && sasl.tokenAuthenticated();
     }
 
     /**
      * Who sent the request, as Kafka's DefaultKafkaPrincipalBuilder names it: the SASL user on a SASL listener
-     * (SASL_SSL too), else the client certificate's mapped name on an SSL listener, else User:ANONYMOUS.
+     * (SASL_SSL too), else the client certificate's mapped name on an SSL listener, else User:ANONYMOUS; for a
+     * forwarded request, the client the broker forwarded it for.
      */
     public KafkaPrincipal principal() {
-        if (sasl != null && sasl.isAuthenticated()) {
+        if (forwardedFor != null) {
+            return forwardedFor.principal();
+        }
+        if (sasl != null && sasl.principal() != null) { // authenticated, or re-authenticating as the same
             return KafkaPrincipal.user(sasl.principal());
         }
         return tlsPrincipal != null ? tlsPrincipal : KafkaPrincipal.ANONYMOUS;

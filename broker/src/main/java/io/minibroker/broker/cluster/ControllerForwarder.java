@@ -105,11 +105,10 @@ public final class ControllerForwarder {
     private static Envelope envelope(RequestContext context, Request request) {
         byte[] frame = MessageCodec.encodeRequestToArray(request.header(), request.body());
         byte[] requestData = Arrays.copyOfRange(frame, Frames.SIZE_PREFIX_BYTES, frame.length);
-        boolean tokenAuthenticated = context.sasl() != null && context.sasl().tokenAuthenticated();
         byte[] clientHost = context.clientAddress() instanceof InetSocketAddress inet && inet.getAddress() != null
                 ? inet.getAddress().getAddress() : new byte[0];
         return new Envelope(new EnvelopeRequestView().requestData(requestData)
-                .requestPrincipal(KafkaPrincipalSerde.serialize(context.principal(), tokenAuthenticated))
+                .requestPrincipal(KafkaPrincipalSerde.serialize(context.principal(), context.tokenAuthenticated()))
                 .clientHostAddress(clientHost).struct(), request.header().correlationId());
     }
 

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.concurrent.ThreadLocalRandom;
 import javax.net.ssl.SSLSocket;
 
 /**
@@ -36,6 +37,8 @@ public final class NodeChannel implements AutoCloseable {
     private volatile Socket socket;
     private volatile boolean aborted;
     private int correlationId;
+    /** When to sign in again on the open connection, on the broker's clock; Long.MAX_VALUE: never. */
+    private long reauthenticateAtMs = Long.MAX_VALUE;
 
     /** A connection to a PLAINTEXT listener. */
     public NodeChannel(String host, int port, String clientId, int timeoutMs) {
@@ -58,7 +61,7 @@ public final class NodeChannel implements AutoCloseable {
     /** Sends a request in this version and answers the response body, in the same version. */
     public synchronized Struct send(ApiKey api, short version, Struct body) throws IOException {
         try {
-            return exchange(connected(), api, version, body);
+            return exchange(reauthenticated(connected()), api, version, body);
         } catch (IOException | RuntimeException e) {
             close(); // the stream may be mid-frame: never reuse it
             throw e instanceof IOException io ? io : new IOException("bad response from " + host + ":" + port, e);
@@ -104,8 +107,7 @@ public final class NodeChannel implements AutoCloseable {
                     tls.startHandshake(); // bounded by the read timeout; fails if the certificate does not check out
                 }
                 if (security.login() != null) {
-                    Socket signingIn = fresh;
-                    security.login().authenticate((api, version, body) -> exchange(signingIn, api, version, body));
+                    signIn(fresh);
                 }
             } catch (IOException e) {
                 fresh.close();
@@ -119,6 +121,25 @@ public final class NodeChannel implements AutoCloseable {
             }
         }
         return socket;
+    }
+
+    /**
+     * Signs in on the connection, and sets when to again: as kafka-clients' SaslClientAuthenticator, at 85% to 95%
+     * (jitter, so that many connections do not all at once) of the session's lifetime, when the node gave one.
+     */
+    private void signIn(Socket connection) throws IOException {
+        long lifetimeMs = security.login().authenticate((api, version, body) -> exchange(connection, api, version,
+                body));
+        reauthenticateAtMs = lifetimeMs <= 0 ? Long.MAX_VALUE : security.monotonicMs().getAsLong()
+                + (long) (lifetimeMs * (0.85 + 0.10 * ThreadLocalRandom.current().nextDouble()));
+    }
+
+    /** The open connection, signed in again first if its session is near its end (KIP-368). */
+    private Socket reauthenticated(Socket connection) throws IOException {
+        if (security.login() != null && security.monotonicMs().getAsLong() >= reauthenticateAtMs) {
+            signIn(connection);
+        }
+        return connection;
     }
 
     /**

@@ -9,6 +9,8 @@ import io.minibroker.broker.authz.ResourceType;
 import io.minibroker.broker.feature.Feature;
 import io.minibroker.broker.feature.FeatureLevels;
 import io.minibroker.broker.quota.QuotaEntity;
+import io.minibroker.broker.security.DelegationToken;
+import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.broker.security.ScramCredential;
 import io.minibroker.broker.security.ScramMechanism;
 import io.minibroker.protocol.record.CompressionType;
@@ -39,7 +41,8 @@ import java.util.UUID;
  * log, which the controller hands brokers in the answer to a Fetch of {@code __cluster_metadata}: one record batch
  * holding the whole of them, an AccessControlEntryRecord (metadata api key 18) per ACL, a UserScramCredentialRecord
  * (api key 11) per user and mechanism, a ConfigRecord (api key 4, resource type GROUP or BROKER) per group or
- * broker config and a ClientQuotaRecord (api key 14) per client quota, each framed as Kafka's MetadataRecordSerde frames a record value (frame version 1, api key, record
+ * broker config, a ClientQuotaRecord (api key 14) per client quota and a DelegationTokenRecord (api key 10) per
+ * delegation token, each framed as Kafka's MetadataRecordSerde frames a record value (frame version 1, api key, record
  * version, then the record in the flexible encoding). A broker that fetches it replaces its ACLs, credentials, group
  * and broker configs with what it holds: the batch is a snapshot of them, so a removal is the record's absence and
  * the Remove* records (and the ConfigRecords with a null value) Kafka's log also carries are never needed. The
@@ -50,6 +53,7 @@ public final class SecurityRecords {
 
     private static final int FRAME_VERSION = 1;
     private static final int CONFIG_RECORD = 4;
+    private static final int DELEGATION_TOKEN_RECORD = 10;
     private static final int USER_SCRAM_CREDENTIAL_RECORD = 11;
     private static final int CLIENT_QUOTA_RECORD = 14;
     private static final int FEATURE_LEVEL_RECORD = 12;
@@ -60,14 +64,24 @@ public final class SecurityRecords {
      * The ACLs, credentials, group configs and dynamic broker configs one snapshot holds; credentials by user, then
      * by mechanism; group configs by group id, broker configs by broker id ("" for the cluster default), then by name;
      * client quotas by entity, then by key;
-     * the finalized features, null in a snapshot that carries none; client metrics subscriptions by name.
+     * the finalized features, null in a snapshot that carries none; client metrics subscriptions by name; the
+     * delegation tokens.
      */
     public record Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
                            Map<String, Map<String, String>> groupConfigs,
                            Map<String, Map<String, String>> brokerConfigs,
                            Map<QuotaEntity, Map<String, Double>> clientQuotas, FeatureLevels features,
-                           Map<String, Map<String, String>> clientMetrics) {
+                           Map<String, Map<String, String>> clientMetrics, List<DelegationToken> delegationTokens) {
         public static final Snapshot EMPTY = new Snapshot(List.of(), Map.of());
+
+        /** A snapshot without delegation tokens. */
+        public Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
+                        Map<String, Map<String, String>> groupConfigs,
+                        Map<String, Map<String, String>> brokerConfigs,
+                        Map<QuotaEntity, Map<String, Double>> clientQuotas, FeatureLevels features,
+                        Map<String, Map<String, String>> clientMetrics) {
+            this(acls, credentials, groupConfigs, brokerConfigs, clientQuotas, features, clientMetrics, List.of());
+        }
 
         /** A snapshot without client metrics subscriptions. */
         public Snapshot(List<AclBinding> acls, Map<String, Map<ScramMechanism, ScramCredential>> credentials,
@@ -104,7 +118,8 @@ public final class SecurityRecords {
     public static ByteBuf encode(Snapshot snapshot) {
         if (snapshot.acls().isEmpty() && snapshot.credentials().isEmpty() && snapshot.groupConfigs().isEmpty()
                 && snapshot.brokerConfigs().isEmpty() && snapshot.clientQuotas().isEmpty()
-                && snapshot.features() == null && snapshot.clientMetrics().isEmpty()) {
+                && snapshot.features() == null && snapshot.clientMetrics().isEmpty()
+                && snapshot.delegationTokens().isEmpty()) {
             return Unpooled.EMPTY_BUFFER;
         }
         RecordBatchBuilder batch = new RecordBatchBuilder(UnpooledByteBufAllocator.DEFAULT, CompressionType.NONE,
@@ -123,6 +138,9 @@ public final class SecurityRecords {
                 List.of())));
         snapshot.clientQuotas().forEach((entity, quotas) -> quotas.forEach((key, value) -> batch.append(
                 RecordBatch.NO_TIMESTAMP, null, clientQuotaRecord(entity, key, value), List.of())));
+        for (DelegationToken token : snapshot.delegationTokens()) {
+            batch.append(RecordBatch.NO_TIMESTAMP, null, delegationTokenRecord(token), List.of());
+        }
         if (snapshot.features() != null) {
             snapshot.features().levels().forEach((feature, level) -> {
                 if (level > 0) {
@@ -152,6 +170,7 @@ public final class SecurityRecords {
         Map<String, Map<String, String>> clientMetrics = new TreeMap<>();
         Map<QuotaEntity, Map<String, Double>> clientQuotas = new HashMap<>();
         Map<Feature, Short> features = new EnumMap<>(Feature.class);
+        List<DelegationToken> tokens = new ArrayList<>();
         long featuresEpoch = -1;
         RecordBatches batches = RecordBatches.of(records);
         while (batches.hasNext()) {
@@ -162,7 +181,7 @@ public final class SecurityRecords {
                     Record record = iterator.next();
                     if (record.value() != null) {
                         read(record.value().duplicate(), acls, credentials, groupConfigs, brokerConfigs,
-                                clientMetrics, clientQuotas, features);
+                                clientMetrics, clientQuotas, features, tokens);
                     }
                 }
             }
@@ -176,7 +195,7 @@ public final class SecurityRecords {
                 Collections.unmodifiableMap(groupConfigs), Collections.unmodifiableMap(brokerConfigs),
                 Collections.unmodifiableMap(clientQuotas),
                 features.isEmpty() ? null : new FeatureLevels(features, featuresEpoch),
-                Collections.unmodifiableMap(clientMetrics));
+                Collections.unmodifiableMap(clientMetrics), List.copyOf(tokens));
     }
 
     private static byte[] aclRecord(AclBinding acl) {
@@ -239,6 +258,24 @@ public final class SecurityRecords {
         return ByteBufUtil.getBytes(out);
     }
 
+    /**
+     * Kafka's DelegationTokenRecord v0: owner, requester and renewers as {@code type:name}, the issue, maximum and
+     * expiry times, the id. The HMAC is not in it: each node derives it from the id with its own secret key.
+     */
+    private static byte[] delegationTokenRecord(DelegationToken token) {
+        ByteBuf out = header(DELEGATION_TOKEN_RECORD);
+        writeString(out, token.owner().toString());
+        writeString(out, token.requester().toString());
+        Wire.writeUnsignedVarint(out, token.renewers().size() + 1);
+        token.renewers().forEach(renewer -> writeString(out, renewer.toString()));
+        out.writeLong(token.issueTimestamp());
+        out.writeLong(token.maxTimestamp());
+        out.writeLong(token.expiryTimestamp());
+        writeString(out, token.tokenId());
+        Wire.writeUnsignedVarint(out, 0);
+        return ByteBufUtil.getBytes(out);
+    }
+
     /** Kafka's FeatureLevelRecord v0: the feature's name and its finalized level. */
     private static byte[] featureLevelRecord(Feature feature, short level) {
         ByteBuf out = header(FEATURE_LEVEL_RECORD);
@@ -261,7 +298,8 @@ public final class SecurityRecords {
                              Map<String, Map<String, String>> groupConfigs,
                              Map<String, Map<String, String>> brokerConfigs,
                              Map<String, Map<String, String>> clientMetrics,
-                             Map<QuotaEntity, Map<String, Double>> clientQuotas, Map<Feature, Short> features) {
+                             Map<QuotaEntity, Map<String, Double>> clientQuotas, Map<Feature, Short> features,
+                             List<DelegationToken> tokens) {
         if (Wire.readUnsignedVarint(in) != FRAME_VERSION) {
             throw new IllegalArgumentException("unknown metadata record frame version");
         }
@@ -316,6 +354,8 @@ public final class SecurityRecords {
             if (!in.readBoolean()) { // a removal is the record's absence from a snapshot: never carried
                 clientQuotas.computeIfAbsent(new QuotaEntity(entity), e -> new HashMap<>()).put(key, value);
             }
+        } else if (apiKey == DELEGATION_TOKEN_RECORD) {
+            tokens.add(readDelegationToken(in));
         } else if (apiKey == FEATURE_LEVEL_RECORD) {
             Feature feature = Feature.named(readString(in));
             short level = in.readShort();
@@ -323,6 +363,23 @@ public final class SecurityRecords {
                 features.put(feature, level);
             }
         }
+    }
+
+    private static DelegationToken readDelegationToken(ByteBuf in) {
+        KafkaPrincipal owner = KafkaPrincipal.parse(readString(in));
+        KafkaPrincipal requester = KafkaPrincipal.parse(readString(in));
+        int renewerCount = Wire.readUnsignedVarint(in) - 1;
+        if (renewerCount < 0 || renewerCount > in.readableBytes()) {
+            throw new IllegalArgumentException("a delegation token record's renewer list is malformed");
+        }
+        List<KafkaPrincipal> renewers = new ArrayList<>(renewerCount);
+        for (int i = 0; i < renewerCount; i++) {
+            renewers.add(KafkaPrincipal.parse(readString(in)));
+        }
+        long issued = in.readLong();
+        long max = in.readLong();
+        long expiry = in.readLong();
+        return new DelegationToken(readString(in), owner, requester, renewers, issued, max, expiry);
     }
 
     private static void writeString(ByteBuf out, String value) {

@@ -39,6 +39,9 @@ public final class BrokerConfig {
     /** Kafka's per-listener {@code listener.name.<listener, lower case>.max.connections}. */
     private static final java.util.regex.Pattern LISTENER_MAX_CONNECTIONS_KEY = java.util.regex.Pattern.compile(
             "listener\\.name\\.([^.]+)\\.max\\.connections");
+    /** {@code connections.max.reauth.ms} for a listener, or for one SASL mechanism on it, as Kafka looks it up. */
+    private static final java.util.regex.Pattern LISTENER_MAX_REAUTH_KEY = java.util.regex.Pattern.compile(
+            "listener\\.name\\.([^.]+)\\.(?:([^.]+)\\.)?connections\\.max\\.reauth\\.ms");
     /** The characters Kafka allows in a host of {@code max.connections.per.ip.overrides} (Utils.validHostPattern). */
     private static final java.util.regex.Pattern HOST = java.util.regex.Pattern.compile("[0-9a-zA-Z\\-%._:]*");
 
@@ -440,6 +443,11 @@ public final class BrokerConfig {
     /** The {@link #LISTENER_MAX_CONNECTIONS_KEY} values, by listener name in upper case. */
     private final Map<String, Integer> listenerMaxConnections;
     /**
+     * The {@link #LISTENER_MAX_REAUTH_KEY} values, by listener name in upper case, then "/" and the mechanism in upper
+     * case for a mechanism's.
+     */
+    private final Map<String, Long> listenerMaxReauthMs;
+    /**
      * The dynamic values ({@link DynamicBrokerConfig}) of the keys this broker parses, which win over
      * {@link #values}: immutable, replaced whole by {@link #applyDynamic}.
      */
@@ -447,12 +455,13 @@ public final class BrokerConfig {
 
     private BrokerConfig(Map<ConfigKey<?>, Object> values, Set<String> unknownKeys,
                          Map<String, String> plainJaasConfigs, Map<String, String> sslEntries,
-                         Map<String, Integer> listenerMaxConnections) {
+                         Map<String, Integer> listenerMaxConnections, Map<String, Long> listenerMaxReauthMs) {
         this.values = values;
         this.unknownKeys = unknownKeys;
         this.plainJaasConfigs = plainJaasConfigs;
         this.sslEntries = sslEntries;
         this.listenerMaxConnections = listenerMaxConnections;
+        this.listenerMaxReauthMs = listenerMaxReauthMs;
     }
 
     /** Parses and checks every entry; throws {@link ConfigException} on the first invalid value. */
@@ -463,15 +472,22 @@ public final class BrokerConfig {
         Map<String, String> plainJaasConfigs = new HashMap<>();
         Map<String, String> sslEntries = new HashMap<>();
         Map<String, Integer> listenerMaxConnections = new HashMap<>();
+        Map<String, Long> listenerMaxReauthMs = new HashMap<>();
         for (Map.Entry<String, String> entry : properties.entrySet()) {
             String name = entry.getKey().trim();
             ConfigKey<?> key = KEYS.get(name);
             java.util.regex.Matcher maxConnections = LISTENER_MAX_CONNECTIONS_KEY.matcher(name);
+            java.util.regex.Matcher maxReauth = LISTENER_MAX_REAUTH_KEY.matcher(name);
             if (key != null) {
                 values.put(key, key.parse(entry.getValue()));
             } else if (maxConnections.matches()) {
                 listenerMaxConnections.put(maxConnections.group(1).toUpperCase(java.util.Locale.ROOT),
                         intKey(name, null, 0).parse(entry.getValue()));
+            } else if (maxReauth.matches()) {
+                String listener = maxReauth.group(1).toUpperCase(java.util.Locale.ROOT);
+                listenerMaxReauthMs.put(maxReauth.group(2) == null ? listener
+                                : listener + "/" + maxReauth.group(2).toUpperCase(java.util.Locale.ROOT),
+                        longKey(name, null, Long.MIN_VALUE).parse(entry.getValue()));
             } else if (SecurityKeys.isJaasKey(name)) {
                 SecurityKeys.plainJaasListener(name)
                         .ifPresent(listener -> plainJaasConfigs.put(listener, entry.getValue()));
@@ -487,7 +503,7 @@ public final class BrokerConfig {
             LOG.warn("Ignoring configuration keys this broker does not know: {}", unknown);
         }
         BrokerConfig config = new BrokerConfig(values, Collections.unmodifiableSet(unknown), Map.copyOf(plainJaasConfigs),
-                Map.copyOf(sslEntries), Map.copyOf(listenerMaxConnections));
+                Map.copyOf(sslEntries), Map.copyOf(listenerMaxConnections), Map.copyOf(listenerMaxReauthMs));
         config.checkConsistency();
         return config;
     }
@@ -628,6 +644,19 @@ public final class BrokerConfig {
     /** {@code listener.name.<listener>.max.connections}, else {@code max.connections} as Kafka reads it. */
     public int maxConnections(String listenerName) {
         return listenerMaxConnections.getOrDefault(listenerName, get(MAX_CONNECTIONS));
+    }
+
+    /**
+     * {@code connections.max.reauth.ms} for a SASL mechanism on a listener, as Kafka's SaslChannelBuilder reads it:
+     * {@code listener.name.<listener>.<mechanism>.connections.max.reauth.ms}, else the listener's, else the broker's.
+     */
+    public long connectionsMaxReauthMs(String listenerName, String mechanism) {
+        String listener = listenerName.toUpperCase(java.util.Locale.ROOT);
+        Long forMechanism = listenerMaxReauthMs.get(listener + "/" + mechanism.toUpperCase(java.util.Locale.ROOT));
+        if (forMechanism != null) {
+            return forMechanism;
+        }
+        return listenerMaxReauthMs.getOrDefault(listener, get(SecurityKeys.CONNECTIONS_MAX_REAUTH_MS));
     }
 
     /** The value of {@code listener.name.<listener>.plain.sasl.jaas.config}, if set. */

@@ -67,6 +67,15 @@ public final class SecurityKeys {
     public static final ConfigKey<Integer> CONNECTION_FAILED_AUTHENTICATION_DELAY_MS =
             intKey("connection.failed.authentication.delay.ms", 100, 0);
     /**
+     * KIP-368: the longest a SASL session lasts before the client must re-authenticate on its connection (0, the
+     * default, or less: no limit of its own; a token's expiry bounds a session signed in with it anyway); also set
+     * for a listener, {@code listener.name.<listener>.connections.max.reauth.ms}, or for one mechanism on it,
+     * {@code listener.name.<listener>.<mechanism>.connections.max.reauth.ms} ({@link
+     * BrokerConfig#connectionsMaxReauthMs}). Kafka's key bounds nothing below: neither does this.
+     */
+    public static final ConfigKey<Long> CONNECTIONS_MAX_REAUTH_MS =
+            longKey("connections.max.reauth.ms", 0L, Long.MIN_VALUE);
+    /**
      * Not a Kafka key (Kafka bounds a handshake only by connections.max.idle.ms): how long a connection to an SSL or
      * SASL_SSL listener may take to finish its TLS handshake before it is closed, so that a client that connects
      * and never (or only byte by byte) handshakes does not hold its connection for the idle timeout.
@@ -90,6 +99,7 @@ public final class SecurityKeys {
     /** Every key of this family, for {@link BrokerConfig}'s table. */
     static final List<ConfigKey<?>> KEYS = List.of(LISTENER_SECURITY_PROTOCOL_MAP, SASL_ENABLED_MECHANISMS,
             TLS_HANDSHAKE_TIMEOUT_MS, SASL_SERVER_MAX_RECEIVE_SIZE, CONNECTION_FAILED_AUTHENTICATION_DELAY_MS,
+            CONNECTIONS_MAX_REAUTH_MS,
             SASL_MECHANISM_INTER_BROKER_PROTOCOL, SASL_MECHANISM_CONTROLLER_PROTOCOL, AUTHORIZER_CLASS_NAME,
             SUPER_USERS, ALLOW_EVERYONE_IF_NO_ACL_FOUND, DELEGATION_TOKEN_SECRET_KEY, DELEGATION_TOKEN_MAX_LIFETIME_MS,
             DELEGATION_TOKEN_EXPIRY_TIME_MS, DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS);

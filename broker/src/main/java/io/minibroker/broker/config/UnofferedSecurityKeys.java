@@ -19,13 +19,10 @@ final class UnofferedSecurityKeys {
             Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?sasl\\.server\\.callback\\.handler\\.class"));
 
     /**
-     * Keys whose default turns the feature off, and that default: refused only when set to something else.
-     * Re-authentication's key may be set globally, for a listener or for one mechanism on a listener, as Kafka's
-     * SASL channel builder looks it up. Kafka's own principal builder, named, is the one this broker behaves as.
+     * Keys whose default turns the feature off, and that default: refused only when set to something else. Kafka's
+     * own principal builder, named, is the one this broker behaves as.
      */
     private static final Map<Pattern, Pattern> UNLESS_DEFAULT = Map.of(
-            Pattern.compile("(listener\\.name\\.[^.]+\\.([^.]+\\.)?)?connections\\.max\\.reauth\\.ms"),
-            Pattern.compile("\\s*0\\s*"),
             Pattern.compile("principal\\.builder\\.class"),
             Pattern.compile("\\s*org\\.apache\\.kafka\\.common\\.security\\.authenticator\\.DefaultKafkaPrincipalBuilder\\s*"));
 
@@ -55,9 +52,6 @@ final class UnofferedSecurityKeys {
         }
         if (key.contains("callback.handler")) {
             return "custom SASL callback handlers";
-        }
-        if (key.endsWith("connections.max.reauth.ms")) {
-            return "re-authentication";
         }
         if (key.equals("principal.builder.class")) {
             return "custom principal builders";

@@ -32,14 +32,17 @@ import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.SaslAuthenticateHandler;
 import io.minibroker.broker.sasl.SaslHandshakeHandler;
+import io.minibroker.broker.security.DelegationTokens;
 import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.quota.ControllerMutationQuotas;
+import io.minibroker.broker.token.DelegationTokenApis;
 import io.minibroker.protocol.message.ApiKey;
 
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * What the controller's listener ({@code controller.listener.names}) serves: only the requests brokers send their
@@ -47,8 +50,8 @@ import java.util.function.Function;
  * heartbeats, the image and the parked Fetch that follows its version, ISR changes, and the admin requests brokers
  * forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterPartitionReassignments,
  * ListPartitionReassignments, AlterConfigs and IncrementalAlterConfigs (of
- * topics and of groups), CreateAcls, DeleteAcls, AlterUserScramCredentials, UpdateFeatures, UnregisterBroker and
- * DescribeQuorum, plus
+ * topics and of groups), CreateAcls, DeleteAcls, AlterUserScramCredentials, the delegation token changes,
+ * UpdateFeatures, UnregisterBroker and DescribeQuorum, plus
  * DescribeConfigs, which brokers send for the topics' config overrides); clients are never told of this listener.
  */
 public final class ControllerApis {
@@ -79,6 +82,9 @@ public final class ControllerApis {
      * @param clientMetrics the cluster's client metrics subscriptions (resource type CLIENT_METRICS), which brokers
      *                      forward AlterConfigs and IncrementalAlterConfigs of one to; each change moves the image
      *                      version on itself
+     * @param tokens the cluster's delegation tokens, which brokers forward CreateDelegationToken,
+     *               RenewDelegationToken and ExpireDelegationToken to
+     * @param wallClockMs the tokens' clock: their times are wall-clock times, as Kafka's
      */
     public static SupportedApis create(BrokerConfig config, LocalNode node, BrokerMembership membership,
                                        TopicAssignments assignments, ImageVersion version, Executor disk,
@@ -86,7 +92,8 @@ public final class ControllerApis {
                                        GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs,
                                        ClientQuotas clientQuotas, ControllerMutationQuotas mutationQuotas,
                                        FinalizedFeatures features, EligibleLeaderReplicasSafety elr,
-                                       MetadataFollowers followers, ClientMetricsSubscriptions clientMetrics) {
+                                       MetadataFollowers followers, ClientMetricsSubscriptions clientMetrics,
+                                       DelegationTokens tokens, LongSupplier wallClockMs) {
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.atController(brokerConfigs, elr)::persist;
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
@@ -101,7 +108,8 @@ public final class ControllerApis {
                 .add(ApiKey.METADATA, onDisk.apply(new ControllerMetadataHandler(clusterId, assignments)))
                 .add(ApiKey.FETCH, new ControllerFetchHandler(version, () -> new SecurityRecords.Snapshot(
                         acls == null ? List.of() : acls.bindings(), credentials.all(), groupConfigs.all(),
-                        brokerConfigs.all(), clientQuotas.all(), features.current(), clientMetrics.all()),
+                        brokerConfigs.all(), clientQuotas.all(), features.current(), clientMetrics.all(),
+                        tokens.tokens()),
                         followers))
                 .add(ApiKey.CREATE_TOPICS, onDisk.apply(new ControllerCreateTopicsHandler(assignments, version,
                         membership, config, mutationQuotas)))
@@ -143,6 +151,8 @@ public final class ControllerApis {
             ApiHandler aclChanges = changesImage(onDisk.apply(new AclApisHandler(acls)), version);
             apis.add(ApiKey.CREATE_ACLS, aclChanges).add(ApiKey.DELETE_ACLS, aclChanges);
         }
+        DelegationTokenApis.registerChanges(apis, config, tokens, acls, wallClockMs,
+                handler -> changesImage(onDisk.apply(handler), version));
         // Forwarded requests come in envelopes, each handed to its API's handler as the table has it once the
         // checks below wrap it, so that the request inside is authorized again as its client's, as Kafka's
         // ControllerApis does. On controller-io: a check may look a topic up, under the lock that a change holds

@@ -96,20 +96,28 @@ public final class ControllerFetchHandler implements ApiHandler {
     private EncodedSecurity encodedSecurity() {
         SecurityRecords.Snapshot now = security.get();
         EncodedSecurity last = encoded;
-        if (last == null || last.acls() != now.acls() || last.credentials() != now.credentials()
-                || last.groupConfigs() != now.groupConfigs() || last.brokerConfigs() != now.brokerConfigs()
-                || last.clientQuotas() != now.clientQuotas() || last.features() != now.features()
-                || last.clientMetrics() != now.clientMetrics()) {
+        if (last == null || !sameParts(last.snapshot(), now)) {
             last = EncodedSecurity.of(now); // two event loops may both encode one change: the same bytes
             encoded = last;
         }
         return last;
     }
 
-    /** A snapshot's records, and their digest: 63 bits of SHA-256, never the -1 of a broker that holds nothing. */
-    private record EncodedSecurity(Object acls, Object credentials, Object groupConfigs, Object brokerConfigs,
-                                   Object clientQuotas, Object features, Object clientMetrics, byte[] bytes,
-                                   long digest) {
+    /**
+     * Whether two snapshots hold the very same parts: each part is an immutable value its keeper replaces whole on a
+     * change, so the same instances mean the same records.
+     */
+    private static boolean sameParts(SecurityRecords.Snapshot last, SecurityRecords.Snapshot now) {
+        return last.acls() == now.acls() && last.credentials() == now.credentials()
+                && last.groupConfigs() == now.groupConfigs() && last.brokerConfigs() == now.brokerConfigs()
+                && last.clientQuotas() == now.clientQuotas() && last.features() == now.features()
+                && last.clientMetrics() == now.clientMetrics() && last.delegationTokens() == now.delegationTokens();
+    }
+
+    /**
+     * A snapshot, its records, and their digest: 63 bits of SHA-256, never the -1 of a broker that holds nothing.
+     */
+    private record EncodedSecurity(SecurityRecords.Snapshot snapshot, byte[] bytes, long digest) {
 
         static EncodedSecurity of(SecurityRecords.Snapshot snapshot) {
             ByteBuf records = SecurityRecords.encode(snapshot);
@@ -117,10 +125,7 @@ public final class ControllerFetchHandler implements ApiHandler {
             records.release();
             try {
                 long digest = ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(bytes)).getLong();
-                return new EncodedSecurity(snapshot.acls(), snapshot.credentials(), snapshot.groupConfigs(),
-                        snapshot.brokerConfigs(), snapshot.clientQuotas(), snapshot.features(),
-                        snapshot.clientMetrics(), bytes,
-                        digest & Long.MAX_VALUE);
+                return new EncodedSecurity(snapshot, bytes, digest & Long.MAX_VALUE);
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("every JVM has SHA-256", e);
             }

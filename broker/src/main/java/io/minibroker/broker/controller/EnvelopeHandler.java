@@ -3,7 +3,7 @@ package io.minibroker.broker.controller;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.SupportedApis;
-import io.minibroker.broker.security.KafkaPrincipal;
+import io.minibroker.broker.security.ForwardedPrincipal;
 import io.minibroker.broker.security.KafkaPrincipalSerde;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.error.ProtocolException;
@@ -57,7 +57,7 @@ final class EnvelopeHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         EnvelopeRequestView envelope = new EnvelopeRequestView(request.body());
-        KafkaPrincipal principal;
+        ForwardedPrincipal principal;
         try {
             principal = KafkaPrincipalSerde.deserialize(envelope.requestPrincipal() == null ? new byte[0]
                     : envelope.requestPrincipal());

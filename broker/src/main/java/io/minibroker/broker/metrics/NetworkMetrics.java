@@ -29,6 +29,9 @@ import java.util.function.IntConsumer;
  *   kafka.server.socket.server.metrics.incoming.byte  counter  listener   socket-server-metrics incoming-byte-total
  *   kafka.server.socket.server.metrics.outgoing.byte  counter  listener   socket-server-metrics outgoing-byte-total
  *   kafka.server.socket.server.metrics.connection.count  gauge  listener  socket-server-metrics connection-count
+ *   kafka.server.socket.server.metrics.expired.connections.killed.count  counter  listener
+ *                                                   socket-server-metrics expired-connections-killed-count
+ *                                                   (connections closed at a request past their SASL session)
  *   minibroker.network.requests.waiting         gauge    listener         none (requests read that wait for an
  *                                                                        earlier one of their connection)
  * </pre>
@@ -46,6 +49,7 @@ public final class NetworkMetrics {
     private final Map<ApiKey, ErrorCounts> errors = new EnumMap<>(ApiKey.class);
     private final Counter incomingBytes;
     private final Counter outgoingBytes;
+    private final Counter expiredConnectionsKilled;
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger waitingRequests = new AtomicInteger();
     private final BrokerClock clock;
@@ -66,6 +70,10 @@ public final class NetworkMetrics {
                 .tag("listener", listenerName).register(registry);
         outgoingBytes = Counter.builder("kafka.server.socket.server.metrics.outgoing.byte")
                 .tag("listener", listenerName).register(registry);
+        expiredConnectionsKilled = Counter.builder("kafka.server.socket.server.metrics.expired.connections.killed.count")
+                .tag("listener", listenerName)
+                .description("Connections closed at a request that came after their SASL session ended")
+                .register(registry);
         Gauge.builder("kafka.server.socket.server.metrics.connection.count", connections, AtomicInteger::get)
                 .tag("listener", listenerName).description("Open connections").register(registry);
         Gauge.builder("minibroker.network.requests.waiting", waitingRequests, AtomicInteger::get)
@@ -141,6 +149,11 @@ public final class NetworkMetrics {
             }
             counter.increment();
         }
+    }
+
+    /** A connection closed at a request past its SASL session's end (KIP-368). */
+    public void expiredConnectionKilled() {
+        expiredConnectionsKilled.increment();
     }
 
     public void connectionOpened() {

@@ -217,6 +217,16 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
         RequestHeader header = RequestHeader.read(frame.duplicate());
         int frameBytes = frame.readableBytes() + Frames.SIZE_PREFIX_BYTES;
+        if (sasl != null && sasl.isAuthenticated() && !(header.apiKey() == ApiKey.SASL_HANDSHAKE.id()
+                && sasl.beginReauthentication()) && sasl.expired()) {
+            // As Kafka's SocketServer: a request past the session's end that begins no re-authentication.
+            frame.release();
+            LOG.info("Closing the connection of {} on {}: its SASL session expired and it did not re-authenticate",
+                    ctx.channel().remoteAddress(), listenerName);
+            metrics.expiredConnectionKilled();
+            ctx.close();
+            return;
+        }
         if (sasl != null && !sasl.admits(header.apiKey())) {
             String api = ApiKey.forId(header.apiKey()).name();
             if (!sasl.awaitsAuthenticate()) {

@@ -16,8 +16,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * SaslAuthenticate: the client's SASL token for the mechanism its handshake chose ({@link SaslSession}), answered
- * with the server's (none for PLAIN, which takes one round; SCRAM takes two). Success answers a session lifetime of
- * 0 (no re-authentication is asked for, Kafka's default {@code connections.max.reauth.ms}); a failure is logged and
+ * with the server's (none for PLAIN, which takes one round; SCRAM takes two). Success answers the session's lifetime
+ * (KIP-368: 0 unless {@code connections.max.reauth.ms} is set or a token signed the client in); a failure is logged and
  * answered SASL_AUTHENTICATION_FAILED, and the connection closes. Where there is nothing to authenticate it is
  * ILLEGAL_SASL_STATE, as Kafka answers it.
  */
@@ -46,7 +46,7 @@ public final class SaslAuthenticateHandler implements ApiHandler {
                 .errorCode(step.error().code())
                 .errorMessage(step.message())
                 .authBytes(step.serverToken())
-                .sessionLifetimeMs(0L)
+                .sessionLifetimeMs(step.sessionLifetimeMs())
                 .struct());
     }
 }

@@ -29,7 +29,10 @@ import java.util.function.UnaryOperator;
  * the password, {@link ScramMechanism#MIN_ITERATIONS} iterations, as Kafka's). Kafka keeps the tokens in its metadata
  * log as DelegationTokenRecords; this node keeps them in one owner-only file of its first log directory,
  * {@value #FILE_NAME}, rewritten whole on every change before the change is seen, so an answered change survives a
- * crash.
+ * crash. In a cluster the controller keeps them so, in its own directory, and hands them to every broker in its image
+ * (DelegationTokenRecords); a broker holds a copy ({@link #following}) that each image replaces, and signs clients in
+ * from it: the HMACs and credentials each node derives itself from the token ids and its own secret key, which every
+ * node of a cluster must be given alike, as in Kafka.
  *
  * <p>Thread-safe. Look-ups (sign-ins on the event loops, DescribeDelegationToken) read an immutable snapshot without
  * a lock; changes (on the disk thread, and the expiry sweep) are serialised by their own lock.
@@ -49,6 +52,8 @@ public final class DelegationTokens {
     /** The tokens by id, and the ids by HMAC in base64 (renewals and expiries name a token by its HMAC). */
     private volatile Map<String, Held> byId = Map.of();
     private volatile Map<String, String> idByHmac = Map.of();
+    /** The tokens alone, replaced with the maps: one instance per change, which the controller's image relies on. */
+    private volatile List<DelegationToken> tokens = List.of();
 
     private DelegationTokens(Path file, String secretKey) {
         this.file = file;
@@ -74,9 +79,36 @@ public final class DelegationTokens {
         return tokens;
     }
 
-    /** No tokens and none to be made: where the broker offers none (a cluster's brokers, for now). */
+    /** No tokens and none to be made: tokens off. */
     public static DelegationTokens disabled() {
         return new DelegationTokens(null, null);
+    }
+
+    /**
+     * A cluster broker's copy of the controller's tokens, filled by {@link #replaceAll}; off, and left empty, without
+     * a secret key, as a Kafka broker without one signs no token in.
+     */
+    public static DelegationTokens following(String secretKey) {
+        return new DelegationTokens(null, secretKey);
+    }
+
+    /**
+     * A cluster broker's copy takes the image's tokens. A token already held keeps its HMAC and credentials (they
+     * follow from its id alone), so an image that renews one costs no key derivation.
+     */
+    public void replaceAll(Collection<DelegationToken> tokens) {
+        if (!enabled()) {
+            return;
+        }
+        synchronized (changes) {
+            Map<String, Held> known = byId;
+            List<Held> next = new ArrayList<>();
+            for (DelegationToken token : tokens) {
+                Held held = known.get(token.tokenId());
+                next.add(held == null ? held(token) : new Held(token, held.hmac(), held.credentials()));
+            }
+            publish(next);
+        }
     }
 
     /** Whether tokens are on: a secret key is configured. */
@@ -107,6 +139,14 @@ public final class DelegationTokens {
     /** Every token held, expired ones too until the next sweep ({@link #removeExpired}), as Kafka's cache. */
     public Collection<Held> all() {
         return byId.values();
+    }
+
+    /**
+     * The tokens alone, by id: what the controller's image hands brokers; the same instance until the tokens change,
+     * so that the image encodes them once a change.
+     */
+    public List<DelegationToken> tokens() {
+        return tokens;
     }
 
     /**
@@ -158,15 +198,16 @@ public final class DelegationTokens {
         }
     }
 
-    private void publish(Collection<Held> tokens) {
+    private void publish(Collection<Held> next) {
         Map<String, Held> ids = new TreeMap<>();
         Map<String, String> hmacs = new HashMap<>();
-        for (Held held : tokens) {
+        for (Held held : next) {
             ids.put(held.token().tokenId(), held);
             hmacs.put(Base64.getEncoder().encodeToString(held.hmac()), held.token().tokenId());
         }
         idByHmac = Collections.unmodifiableMap(hmacs);
         byId = Collections.unmodifiableMap(ids);
+        tokens = ids.values().stream().map(Held::token).toList();
     }
 
     private Held held(DelegationToken token) {

@@ -33,10 +33,10 @@ public final class KafkaPrincipalSerde {
     }
 
     /**
-     * The principal of {@code bytes}; throws a ProtocolException (Kafka's PRINCIPAL_DESERIALIZATION_FAILURE) for
-     * another version or bytes that do not hold one.
+     * The principal of {@code bytes}, with whether a token signed it in; throws a ProtocolException (Kafka's
+     * PRINCIPAL_DESERIALIZATION_FAILURE) for another version or bytes that do not hold one.
      */
-    public static KafkaPrincipal deserialize(byte[] bytes) {
+    public static ForwardedPrincipal deserialize(byte[] bytes) {
         ByteBuf in = Unpooled.wrappedBuffer(bytes);
         short version = Wire.readInt16(in);
         if (version != VERSION) {
@@ -44,9 +44,9 @@ public final class KafkaPrincipalSerde {
         }
         String type = readCompactString(in);
         String name = readCompactString(in);
-        Wire.readBoolean(in); // whether a delegation token authenticated it: no rights hang on it here
+        boolean tokenAuthenticated = Wire.readBoolean(in);
         Wire.skipTaggedFields(in);
-        return new KafkaPrincipal(type, name);
+        return new ForwardedPrincipal(new KafkaPrincipal(type, name), tokenAuthenticated);
     }
 
     private static void writeCompactString(ByteBuf out, String value) {

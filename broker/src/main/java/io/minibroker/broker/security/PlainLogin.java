@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * A client's SASL/PLAIN sign-in, for the broker's own connections to a SASL_PLAINTEXT listener (the controller,
  * a partition's leader, a container's readiness check): SaslHandshake v1 naming PLAIN, then one SaslAuthenticate,
- * on the connection before its first request.
+ * on the connection before its first request, and again on it before the session the broker gave it ends (KIP-368).
  */
 public record PlainLogin(String user, String password) {
 
@@ -26,8 +26,11 @@ public record PlainLogin(String user, String password) {
         Struct send(ApiKey api, short version, Struct body) throws IOException;
     }
 
-    /** Signs in on this connection; IOException if the broker refuses (an error code) or the stream fails. */
-    public void authenticate(Exchange connection) throws IOException {
+    /**
+     * Signs in on this connection, and answers the session's lifetime (0: none); IOException if the broker refuses
+     * (an error code) or the stream fails.
+     */
+    public long authenticate(Exchange connection) throws IOException {
         SaslHandshakeResponseView handshake = new SaslHandshakeResponseView(connection.send(ApiKey.SASL_HANDSHAKE,
                 HANDSHAKE_VERSION, new SaslHandshakeRequestView().mechanism(SaslSession.PLAIN).struct()));
         if (handshake.errorCode() != 0) {
@@ -39,6 +42,7 @@ public record PlainLogin(String user, String password) {
         if (answer.errorCode() != 0) {
             throw new IOException("SASL/PLAIN authentication as " + user + " failed: " + answer.errorMessage());
         }
+        return answer.sessionLifetimeMs();
     }
 
     /** Keeps the password out of logs and exceptions that print the record. */

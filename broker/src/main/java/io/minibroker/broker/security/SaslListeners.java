@@ -8,9 +8,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -34,10 +36,12 @@ public final class SaslListeners {
     /**
      * A new connection's session on this listener; null if it does not speak SASL. PLAIN's users are
      * read if PLAIN is enabled; SCRAM's are {@code scramCredentials}, which AlterUserScramCredentials keeps, and the
-     * delegation tokens' ({@code tokens}), for a client signing in with {@code tokenauth=true}.
+     * delegation tokens' ({@code tokens}), for a client signing in with {@code tokenauth=true}. Sessions last as
+     * {@code connections.max.reauth.ms} says for each mechanism on this listener, on the broker's clock.
      */
     public static Supplier<SaslSession> sessionsFor(BrokerConfig config, String listenerName,
-                                                    ScramCredentials scramCredentials, DelegationTokens tokens) {
+                                                    ScramCredentials scramCredentials, DelegationTokens tokens,
+                                                    LongSupplier monotonicMs, LongSupplier wallClockMs) {
         if (!config.usesSasl(listenerName)) {
             return null;
         }
@@ -45,7 +49,11 @@ public final class SaslListeners {
         PlainUsers users = mechanisms.contains(SaslSession.PLAIN) ? plainUsers(config, listenerName) : null;
         SaslSession.Limits limits = new SaslSession.Limits(config.get(SecurityKeys.SASL_SERVER_MAX_RECEIVE_SIZE),
                 config.get(SecurityKeys.CONNECTION_FAILED_AUTHENTICATION_DELAY_MS));
-        return () -> new SaslSession(mechanisms, users, scramCredentials, tokens, limits);
+        Map<String, Long> maxReauthMs = new HashMap<>();
+        mechanisms.forEach(mechanism -> maxReauthMs.put(mechanism,
+                config.connectionsMaxReauthMs(listenerName, mechanism)));
+        SaslSession.Lifetimes lifetimes = new SaslSession.Lifetimes(maxReauthMs, monotonicMs, wallClockMs);
+        return () -> new SaslSession(mechanisms, users, scramCredentials, tokens, limits, lifetimes);
     }
 
     /**

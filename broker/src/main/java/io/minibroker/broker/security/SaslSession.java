@@ -5,6 +5,8 @@ import io.minibroker.protocol.message.ApiKey;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * One connection's SASL authentication on a {@code SASL_PLAINTEXT} listener, the steps Kafka's server-side
@@ -15,6 +17,13 @@ import java.util.List;
  * only the next step is served ({@link #admits}); anything else closes the connection, and a refused mechanism or
  * a failed authentication closes it once the answer to that request is written.
  *
+ * <p>Re-authentication (KIP-368), as Kafka's SaslServerAuthenticator and KafkaChannel: a session has a lifetime when
+ * {@code connections.max.reauth.ms} is set for its mechanism or a delegation token signed it in (the token's expiry,
+ * even without the key), told to the client in the SaslAuthenticate answer. Once it is over, the connection is closed
+ * at its next request ({@link #expired}) unless that is a SaslHandshake, which begins a re-authentication
+ * ({@link #beginReauthentication}; at most one a second): the same steps again, the same mechanism and principal,
+ * and a new lifetime. The principal stays in force meanwhile, for the requests already in flight.
+ *
  * <p>Used by one connection's event loop only: no synchronisation.
  */
 public final class SaslSession {
@@ -24,12 +33,37 @@ public final class SaslSession {
 
     private enum State { AWAITING_HANDSHAKE, AWAITING_AUTHENTICATE, AWAITING_RAW_TOKEN, AUTHENTICATED, FAILED }
 
-    /** What a step answered: an error (NONE on success) and its message, and the server's token (never null). */
-    public record Step(Errors error, String message, byte[] serverToken) {
+    /** Kafka's KafkaChannel: a client re-authenticates at most once a second. */
+    static final long MIN_REAUTHENTICATION_INTERVAL_MS = 1_000;
+
+    /**
+     * What a step answered: an error (NONE on success) and its message, the server's token (never null), and once
+     * authenticated the session's lifetime (0: none), which SaslAuthenticate v1+ tells the client.
+     */
+    public record Step(Errors error, String message, byte[] serverToken, long sessionLifetimeMs) {
         static final Step OK = new Step(Errors.NONE, null, NO_TOKEN);
 
         public Step(Errors error, String message) {
             this(error, message, NO_TOKEN);
+        }
+
+        public Step(Errors error, String message, byte[] serverToken) {
+            this(error, message, serverToken, 0);
+        }
+    }
+
+    /**
+     * How long a session lasts: {@code connections.max.reauth.ms} by mechanism (absent, 0 or less: no limit of its
+     * own), on the broker's clock: monotonic for the session's end, wall-clock for a token's expiry time.
+     */
+    public record Lifetimes(Map<String, Long> maxReauthMsByMechanism, LongSupplier monotonicMs,
+                            LongSupplier wallClockMs) {
+        public Lifetimes {
+            maxReauthMsByMechanism = Map.copyOf(maxReauthMsByMechanism);
+        }
+
+        long maxReauthMs(String mechanism) {
+            return maxReauthMsByMechanism.getOrDefault(mechanism, 0L);
         }
     }
 
@@ -38,6 +72,7 @@ public final class SaslSession {
     private final ScramCredentials scramCredentials;
     private final DelegationTokens tokens;
     private final Limits limits;
+    private final Lifetimes lifetimes;
     private State state = State.AWAITING_HANDSHAKE;
     /** Whether an ApiVersions was answered with the table: then only the handshake may come next. */
     private boolean apiVersionsAnswered;
@@ -47,6 +82,14 @@ public final class SaslSession {
     /** The SCRAM exchange under way, when the handshake chose a SCRAM mechanism. */
     private ScramServer scram;
     private String mechanism;
+    /** When the session ends on the monotonic clock, once authenticated; null when it never does. */
+    private Long sessionEndMs;
+    /** When the last re-authentication began on the monotonic clock; null before the first. */
+    private Long lastReauthenticationMs;
+    /** Whether a re-authentication is under way: then the principal it must keep is {@link #principal}. */
+    private boolean reauthenticating;
+    /** Why a re-authentication's handshake named another mechanism: it fails at the next step, as in Kafka. */
+    private String badMechanismMessage;
 
     /**
      * What a connection is held to while it authenticates: the largest frame it may send before it has
@@ -62,12 +105,13 @@ public final class SaslSession {
      * {@code tokens} the delegation tokens SCRAM signs in with {@code tokenauth=true} (none if null)
      */
     public SaslSession(List<String> enabledMechanisms, PlainUsers plainUsers, ScramCredentials scramCredentials,
-                       DelegationTokens tokens, Limits limits) {
+                       DelegationTokens tokens, Limits limits, Lifetimes lifetimes) {
         this.enabledMechanisms = List.copyOf(enabledMechanisms);
         this.plainUsers = plainUsers;
         this.scramCredentials = scramCredentials;
         this.tokens = tokens != null ? tokens : DelegationTokens.disabled();
         this.limits = limits;
+        this.lifetimes = lifetimes;
     }
 
     public Limits limits() {
@@ -87,7 +131,10 @@ public final class SaslSession {
         return state == State.FAILED;
     }
 
-    /** The user the connection authenticated as (a token's owner, signed in with a token); null before. */
+    /**
+     * The user the connection authenticated as (a token's owner, signed in with a token); null before; during a
+     * re-authentication still the one it authenticated as, which the re-authentication must keep.
+     */
     public String principal() {
         return principal;
     }
@@ -110,6 +157,36 @@ public final class SaslSession {
             case AWAITING_AUTHENTICATE -> apiKey == ApiKey.SASL_AUTHENTICATE.id();
             case AWAITING_RAW_TOKEN, FAILED -> false;
         };
+    }
+
+    /**
+     * Whether the authenticated session is over (strictly past its end, as Kafka's KafkaChannel judges): the
+     * connection is closed at its next request, unless that request begins a re-authentication.
+     */
+    public boolean expired() {
+        return state == State.AUTHENTICATED && sessionEndMs != null
+                && lifetimes.monotonicMs().getAsLong() > sessionEndMs;
+    }
+
+    /**
+     * A SaslHandshake came on the authenticated connection: begins a re-authentication if the session has a
+     * lifetime and the last one began a second ago or more, as Kafka's KafkaChannel.maybeBeginServerReauthentication;
+     * otherwise false, and the handshake is answered as on any authenticated connection (ILLEGAL_SASL_STATE).
+     */
+    public boolean beginReauthentication() {
+        if (state != State.AUTHENTICATED || sessionEndMs == null) {
+            return false;
+        }
+        long now = lifetimes.monotonicMs().getAsLong();
+        if (lastReauthenticationMs != null && now - lastReauthenticationMs < MIN_REAUTHENTICATION_INTERVAL_MS) {
+            return false;
+        }
+        lastReauthenticationMs = now;
+        reauthenticating = true;
+        scram = null;
+        state = State.AWAITING_HANDSHAKE;
+        apiVersionsAnswered = true; // the handshake that began it is the one step that may come
+        return true;
     }
 
     /** Whether the handshake chose a mechanism and SaslAuthenticate requests are awaited. */
@@ -140,6 +217,11 @@ public final class SaslSession {
         if (!enabledMechanisms.contains(mechanism)) {
             return fail(Errors.UNSUPPORTED_SASL_MECHANISM, "Unsupported SASL mechanism " + mechanism);
         }
+        if (reauthenticating && !mechanism.equals(this.mechanism)) {
+            // Kafka answers the handshake and fails the step after it.
+            badMechanismMessage = "SASL mechanism '" + mechanism + "' requested by client is not supported for"
+                    + " re-authentication of mechanism '" + this.mechanism + "'";
+        }
         this.mechanism = mechanism;
         ScramMechanism scramMechanism = ScramMechanism.bySaslName(mechanism);
         if (scramMechanism != null) {
@@ -154,6 +236,9 @@ public final class SaslSession {
         if (state != State.AWAITING_AUTHENTICATE && state != State.AWAITING_RAW_TOKEN) {
             return fail(Errors.ILLEGAL_SASL_STATE, "Unexpected SaslAuthenticate request in state " + state);
         }
+        if (badMechanismMessage != null) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED, badMechanismMessage);
+        }
         return scram != null ? scramRound(token) : plain(token);
     }
 
@@ -163,17 +248,44 @@ public final class SaslSession {
             return fail(Errors.SASL_AUTHENTICATION_FAILED, round.failureMessage() != null ? round.failureMessage() : genericFailure());
         }
         if (round.complete()) {
-            state = State.AUTHENTICATED;
-            principal = round.user();
-            tokenAuthenticated = round.tokenAuthenticated();
+            return authenticated(round.user(), round.tokenAuthenticated(), round.credentialExpiryMs(),
+                    round.serverMessage());
         }
         return new Step(Errors.NONE, null, round.serverMessage());
     }
 
+    /**
+     * The exchange succeeded as {@code user}: a re-authentication must keep the principal; the session's lifetime is
+     * Kafka's: {@code connections.max.reauth.ms}, or the time to the credential's expiry (a token's), whichever is
+     * shorter, never below 0; none when neither is set.
+     */
+    private Step authenticated(String user, boolean byToken, Long credentialExpiryMs, byte[] serverToken) {
+        if (reauthenticating && !user.equals(principal)) {
+            return fail(Errors.SASL_AUTHENTICATION_FAILED, "Cannot change principals during re-authentication from "
+                    + KafkaPrincipal.USER_TYPE + "." + principal + ": " + KafkaPrincipal.USER_TYPE + "." + user);
+        }
+        long maxReauthMs = lifetimes.maxReauthMs(mechanism);
+        long lifetimeMs = 0;
+        if (credentialExpiryMs != null || maxReauthMs > 0) {
+            long untilExpiry = credentialExpiryMs == null ? Long.MAX_VALUE
+                    : credentialExpiryMs - lifetimes.wallClockMs().getAsLong();
+            lifetimeMs = Math.max(0, Math.min(untilExpiry, maxReauthMs > 0 ? maxReauthMs : Long.MAX_VALUE));
+            long now = lifetimes.monotonicMs().getAsLong();
+            sessionEndMs = now > Long.MAX_VALUE - lifetimeMs ? Long.MAX_VALUE : now + lifetimeMs;
+        } else {
+            sessionEndMs = null;
+        }
+        state = State.AUTHENTICATED;
+        reauthenticating = false;
+        principal = user;
+        tokenAuthenticated = byToken;
+        return new Step(Errors.NONE, null, serverToken, lifetimeMs);
+    }
+
     /** Kafka's answer to a failure its SASL server reports as an error of the exchange, whatever the cause. */
     private String genericFailure() {
-        return "Authentication failed during authentication due to invalid credentials with SASL mechanism "
-                + mechanism;
+        return "Authentication failed during " + (reauthenticating ? "re-authentication" : "authentication")
+                + " due to invalid credentials with SASL mechanism " + mechanism;
     }
 
     private Step plain(byte[] token) {
@@ -202,9 +314,7 @@ public final class SaslSession {
             return fail(Errors.SASL_AUTHENTICATION_FAILED,
                     "Authentication failed: Client requested an authorization id that is different from username");
         }
-        state = State.AUTHENTICATED;
-        principal = user;
-        return Step.OK;
+        return authenticated(user, false, null, NO_TOKEN);
     }
 
     private Step fail(Errors error, String message) {

@@ -27,16 +27,17 @@ final class ScramServer {
 
     /**
      * What one round answered: the server's message, or a failure (with its own message where Kafka gives one,
-     * else null for the generic one); and whether the exchange is over.
+     * else null for the generic one); and whether the exchange is over; for a token's sign-in, the token's expiry
+     * time (Kafka's credential lifetime, which bounds the session), else null.
      */
     record Round(byte[] serverMessage, boolean failed, boolean complete, String user, boolean tokenAuthenticated,
-                 String failureMessage) {
+                 String failureMessage, Long credentialExpiryMs) {
         static Round failure() {
             return failure(null);
         }
 
         static Round failure(String message) {
-            return new Round(null, true, true, null, false, message);
+            return new Round(null, true, true, null, false, message, null);
         }
     }
 
@@ -51,6 +52,8 @@ final class ScramServer {
     private ScramCredential credential;
     /** The token's owner, when the client signs in with a delegation token; null otherwise. */
     private String tokenOwner;
+    /** The token's expiry time when it was looked up, when the client signs in with one. */
+    private Long tokenExpiryMs;
 
     ScramServer(ScramMechanism mechanism, ScramCredentials credentials, DelegationTokens tokens) {
         this.mechanism = mechanism;
@@ -96,6 +99,7 @@ final class ScramServer {
             // Kafka: an unknown token id fails as an invalid credential does (the generic message).
             DelegationTokens.Held token = tokens.byId(user).orElse(null);
             tokenOwner = token == null ? null : token.token().owner().name();
+            tokenExpiryMs = token == null ? null : token.token().expiryTimestamp();
             credential = token == null ? null : token.credentials().get(mechanism);
         } else {
             credential = credentials.get(user, mechanism).orElse(null);
@@ -112,7 +116,7 @@ final class ScramServer {
         nonce = attributes[1].substring(2) + Base64.getEncoder().withoutPadding().encodeToString(serverNonce);
         serverFirst = "r=" + nonce + ",s=" + Base64.getEncoder().encodeToString(credential.salt())
                 + ",i=" + credential.iterations();
-        return new Round(serverFirst.getBytes(StandardCharsets.UTF_8), false, false, null, false, null);
+        return new Round(serverFirst.getBytes(StandardCharsets.UTF_8), false, false, null, false, null, null);
     }
 
     private Round clientFinal(String message) {
@@ -150,7 +154,7 @@ final class ScramServer {
         byte[] serverSignature = mechanism.hmac(credential.serverKey(), authMessage);
         String serverFinal = "v=" + Base64.getEncoder().encodeToString(serverSignature);
         return new Round(serverFinal.getBytes(StandardCharsets.UTF_8), false, true,
-                tokenOwner != null ? tokenOwner : user, tokenOwner != null, null);
+                tokenOwner != null ? tokenOwner : user, tokenOwner != null, null, tokenExpiryMs);
     }
 
     /** RFC 5802's saslname: "=2C" for ',' and "=3D" for '='; null if another '=' escape appears. */

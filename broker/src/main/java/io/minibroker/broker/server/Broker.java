@@ -182,7 +182,7 @@ public final class Broker implements AutoCloseable {
         this.security = SecurityApis.open(config);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
             Supplier<SaslSession> sessions = SaslListeners.sessionsFor(config, listener.listenerName(),
-                    security.credentials(), security.tokens());
+                    security.credentials(), security.tokens(), clock::monotonicMs, clock::wallClockMs);
             if (sessions != null) {
                 saslSessions.put(listener.listenerName(), sessions);
             }
@@ -191,7 +191,7 @@ public final class Broker implements AutoCloseable {
                         SslEngineFactory.of(config.sslSettings(listener.listenerName()), true));
             }
         }
-        this.cluster = config.inCluster() ? new ClusterLink(config) : null;
+        this.cluster = config.inCluster() ? new ClusterLink(config, clock) : null;
     }
 
     /**
@@ -352,6 +352,9 @@ public final class Broker implements AutoCloseable {
         }
         if (config.isController()) {
             controller = ControllerNode.start(config, node, clock, registry);
+            ControllerNode started = controller;
+            maintenance.scheduleEvery(config.get(SecurityKeys.DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS),
+                    "delegation token expiry", () -> started.removeExpiredTokens(clock.wallClockMs()));
         } else {
             // A single node is its own controller, with no partition ever offline; a cluster's other brokers are not.
             ControllerMeters.bindTo(registry, !config.inCluster(), null);

@@ -67,10 +67,10 @@ final class ClusterLink {
     /** This broker's registration and heartbeats, once its listeners are bound. */
     private volatile BrokerLifecycle lifecycle;
 
-    ClusterLink(BrokerConfig config) {
+    ClusterLink(BrokerConfig config, BrokerClock clock) {
         this.config = config;
         this.controllerSecurity = ClientSecurity.forListener(config,
-                config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).get(0));
+                config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).get(0), clock::monotonicMs);
     }
 
     /**
@@ -87,7 +87,8 @@ final class ClusterLink {
         topics.logs().brokerEpochFrom(this::brokerEpoch);
         replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
                 new ReplicaFetchers(nodeId, this::brokerEpoch, FetcherSettings.of(config),
-                        ClientSecurity.forListener(config, config.interBrokerListenerName()), topicMetrics,
+                        ClientSecurity.forListener(config, config.interBrokerListenerName(), clock::monotonicMs),
+                        topicMetrics,
                         fetchPurgatory::checkAndComplete),
                 controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
                 config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
@@ -96,7 +97,8 @@ final class ClusterLink {
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
                 nodeId, config.interBrokerListenerName(), replicas::apply,
                 new SnapshotChanges(security::replaceAcls, security::replaceCredentials, groupConfigs::install,
-                        brokerConfigs::install, clientQuotas::install, features::install, clientMetrics::install));
+                        brokerConfigs::install, clientQuotas::install, features::install, clientMetrics::install,
+                        security::replaceTokens));
     }
 
     ReplicaManager replicas() {

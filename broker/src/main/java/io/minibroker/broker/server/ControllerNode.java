@@ -19,10 +19,12 @@ import io.minibroker.broker.controller.LeaderElections;
 import io.minibroker.broker.controller.TopicAssignments;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.metrics.ControllerMeters;
+import io.minibroker.broker.security.DelegationTokens;
 import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.token.ExpiredTokens;
 import io.minibroker.purgatory.PurgatoryMeters;
 
 import java.io.IOException;
@@ -34,8 +36,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The cluster's controller, on the node that plays it: which brokers are in the cluster, the topics' assignments
- * (kept in {@code .minibroker-controller} of its first log directory, with the cluster's ACLs, SCRAM users and group
- * configs), the image's version where brokers' metadata fetches wait for a change, who elects new leaders, and the
+ * (kept in {@code .minibroker-controller} of its first log directory, with the cluster's ACLs, SCRAM users, delegation
+ * tokens and group configs), the image's version where brokers' metadata fetches wait for a change, who elects new leaders, and the
  * table of APIs its controller listener serves.
  *
  * <p>Its requests that read or write its files run on its own {@code controller-io} thread, as Kafka's controller
@@ -50,15 +52,18 @@ final class ControllerNode {
     private final ImageVersion imageVersion;
     private final LeaderElections elections;
     private final SupportedApis apis;
+    private final DelegationTokens tokens;
 
     private ControllerNode(ExecutorService io, BrokerMembership membership, TopicAssignments assignments,
-                           ImageVersion imageVersion, LeaderElections elections, SupportedApis apis) {
+                           ImageVersion imageVersion, LeaderElections elections, SupportedApis apis,
+                           DelegationTokens tokens) {
         this.io = io;
         this.membership = membership;
         this.assignments = assignments;
         this.imageVersion = imageVersion;
         this.elections = elections;
         this.apis = apis;
+        this.tokens = tokens;
     }
 
     static ControllerNode start(BrokerConfig config, LocalNode node, BrokerClock clock, MeterRegistry registry)
@@ -77,6 +82,7 @@ final class ControllerNode {
                     config.get(BrokerConfig.TRANSACTION_VERSION).shortValue(), imageVersion::changed);
             EligibleLeaderReplicasSafety elr = EligibleLeaderReplicasSafety.ensured(features, brokerConfigs,
                     config.get(BrokerConfig.MIN_INSYNC_REPLICAS));
+            DelegationTokens tokens = DelegationTokens.open(controllerDir, SecurityApis.secretKey(config));
             ClientQuotas clientQuotas = ClientQuotas.open(controllerDir);
             clientQuotas.onChange(imageVersion::changed);
             SupportedApis apis = ControllerApis.create(config, node, membership, assignments, imageVersion, io,
@@ -89,7 +95,7 @@ final class ControllerNode {
                             config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_NUM),
                             config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS)),
                     features, elr, new MetadataFollowers(clock::wallClockMs),
-                    ClientMetricsSubscriptions.open(controllerDir, imageVersion::changed));
+                    ClientMetricsSubscriptions.open(controllerDir, imageVersion::changed), tokens, clock::wallClockMs);
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             LeaderElections elections = new LeaderElections(membership, assignments,
                     config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
@@ -97,7 +103,7 @@ final class ControllerNode {
                             ? TimeUnit.SECONDS.toMillis(
                                     config.get(BrokerConfig.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS))
                             : 0, clock);
-            return new ControllerNode(io, membership, assignments, imageVersion, elections, apis);
+            return new ControllerNode(io, membership, assignments, imageVersion, elections, apis, tokens);
         } catch (IOException | RuntimeException e) {
             io.shutdown();
             Closing.quietly(imageVersion); // a failed start closes what it opened
@@ -111,6 +117,14 @@ final class ControllerNode {
      */
     ExecutorService io() {
         return io;
+    }
+
+    /**
+     * The cluster's delegation token expiry check: removes the tokens expired by now, and the image moves on so that
+     * every broker drops them too (Kafka's controller writes a RemoveDelegationTokenRecord for each).
+     */
+    void removeExpiredTokens(long nowMs) {
+        ExpiredTokens.remove(tokens, nowMs, imageVersion::changed);
     }
 
     /** What the controller listeners serve. */

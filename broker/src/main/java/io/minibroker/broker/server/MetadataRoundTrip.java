@@ -39,7 +39,8 @@ public final class MetadataRoundTrip {
             throws IOException {
         PlainLogin login = user == null ? null : new PlainLogin(user, password);
         try (NodeChannel channel = new NodeChannel(host, port, CLIENT_ID, SOCKET_TIMEOUT_MS,
-                new ClientSecurity(null, login))) {
+                // One request on a fresh connection, from outside any broker: its session never needs renewing.
+                new ClientSecurity(null, login, System::currentTimeMillis))) {
             MetadataResponseView response = new MetadataResponseView(channel.send(ApiKey.METADATA, VERSION,
                     new MetadataRequestView().topics(null).struct()));
             return response.brokers().stream().map(broker -> broker.host() + ":" + broker.port()).toList();

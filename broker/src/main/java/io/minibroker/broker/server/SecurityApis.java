@@ -13,15 +13,14 @@ import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
 import io.minibroker.broker.sasl.DescribeUserScramCredentialsHandler;
 import io.minibroker.broker.config.Password;
+import io.minibroker.broker.security.DelegationToken;
 import io.minibroker.broker.security.DelegationTokens;
 import io.minibroker.broker.security.ScramCredential;
 import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.security.ScramMechanism;
 import io.minibroker.broker.token.DelegationTokenApis;
+import io.minibroker.broker.token.ExpiredTokens;
 import io.minibroker.protocol.message.ApiKey;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,20 +29,19 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * Where a broker keeps its ACLs and SCRAM credentials, and the APIs that read and change them, in either mode. A
- * single node keeps both in files of its first log directory and changes them itself. In a cluster the controller
- * keeps them (in its directory, {@code .minibroker-controller}), every broker forwards the changes to it and holds
- * a copy in memory that each image it fetches replaces ({@link #replaceAcls}, {@link #replaceCredentials}: only
- * what the image changed, {@link SnapshotChanges}), from which it authorizes, signs SCRAM
- * users in and answers DescribeAcls and DescribeUserScramCredentials.
+ * Where a broker keeps its ACLs, SCRAM credentials and delegation tokens, and the APIs that read and change them, in
+ * either mode. A single node keeps them in files of its first log directory and changes them itself. In a cluster
+ * the controller keeps them (in its directory, {@code .minibroker-controller}), every broker forwards the changes to
+ * it and holds a copy in memory that each image it fetches replaces ({@link #replaceAcls}, {@link
+ * #replaceCredentials}, {@link #replaceTokens}: only what the image changed, {@link SnapshotChanges}), from which it
+ * authorizes, signs SCRAM users and token holders in and answers DescribeAcls, DescribeUserScramCredentials and
+ * DescribeDelegationToken.
  */
 final class SecurityApis {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SecurityApis.class);
-
     private final StandardAuthorizer authorizer;
     private final ScramCredentials credentials;
-    /** A single node's delegation tokens; none (and the APIs not offered) in a cluster, for now. */
+    /** A single node's delegation tokens, or a cluster broker's copy of the controller's. */
     private final DelegationTokens tokens;
 
     private SecurityApis(StandardAuthorizer authorizer, ScramCredentials credentials, DelegationTokens tokens) {
@@ -58,19 +56,19 @@ final class SecurityApis {
         String superUsers = config.get(SecurityKeys.SUPER_USERS);
         boolean allowEveryone = config.get(SecurityKeys.ALLOW_EVERYONE_IF_NO_ACL_FOUND);
         if (config.inCluster()) {
-            if (config.get(SecurityKeys.DELEGATION_TOKEN_SECRET_KEY) != null) {
-                // Kafka would offer tokens here; this broker does not, so the key it was given must not go unsaid.
-                LOG.warn("Ignoring {}: delegation tokens are offered on a single node only, not in a cluster",
-                        SecurityKeys.DELEGATION_TOKEN_SECRET_KEY.name());
-            }
             return new SecurityApis(config.authorizerEnabled()
                     ? StandardAuthorizer.following(superUsers, allowEveryone) : null, ScramCredentials.following(),
-                    DelegationTokens.disabled());
+                    DelegationTokens.following(secretKey(config)));
         }
-        Password secretKey = config.get(SecurityKeys.DELEGATION_TOKEN_SECRET_KEY);
         return new SecurityApis(config.authorizerEnabled()
                 ? StandardAuthorizer.open(logDir, superUsers, allowEveryone) : null, ScramCredentials.open(logDir),
-                DelegationTokens.open(logDir, secretKey == null ? null : secretKey.value()));
+                DelegationTokens.open(logDir, secretKey(config)));
+    }
+
+    /** {@code delegation.token.secret.key}, null when not set: tokens are off. */
+    static String secretKey(BrokerConfig config) {
+        Password secretKey = config.get(SecurityKeys.DELEGATION_TOKEN_SECRET_KEY);
+        return secretKey == null ? null : secretKey.value();
     }
 
     /** The ACLs this broker authorizes with; null without an authorizer. */
@@ -86,26 +84,20 @@ final class SecurityApis {
         return tokens;
     }
 
-    /**
-     * Kafka's expiry check, every {@code delegation.token.expiry.check.interval.ms}: removes the tokens expired by
-     * now, after which they no longer sign anyone in.
-     */
+    /** A single node's expiry check (a cluster's is the controller's, which its image hands on). */
     void removeExpiredTokens(long nowMs) {
-        try {
-            int removed = tokens.removeExpired(nowMs);
-            if (removed > 0) {
-                LOG.info("Removed {} expired delegation tokens", removed);
-            }
-        } catch (IOException e) {
-            LOG.error("Could not save the delegation tokens after removing the expired ones; retried at the next"
-                    + " check", e);
-        }
+        ExpiredTokens.remove(tokens, nowMs, () -> { });
     }
 
     /** Adds a single node's delegation token APIs to the table, their times from {@code wallClockMs}. */
     void registerTokens(SupportedApis apis, BrokerConfig config, LongSupplier wallClockMs,
                         Function<ApiHandler, ApiHandler> onDisk) {
         DelegationTokenApis.register(apis, config, tokens, authorizer, wallClockMs, onDisk);
+    }
+
+    /** A cluster broker's copy takes the delegation tokens of the image just fetched. */
+    void replaceTokens(List<DelegationToken> replacement) {
+        tokens.replaceAll(replacement);
     }
 
     /** A cluster broker's copy takes the ACLs of the image just fetched (nothing to take without an authorizer). */
@@ -125,6 +117,10 @@ final class SecurityApis {
      * thread), in a cluster the changes through {@code controller} (null on a single node).
      */
     void register(SupportedApis apis, ControllerForwarder controller, Function<ApiHandler, ApiHandler> onDisk) {
+        if (controller != null) {
+            DelegationTokenApis.registerForwarding(apis, tokens, authorizer,
+                    api -> controller.handlerFor(api, ForwardingFailure::tokenChange));
+        }
         ApiHandler describeAcls;
         ApiHandler changeAcls;
         if (authorizer == null) {

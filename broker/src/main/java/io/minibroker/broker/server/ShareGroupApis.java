@@ -88,7 +88,8 @@ final class ShareGroupApis implements AutoCloseable {
         this.persister = config.inCluster()
                 ? ShareStatePersister.cluster(nodeId, stateCoordinator, metadata::current,
                         new NodeChannels("broker-" + nodeId + "-share-state",
-                                ClientSecurity.forListener(config, config.interBrokerListenerName()), (int) loadWaitMs),
+                                ClientSecurity.forListener(config, config.interBrokerListenerName(),
+                                        clock::monotonicMs), (int) loadWaitMs),
                         config.interBrokerListenerName())
                 : ShareStatePersister.singleNode(stateCoordinator);
         this.partitions = new SharePartitionManager(clock.purgatoryClock(),

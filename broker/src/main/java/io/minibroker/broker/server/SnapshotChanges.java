@@ -4,6 +4,7 @@ import io.minibroker.broker.authz.AclBinding;
 import io.minibroker.broker.cluster.SecurityRecords.Snapshot;
 import io.minibroker.broker.feature.FeatureLevels;
 import io.minibroker.broker.quota.QuotaEntity;
+import io.minibroker.broker.security.DelegationToken;
 import io.minibroker.broker.security.ScramCredential;
 import io.minibroker.broker.security.ScramMechanism;
 
@@ -13,7 +14,8 @@ import java.util.function.Consumer;
 
 /**
  * A cluster broker's copies of what the image carries beside its topics (the ACLs, the SCRAM credentials, the group
- * configs, the dynamic broker configs, the client quotas, the finalized features, the client metrics subscriptions), each replaced only when a fetched snapshot changed
+ * configs, the dynamic broker configs, the client quotas, the finalized features, the client metrics subscriptions, the
+ * delegation tokens), each replaced only when a fetched snapshot changed
  * it. The metadata fetcher hands on a whole snapshot whenever any part of it moved; replacing every copy each time would rebuild the authorizer's index and the
  * credentials for a group config set, and the other way round.
  *
@@ -28,6 +30,7 @@ final class SnapshotChanges implements Consumer<Snapshot> {
     private final Consumer<Map<QuotaEntity, Map<String, Double>>> clientQuotas;
     private final Consumer<FeatureLevels> features;
     private final Consumer<Map<String, Map<String, String>>> clientMetrics;
+    private final Consumer<List<DelegationToken>> delegationTokens;
     /** What the copies hold: nothing before the first snapshot, as each copy starts empty. */
     private Snapshot applied = Snapshot.EMPTY;
 
@@ -36,7 +39,8 @@ final class SnapshotChanges implements Consumer<Snapshot> {
                     Consumer<Map<String, Map<String, String>>> groupConfigs,
                     Consumer<Map<String, Map<String, String>>> brokerConfigs,
                     Consumer<Map<QuotaEntity, Map<String, Double>>> clientQuotas, Consumer<FeatureLevels> features,
-                    Consumer<Map<String, Map<String, String>>> clientMetrics) {
+                    Consumer<Map<String, Map<String, String>>> clientMetrics,
+                    Consumer<List<DelegationToken>> delegationTokens) {
         this.acls = acls;
         this.credentials = credentials;
         this.groupConfigs = groupConfigs;
@@ -44,6 +48,7 @@ final class SnapshotChanges implements Consumer<Snapshot> {
         this.clientQuotas = clientQuotas;
         this.features = features;
         this.clientMetrics = clientMetrics;
+        this.delegationTokens = delegationTokens;
     }
 
     @Override
@@ -68,6 +73,9 @@ final class SnapshotChanges implements Consumer<Snapshot> {
         }
         if (!next.clientMetrics().equals(applied.clientMetrics())) {
             clientMetrics.accept(next.clientMetrics());
+        }
+        if (!next.delegationTokens().equals(applied.delegationTokens())) {
+            delegationTokens.accept(next.delegationTokens());
         }
         applied = next;
     }

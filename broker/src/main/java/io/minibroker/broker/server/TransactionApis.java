@@ -90,7 +90,7 @@ final class TransactionApis implements AutoCloseable {
         TransactionMarkerAppender coordinatorMarkers = markerAppender;
         // A cluster's two kinds of channels to other nodes share one client security of the inter-broker listener.
         ClientSecurity interBroker = config.inCluster()
-                ? ClientSecurity.forListener(config, config.interBrokerListenerName()) : null;
+                ? ClientSecurity.forListener(config, config.interBrokerListenerName(), clock::monotonicMs) : null;
         if (config.inCluster()) {
             // Markers to partitions other nodes lead go there as WriteTxnMarkers, on the inter-broker listener.
             clusterMarkers = new ClusterMarkerAppender(nodeId, metadata::current, markerAppender,

@@ -49,24 +49,40 @@ final class CreateDelegationTokenHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         CreateDelegationTokenRequestView create = new CreateDelegationTokenRequestView(request.body());
-        KafkaPrincipal requester = context.principal();
+        Struct refused = refusal(context, create, rules);
+        if (refused != null) {
+            return CompletableFuture.completedFuture(refused);
+        }
+        KafkaPrincipal owner = owner(context, create);
+        CreateDelegationTokenResponseView response = principals(owner, context.principal());
+        // Tokens being off is Kafka's controller's answer, not its broker's: the times stay 0, not -1.
+        Errors error = tokens.enabled() ? create(create, owner, context.principal(), response)
+                : Errors.DELEGATION_TOKEN_AUTH_DISABLED;
+        return CompletableFuture.completedFuture(response.errorCode(error.code()).struct());
+    }
+
+    /**
+     * The answer to a request refused before any token is looked at, or null: what Kafka's broker checks before it
+     * forwards the request, and its controller again (the owner's type, who may ask, for whom, the renewers' type).
+     */
+    static Struct refusal(RequestContext context, CreateDelegationTokenRequestView create, TokenRequests rules) {
         String ownerName = create.ownerPrincipalName();
         if (ownerName != null && !ownerName.isEmpty() && create.ownerPrincipalType() == null) {
             // v3's owner type is nullable, but Kafka's KafkaPrincipal refuses a null type: its handler throws, and the
             // request's error response names ANONYMOUS as owner and requester.
-            return CompletableFuture.completedFuture(failure(KafkaPrincipal.ANONYMOUS, KafkaPrincipal.ANONYMOUS)
-                    .errorCode(Errors.UNKNOWN_SERVER_ERROR.code()).struct());
+            return failure(KafkaPrincipal.ANONYMOUS, KafkaPrincipal.ANONYMOUS)
+                    .errorCode(Errors.UNKNOWN_SERVER_ERROR.code()).struct();
         }
-        KafkaPrincipal owner = ownerName == null || ownerName.isEmpty() ? requester
+        KafkaPrincipal owner = owner(context, create);
+        Errors error = refusal(context, create, owner, rules);
+        return error == Errors.NONE ? null : failure(owner, context.principal()).errorCode(error.code()).struct();
+    }
+
+    /** The token's owner: the one the request names (KIP-373), else the requester. */
+    private static KafkaPrincipal owner(RequestContext context, CreateDelegationTokenRequestView create) {
+        String ownerName = create.ownerPrincipalName();
+        return ownerName == null || ownerName.isEmpty() ? context.principal()
                 : new KafkaPrincipal(create.ownerPrincipalType(), ownerName);
-        Errors error = refusal(context, create, owner);
-        if (error != Errors.NONE) {
-            return CompletableFuture.completedFuture(failure(owner, requester).errorCode(error.code()).struct());
-        }
-        CreateDelegationTokenResponseView response = principals(owner, requester);
-        // Tokens being off is Kafka's controller's answer, not its broker's: the times stay 0, not -1.
-        error = tokens.enabled() ? create(create, owner, requester, response) : Errors.DELEGATION_TOKEN_AUTH_DISABLED;
-        return CompletableFuture.completedFuture(response.errorCode(error.code()).struct());
     }
 
     /** The answer's principals; the times, id and HMAC left as Kafka's controller leaves them on an error. */
@@ -85,7 +101,8 @@ final class CreateDelegationTokenHandler implements ApiHandler {
         return principals(owner, requester).issueTimestampMs(-1).expiryTimestampMs(-1).maxTimestampMs(-1);
     }
 
-    private Errors refusal(RequestContext context, CreateDelegationTokenRequestView create, KafkaPrincipal owner) {
+    private static Errors refusal(RequestContext context, CreateDelegationTokenRequestView create,
+                                  KafkaPrincipal owner, TokenRequests rules) {
         if (!TokenRequests.allowed(context)) {
             return Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED;
         }

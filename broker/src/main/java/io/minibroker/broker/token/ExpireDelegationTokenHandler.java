@@ -33,11 +33,11 @@ final class ExpireDelegationTokenHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         ExpireDelegationTokenRequestView expire = new ExpireDelegationTokenRequestView(request.body());
-        ExpireDelegationTokenResponseView response = new ExpireDelegationTokenResponseView();
-        if (!TokenRequests.allowed(context)) {
-            response.errorCode(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED.code()).expiryTimestampMs(-1);
-            return CompletableFuture.completedFuture(response.struct());
+        Struct refused = refusal(context);
+        if (refused != null) {
+            return CompletableFuture.completedFuture(refused);
         }
+        ExpireDelegationTokenResponseView response = new ExpireDelegationTokenResponseView();
         long now = clock.getAsLong();
         long period = expire.expiryTimePeriodMs();
         DelegationToken token = TokenRequests.find(tokens, expire.hmac());
@@ -54,5 +54,14 @@ final class ExpireDelegationTokenHandler implements ApiHandler {
             response.expiryTimestampMs(expiry);
         }
         return CompletableFuture.completedFuture(response.errorCode(error.code()).struct());
+    }
+
+    /**
+     * The answer to a request refused before its token is looked at, or null: Kafka's broker checks who may ask
+     * before it forwards the request, and its controller again.
+     */
+    static Struct refusal(RequestContext context) {
+        return TokenRequests.allowed(context) ? null : new ExpireDelegationTokenResponseView()
+                .errorCode(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED.code()).expiryTimestampMs(-1).struct();
     }
 }

@@ -34,11 +34,11 @@ final class RenewDelegationTokenHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         RenewDelegationTokenRequestView renew = new RenewDelegationTokenRequestView(request.body());
-        RenewDelegationTokenResponseView response = new RenewDelegationTokenResponseView();
-        if (!TokenRequests.allowed(context)) {
-            response.errorCode(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED.code()).expiryTimestampMs(-1);
-            return CompletableFuture.completedFuture(response.struct());
+        Struct refused = refusal(context);
+        if (refused != null) {
+            return CompletableFuture.completedFuture(refused);
         }
+        RenewDelegationTokenResponseView response = new RenewDelegationTokenResponseView();
         long now = clock.getAsLong();
         DelegationToken token = TokenRequests.find(tokens, renew.hmac());
         Errors error = token == null ? TokenRequests.notFound(tokens)
@@ -52,5 +52,14 @@ final class RenewDelegationTokenHandler implements ApiHandler {
             response.expiryTimestampMs(expiry);
         }
         return CompletableFuture.completedFuture(response.errorCode(error.code()).struct());
+    }
+
+    /**
+     * The answer to a request refused before its token is looked at, or null: Kafka's broker checks who may ask
+     * before it forwards the request, and its controller again.
+     */
+    static Struct refusal(RequestContext context) {
+        return TokenRequests.allowed(context) ? null : new RenewDelegationTokenResponseView()
+                .errorCode(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED.code()).expiryTimestampMs(-1).struct();
     }
 }

@@ -28,12 +28,16 @@ final class TokenRequests {
 
     /**
      * Kafka's allowTokenRequests: a token is asked for over an authenticated channel, never with a token itself (a
-     * token must not beget tokens). So not over PLAINTEXT, nor over SSL without a client certificate; a SASL
-     * connection signed in with a token is refused too.
+     * token must not beget tokens). So not over PLAINTEXT, nor over SSL without a client certificate; a client signed
+     * in with a token is refused too. For a forwarded request, as Kafka's controller: only the token counts, the
+     * forwarding broker having checked the client's channel.
      */
     static boolean allowed(RequestContext context) {
-        if (context.sasl() != null) {
-            return !context.sasl().tokenAuthenticated();
+        if (context.tokenAuthenticated()) {
+            return false;
+        }
+        if (context.forwarded() || context.sasl() != null) {
+            return true;
         }
         return context.tlsPrincipal() != null && !context.tlsPrincipal().equals(KafkaPrincipal.ANONYMOUS);
     }

@@ -5,6 +5,8 @@ import io.minibroker.broker.authz.AclOperation;
 import io.minibroker.broker.authz.AclPermissionType;
 import io.minibroker.broker.authz.PatternType;
 import io.minibroker.broker.authz.ResourceType;
+import io.minibroker.broker.security.DelegationToken;
+import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.broker.security.ScramCredential;
 import io.minibroker.broker.security.ScramMechanism;
 import io.minibroker.protocol.record.Record;
@@ -16,6 +18,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.metadata.AccessControlEntryRecord;
 import org.apache.kafka.common.metadata.ConfigRecord;
+import org.apache.kafka.common.metadata.DelegationTokenRecord;
 import org.apache.kafka.common.metadata.UserScramCredentialRecord;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -95,6 +98,28 @@ class SecurityRecordsTest {
 
         assertThat(SecurityRecords.decode(SecurityRecords.encode(snapshot)).groupConfigs())
                 .isEqualTo(snapshot.groupConfigs());
+    }
+
+    @Test
+    void delegationTokensAreKafkasDelegationTokenRecordsAndReadBack() {
+        DelegationToken token = new DelegationToken("8w6Bq5yfSWGgY7Yz4vZrhw", KafkaPrincipal.user("alice"),
+                KafkaPrincipal.user("admin:ü"), List.of(KafkaPrincipal.user("bob"), new KafkaPrincipal("Group", "ops")),
+                1_700_000_000_000L, 1_700_604_800_000L, 1_700_086_400_000L);
+        SecurityRecords.Snapshot snapshot = new SecurityRecords.Snapshot(List.of(), Map.of(), Map.of(), Map.of(),
+                Map.of(), null, Map.of(), List.of(token));
+        List<ByteBuffer> values = values(SecurityRecords.encode(snapshot));
+        assertThat(values).hasSize(1);
+        DelegationTokenRecord record = (DelegationTokenRecord) read(values.get(0), new DelegationTokenRecord());
+        assertThat(record.tokenId()).isEqualTo("8w6Bq5yfSWGgY7Yz4vZrhw");
+        assertThat(record.owner()).isEqualTo("User:alice");
+        assertThat(record.requester()).isEqualTo("User:admin:ü");
+        assertThat(record.renewers()).containsExactly("User:bob", "Group:ops");
+        assertThat(record.issueTimestamp()).isEqualTo(1_700_000_000_000L);
+        assertThat(record.maxTimestamp()).isEqualTo(1_700_604_800_000L);
+        assertThat(record.expirationTimestamp()).isEqualTo(1_700_086_400_000L);
+
+        assertThat(SecurityRecords.decode(SecurityRecords.encode(snapshot)).delegationTokens())
+                .containsExactly(token);
     }
 
     @Test

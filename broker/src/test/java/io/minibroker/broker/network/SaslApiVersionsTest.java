@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,7 +48,7 @@ class SaslApiVersionsTest {
                 new ApiVersionsResponseView().errorCode(answers.remove(0).code()).struct()));
         SaslSession sasl = new SaslSession(List.of("PLAIN"), PlainUsers.from(List.of(JaasConfig.parseProperty(
                 PlainUsers.LOGIN_MODULE + " required user_alice=\"alice-secret\";"))), null, null,
-                new SaslSession.Limits(524_288, 100));
+                new SaslSession.Limits(524_288, 100), new SaslSession.Lifetimes(Map.of(), () -> 0, () -> 0));
         EmbeddedChannel channel = new EmbeddedChannel(new RequestHandler(apis, "SASL_PLAINTEXT",
                 new NetworkMetrics(new SimpleMeterRegistry(), "SASL_PLAINTEXT", apis.entries().keySet(),
                         BrokerClock.system()), sasl, null, null, null));

@@ -112,7 +112,7 @@ class TlsPrincipalTest {
         CERTIFICATES.clientSettings("PKCS12", identity).forEach((key, value) -> client.put(key, value.toString()));
         SslEngineFactory tls = SslEngineFactory.of(BrokerConfig.of(client).sslSettings("SSL"), false);
         try (NodeChannel channel = new NodeChannel("localhost", port, "principal-test", 10_000,
-                new ClientSecurity(tls, null))) {
+                new ClientSecurity(tls, null, null))) {
             channel.send(ApiKey.API_VERSIONS, new ApiVersionsRequestView().clientSoftwareName("test")
                     .clientSoftwareVersion("1").struct());
         }

@@ -83,7 +83,7 @@ class ClusterAclsTest {
                 assertThatThrownBy(() -> alice.send(new ProducerRecord<>("guarded", 0, null, "refused")).get())
                         .hasCauseInstanceOf(TopicAuthorizationException.class);
 
-                try (Admin admin = Admin.create(atNode(cluster, 0, SecuredClusters.tlsClient("PKCS12", BROKER)))) {
+                try (Admin admin = Admin.create(SecuredClusters.atNode(cluster, 0, SecuredClusters.tlsClient("PKCS12", BROKER)))) {
                     admin.createAcls(List.of(new AclBinding(
                             new ResourcePattern(ResourceType.TOPIC, "guarded", PatternType.LITERAL),
                             new AccessControlEntry("User:" + ALICE_DN, "*", AclOperation.WRITE,
@@ -125,12 +125,12 @@ class ClusterAclsTest {
         try (MiniCluster cluster = MiniCluster.start(3, settings)) {
             await(() -> cluster.controller().membership().liveBrokers().size() == 3, "three brokers registered");
             ledByNode2(cluster, SecuredClusters.at(cluster, superUser), "shared");
-            try (Admin admin = Admin.create(atNode(cluster, 0, superUser))) {
+            try (Admin admin = Admin.create(SecuredClusters.atNode(cluster, 0, superUser))) {
                 admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("bob",
                         new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192), "bob-secret"))).all().get();
             }
-            await(() -> signsIn(cluster, 1, bob) && signsIn(cluster, 2, bob), "bob's credential on nodes 1 and 2");
-            try (Admin admin = Admin.create(atNode(cluster, LEADER, superUser))) {
+            await(() -> SecuredClusters.signsIn(cluster, 1, bob) && SecuredClusters.signsIn(cluster, 2, bob), "bob's credential on nodes 1 and 2");
+            try (Admin admin = Admin.create(SecuredClusters.atNode(cluster, LEADER, superUser))) {
                 assertThat(admin.describeUserScramCredentials(List.of("bob")).all().get().get("bob")
                         .credentialInfos()).singleElement().satisfies(info -> {
                             assertThat(info.mechanism()).isEqualTo(ScramMechanism.SCRAM_SHA_256);
@@ -140,7 +140,7 @@ class ClusterAclsTest {
             try (KafkaProducer<String, String> producer = SecuredClusters.producer(SecuredClusters.at(cluster, bob))) {
                 assertThatThrownBy(() -> producer.send(new ProducerRecord<>("shared", 0, null, "refused")).get())
                         .hasCauseInstanceOf(TopicAuthorizationException.class);
-                try (Admin admin = Admin.create(atNode(cluster, 0, superUser))) {
+                try (Admin admin = Admin.create(SecuredClusters.atNode(cluster, 0, superUser))) {
                     admin.createAcls(List.of(bobWrites)).all().get();
                 }
                 await(() -> produces(producer, "shared", "allowed"), "bob's WRITE applied by node 2, the leader");
@@ -148,9 +148,9 @@ class ClusterAclsTest {
 
             cluster.stop(MiniCluster.CONTROLLER_ID);
             cluster.restart(MiniCluster.CONTROLLER_ID);
-            await(() -> signsIn(cluster, MiniCluster.CONTROLLER_ID, bob),
+            await(() -> SecuredClusters.signsIn(cluster, MiniCluster.CONTROLLER_ID, bob),
                     "bob's credential kept by the restarted controller and handed to its node again");
-            try (Admin admin = Admin.create(atNode(cluster, MiniCluster.CONTROLLER_ID, superUser))) {
+            try (Admin admin = Admin.create(SecuredClusters.atNode(cluster, MiniCluster.CONTROLLER_ID, superUser))) {
                 await(() -> describe(admin, bobsAcls).contains(bobWrites), "the ACL kept by the restarted controller");
                 assertThat(admin.deleteAcls(List.of(bobsAcls)).all().get()).containsExactly(bobWrites);
             }
@@ -292,29 +292,6 @@ class ClusterAclsTest {
     }
 
     /** {@code client} bootstrapped at one node only. */
-    private static Map<String, Object> atNode(MiniCluster cluster, int node, Map<String, Object> client) {
-        Map<String, Object> config = new HashMap<>(client);
-        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
-                "localhost:" + cluster.node(node).boundPort("PLAINTEXT"));
-        return config;
-    }
-
-    /** Whether the client signs in to this node: its first request, to the bootstrap node, is answered. */
-    private static boolean signsIn(MiniCluster cluster, int node, Map<String, Object> client) {
-        Map<String, Object> config = atNode(cluster, node, client);
-        config.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000);
-        config.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
-        try (Admin admin = Admin.create(config)) {
-            admin.listTopics().names().get(); // Metadata, which any signed-in user may send
-            return true;
-        } catch (ExecutionException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
-    }
-
     /**
      * Whether a record is acknowledged; false if it is refused for want of rights (on the topic, or the idempotent
      * producer's on the cluster, which a principal with WRITE on no topic lacks), whether the send fails or throws.

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -155,5 +156,29 @@ final class SecuredClusters {
         Gauge gauge = cluster.node(node).meterRegistry().find("kafka.log.log.logendoffset").tag("topic", topic)
                 .tag("partition", "0").gauge();
         return gauge == null ? -1 : (long) gauge.value();
+    }
+
+    /** {@code client} with bootstrap.servers set: this node alone. */
+    static Map<String, Object> atNode(MiniCluster cluster, int node, Map<String, Object> client) {
+        Map<String, Object> config = new HashMap<>(client);
+        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + cluster.node(node).boundPort("PLAINTEXT"));
+        return config;
+    }
+
+    /** Whether the client signs in to this node: its first request, to the bootstrap node, is answered. */
+    static boolean signsIn(MiniCluster cluster, int node, Map<String, Object> client) {
+        Map<String, Object> config = atNode(cluster, node, client);
+        config.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000);
+        config.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+        try (Admin admin = Admin.create(config)) {
+            admin.listTopics().names().get(); // Metadata, which any signed-in user may send
+            return true;
+        } catch (ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 }

@@ -28,9 +28,11 @@ class KafkaPrincipalSerdeTest {
         for (boolean token : new boolean[]{false, true}) {
             byte[] kafkaBytes = kafka.serialize(kafkaPrincipal("User", "alice:ü", token));
             assertThat(KafkaPrincipalSerde.serialize(KafkaPrincipal.user("alice:ü"), token)).isEqualTo(kafkaBytes);
-            assertThat(KafkaPrincipalSerde.deserialize(kafkaBytes)).isEqualTo(KafkaPrincipal.user("alice:ü"));
-            assertThat(kafka.deserialize(KafkaPrincipalSerde.serialize(new KafkaPrincipal("Group", "ops"), token)))
-                    .isEqualTo(kafkaPrincipal("Group", "ops", token));
+            assertThat(KafkaPrincipalSerde.deserialize(kafkaBytes))
+                    .isEqualTo(new ForwardedPrincipal(KafkaPrincipal.user("alice:ü"), token));
+            var readByKafka = kafka.deserialize(KafkaPrincipalSerde.serialize(new KafkaPrincipal("Group", "ops"), token));
+            assertThat(readByKafka).isEqualTo(kafkaPrincipal("Group", "ops", token));
+            assertThat(readByKafka.tokenAuthenticated()).isEqualTo(token);
         }
     }
 

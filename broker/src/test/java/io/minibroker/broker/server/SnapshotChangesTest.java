@@ -10,6 +10,8 @@ import io.minibroker.broker.cluster.SecurityRecords.Snapshot;
 import io.minibroker.broker.feature.Feature;
 import io.minibroker.broker.feature.FeatureLevels;
 import io.minibroker.broker.quota.QuotaEntity;
+import io.minibroker.broker.security.DelegationToken;
+import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.broker.security.ScramCredential;
 import io.minibroker.broker.security.ScramMechanism;
 import org.junit.jupiter.api.Test;
@@ -37,8 +39,9 @@ class SnapshotChangesTest {
     private final List<Object> clientQuotas = new ArrayList<>();
     private final List<FeatureLevels> features = new ArrayList<>();
     private final List<Object> clientMetrics = new ArrayList<>();
+    private final List<List<DelegationToken>> tokens = new ArrayList<>();
     private final SnapshotChanges changes = new SnapshotChanges(acls::add, credentials::add, groupConfigs::add,
-            brokerConfigs::add, clientQuotas::add, features::add, clientMetrics::add);
+            brokerConfigs::add, clientQuotas::add, features::add, clientMetrics::add, tokens::add);
 
     /** The snapshot as a broker receives it: encoded by the controller, decoded anew at each fetch. */
     private void fetched(Map<String, Map<String, String>> configs) {
@@ -92,6 +95,25 @@ class SnapshotChangesTest {
 
         assertThat(clientQuotas).containsExactly(quotas);
         assertThat(groupConfigs).as("group configs not replaced again").hasSize(1);
+    }
+
+    @Test
+    void delegationTokensTravelAsTheirRecordsAndAloneReplaceTheCopyWhenOneChanges() {
+        DelegationToken token = new DelegationToken("id-1", KafkaPrincipal.user("alice"), KafkaPrincipal.user("admin"),
+                List.of(KafkaPrincipal.user("bob"), new KafkaPrincipal("Group", "ops")), 1_000, 9_000, 5_000);
+        withTokens(List.of(token));
+        withTokens(List.of(token));
+        DelegationToken renewed = token.withExpiryTimestamp(8_000);
+        withTokens(List.of(renewed));
+        withTokens(List.of());
+
+        assertThat(tokens).containsExactly(List.of(token), List.of(renewed), List.of());
+        assertThat(acls).as("ACLs not replaced again").hasSize(1);
+    }
+
+    private void withTokens(List<DelegationToken> held) {
+        changes.accept(SecurityRecords.decode(SecurityRecords.encode(new Snapshot(List.of(ACL), CREDENTIALS, Map.of(),
+                Map.of(), Map.of(), null, Map.of(), held))));
     }
 
     @Test

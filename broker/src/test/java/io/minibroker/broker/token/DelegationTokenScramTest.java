@@ -1,7 +1,10 @@
 package io.minibroker.broker.token;
 
+import io.minibroker.broker.network.RawClient;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -24,6 +27,8 @@ import org.apache.kafka.common.errors.UnsupportedByAuthenticationException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.security.scram.ScramExtensionsCallback;
+import org.apache.kafka.common.security.scram.internals.ScramSaslClientProvider;
 import org.apache.kafka.common.security.token.delegation.DelegationToken;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -32,6 +37,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import javax.security.auth.callback.Callback;
+import javax.security.auth.callback.NameCallback;
+import javax.security.auth.callback.PasswordCallback;
+import javax.security.sasl.Sasl;
+import javax.security.sasl.SaslClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -118,6 +128,61 @@ class DelegationTokenScramTest {
                     alices.hmacAsBase64String()), "x")).as("removed by the expiry check")
                     .hasCauseInstanceOf(SaslAuthenticationException.class);
         }
+    }
+
+    /**
+     * As Kafka's SaslServerAuthenticator: a session signed in with a token lasts until the token's expiry (the
+     * credential's lifetime) even without {@code connections.max.reauth.ms}, and is told so in SaslAuthenticate; a
+     * request after it closes the connection.
+     */
+    @Test
+    void aSessionSignedInWithATokenLastsUntilTheTokensExpiry() throws Exception {
+        broker = TestBrokers.start(logDir, DelegationTokenApisTest.settings(true), clock);
+        DelegationToken token;
+        try (Admin alice = plainAdmin("alice")) {
+            token = alice.createDelegationToken().delegationToken().get();
+        }
+        clock.advance(1_000);
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            long lifetimeMs = signInWithToken(client, token);
+            assertThat(lifetimeMs).isEqualTo(DelegationTokenApisTest.EXPIRY_TIME_MS - 1_000);
+            client.send(RawClient.request(ApiKey.METADATA, (short) 12, 9, ApiKey.METADATA.request().newMessage()));
+            assertThat(client.receive(ApiKey.METADATA, (short) 12).correlationId()).isEqualTo(9);
+
+            clock.advance(lifetimeMs + 1);
+            client.send(RawClient.request(ApiKey.METADATA, (short) 12, 10, ApiKey.METADATA.request().newMessage()));
+            assertThat(client.closedByBroker()).as("a request after the token's expiry").isTrue();
+        }
+    }
+
+    /** kafka-clients' own SCRAM client over raw requests, with {@code tokenauth=true}: the session's lifetime. */
+    private static long signInWithToken(RawClient client, DelegationToken token) throws Exception {
+        client.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, 1,
+                ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "SCRAM-SHA-256")));
+        assertThat(client.receive(ApiKey.SASL_HANDSHAKE, (short) 1).body().getInt16("ErrorCode")).isZero();
+        ScramSaslClientProvider.initialize();
+        SaslClient scram = Sasl.createSaslClient(new String[]{"SCRAM-SHA-256"}, null, "kafka", "localhost", Map.of(),
+                callbacks -> {
+                    for (Callback callback : callbacks) {
+                        if (callback instanceof NameCallback name) {
+                            name.setName(token.tokenInfo().tokenId());
+                        } else if (callback instanceof PasswordCallback password) {
+                            password.setPassword(token.hmacAsBase64String().toCharArray());
+                        } else if (callback instanceof ScramExtensionsCallback extensions) {
+                            extensions.extensions(Map.of("tokenauth", "true"));
+                        }
+                    }
+                });
+        byte[] clientToken = scram.evaluateChallenge(new byte[0]);
+        Struct answer = null;
+        for (int round = 0; !scram.isComplete(); round++) {
+            client.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 2 + round,
+                    ApiKey.SASL_AUTHENTICATE.request().newMessage().set("AuthBytes", clientToken)));
+            answer = client.receive(ApiKey.SASL_AUTHENTICATE, (short) 2).body();
+            assertThat(answer.getInt16("ErrorCode")).isZero();
+            clientToken = scram.evaluateChallenge(answer.getBytes("AuthBytes"));
+        }
+        return answer.getInt64("SessionLifetimeMs");
     }
 
     private Map<String, Object> tokenClient(String mechanism, String tokenId, String hmac) {

@@ -1,0 +1,167 @@
+package io.minibroker.broker.network;
+
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
+import io.minibroker.purgatory.time.ManualClock;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static io.minibroker.broker.server.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Re-authentication (KIP-368) on a SASL_PLAINTEXT listener, as Kafka's broker does it: with
+ * {@code connections.max.reauth.ms} set for the mechanism, SaslAuthenticate tells the client its session's lifetime;
+ * a SaslHandshake on the authenticated connection before the end re-authenticates it (same user and mechanism) and
+ * starts a new session; a request after the end closes the connection. kafka-clients re-authenticate on their own.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SaslReauthenticationTest {
+
+    private static final String JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required"
+            + " user_alice=\"alice-secret\" user_bob=\"bob-secret\";";
+
+    @TempDir
+    Path logDir;
+    private Broker broker;
+
+    @AfterEach
+    void stop() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void aSessionLastsItsLifetimeAndAReauthenticationOnTheConnectionStartsANewOne() throws Exception {
+        ManualClock clock = new ManualClock();
+        broker = TestBrokers.start(logDir, settings("60000"), clock);
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            assertThat(signIn(client, "alice", 1).getInt64("SessionLifetimeMs"))
+                    .as("the mechanism's own key wins over the broker's").isEqualTo(60_000);
+            assertThat(answersMetadata(client, 3)).isTrue();
+
+            clock.advance(50_000);
+            Struct renewed = signIn(client, "alice", 4);
+            assertThat(renewed.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+            assertThat(renewed.getInt64("SessionLifetimeMs")).isEqualTo(60_000);
+            clock.advance(59_000);
+            assertThat(answersMetadata(client, 6)).as("109 s in: the new session's 59th second").isTrue();
+
+            clock.advance(1_001);
+            client.send(metadata(7));
+            assertThat(client.closedByBroker()).as("a request past the session's end").isTrue();
+        }
+    }
+
+    @Test
+    void aReauthenticationAsAnotherUserFailsAndClosesTheConnection() throws Exception {
+        broker = TestBrokers.start(logDir, settings("60000"), new ManualClock());
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            signIn(client, "alice", 1);
+            Struct refused = signIn(client, "bob", 3);
+            assertThat(refused.getInt16("ErrorCode")).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED.code());
+            assertThat(refused.getString("ErrorMessage"))
+                    .isEqualTo("Cannot change principals during re-authentication from User.alice: User.bob");
+            assertThat(client.closedByBroker()).isTrue();
+        }
+    }
+
+    @Test
+    void withoutALifetimeTheSessionNeverEnds() throws Exception {
+        ManualClock clock = new ManualClock();
+        broker = TestBrokers.start(logDir, settings("0"), clock);
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            assertThat(signIn(client, "alice", 1).getInt64("SessionLifetimeMs")).isZero();
+            clock.advance(TimeUnit.DAYS.toMillis(30));
+            assertThat(answersMetadata(client, 3)).isTrue();
+        }
+    }
+
+    /** kafka-clients re-authenticate at 85-95% of the lifetime the broker told them, on the same connection. */
+    @Test
+    void aKafkaClientsProducerReauthenticatesAndKeepsProducing() throws Exception {
+        broker = TestBrokers.start(logDir, settings("3000"));
+        Map<String, Object> config = new HashMap<>();
+        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("SASL_PLAINTEXT"));
+        config.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+        config.put(SaslConfigs.SASL_MECHANISM, "PLAIN");
+        config.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                + " username=\"alice\" password=\"alice-secret\";");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
+                new StringSerializer())) {
+            await(() -> sent(producer) && metric(producer, "successful-reauthentication-total") >= 2,
+                    "two re-authentications, each after a produce");
+            assertThat(metric(producer, "failed-reauthentication-total")).isZero();
+            assertThat(sent(producer)).isTrue();
+        }
+    }
+
+    private static Map<String, String> settings(String mechanismMaxReauthMs) {
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "listeners", "SASL_PLAINTEXT://localhost:0,PLAINTEXT://localhost:0",
+                "sasl.enabled.mechanisms", "PLAIN",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config", JAAS,
+                "connections.max.reauth.ms", "5000",
+                "listener.name.sasl_plaintext.plain.connections.max.reauth.ms", mechanismMaxReauthMs));
+        return settings;
+    }
+
+    /** A SaslHandshake v1 and a SaslAuthenticate v2 with PLAIN's token: the SaslAuthenticate answer. */
+    private static Struct signIn(RawClient client, String user, int correlationId) throws Exception {
+        client.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, correlationId,
+                ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
+        assertThat(client.receive(ApiKey.SASL_HANDSHAKE, (short) 1).body().getInt16("ErrorCode"))
+                .isEqualTo(Errors.NONE.code());
+        byte[] token = ("\u0000" + user + "\u0000" + user + "-secret").getBytes(StandardCharsets.UTF_8);
+        client.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, correlationId + 1,
+                ApiKey.SASL_AUTHENTICATE.request().newMessage().set("AuthBytes", token)));
+        return client.receive(ApiKey.SASL_AUTHENTICATE, (short) 2).body();
+    }
+
+    private static byte[] metadata(int correlationId) {
+        return RawClient.request(ApiKey.METADATA, (short) 12, correlationId, ApiKey.METADATA.request().newMessage());
+    }
+
+    private static boolean answersMetadata(RawClient client, int correlationId) throws Exception {
+        client.send(metadata(correlationId));
+        return client.receive(ApiKey.METADATA, (short) 12).correlationId() == correlationId;
+    }
+
+    private static boolean sent(KafkaProducer<String, String> producer) {
+        try {
+            producer.send(new ProducerRecord<>("reauthenticated", "v")).get();
+            return true;
+        } catch (ExecutionException e) {
+            throw new AssertionError("a produce failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static double metric(KafkaProducer<String, String> producer, String name) {
+        return producer.metrics().entrySet().stream()
+                .filter(entry -> entry.getKey().name().equals(name) && entry.getKey().group().equals("producer-metrics"))
+                .map(Map.Entry::getValue).map(Metric::metricValue).mapToDouble(value -> ((Number) value).doubleValue())
+                .findFirst().orElse(-1);
+    }
+}
