@@ -56,25 +56,14 @@ public final class CreatePartitionsHandler implements ApiHandler {
     }
 
     /**
-     * Adds the partitions; under a controller_mutation_rate, once the checks pass and they are within the quota, as
-     * Kafka's controller counts them (ReplicationControlManager.createPartitions: the partitions added, validateOnly
-     * too).
+     * Adds the partitions, counted against the controller_mutation_rate where Kafka's controller counts them
+     * (ReplicationControlManager.createPartitions: the partitions added, validateOnly too, once the count and the
+     * number of replica lists pass, before the lists' brokers are checked).
      */
     private void add(CreatePartitionsTopic topic, CreatePartitionsTopicResult result, boolean validateOnly,
                      ControllerMutationQuotas.Quota quota) {
-        int before = topics.partitionCount(topic.name());
         TopicRegistry.Outcome outcome = topics.addPartitions(topic.name(), topic.count(), replicaLists(topic),
-                node.nodeId(), validateOnly || quota.bounded());
-        if (quota.bounded() && outcome.error() == Errors.NONE) {
-            if (!quota.record(topic.count() - before)) {
-                result.errorCode(Errors.THROTTLING_QUOTA_EXCEEDED.code()).errorMessage(null);
-                return;
-            }
-            if (!validateOnly) {
-                outcome = topics.addPartitions(topic.name(), topic.count(), replicaLists(topic), node.nodeId(),
-                        false);
-            }
-        }
+                node.nodeId(), validateOnly, quota::record);
         result.errorCode(outcome.error().code()).errorMessage(outcome.message());
     }
 

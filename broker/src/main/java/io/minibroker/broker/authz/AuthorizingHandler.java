@@ -59,19 +59,21 @@ public final class AuthorizingHandler implements ApiHandler {
      * ControllerApis checks it; so does Metadata, which Kafka's controller does not serve at all and which here
      * carries the image's topics, and a node's principal gets DescribeConfigs unfiltered. Filtered by the topics
      * that principal may describe, a topic would drop out of the brokers' image, and its logs with it, as Kafka's
-     * brokers, reading the metadata log, never see.
+     * brokers, reading the metadata log, never see. {@code topics} are the controller's, which the checks of the
+     * requests brokers forward for their clients look up as the brokers' checks do.
      */
-    public static ApiHandler wrapOnController(ApiKey api, ApiHandler handler, Authorizer authorizer) {
+    public static ApiHandler wrapOnController(ApiKey api, ApiHandler handler, Authorizer authorizer,
+                                              TopicFacts topics) {
         if (api == ApiKey.FETCH || api == ApiKey.METADATA) {
             return new AuthorizingHandler(authorizer, handler,
                     access -> AdminApiChecks.onCluster(access, AclOperation.CLUSTER_ACTION));
         }
         if (api == ApiKey.DESCRIBE_CONFIGS) {
-            ApiCheck resources = checkFor(api, TopicFacts.NONE);
+            ApiCheck resources = checkFor(api, topics);
             return new AuthorizingHandler(authorizer, handler, access ->
                     access.allowedOnCluster(AclOperation.CLUSTER_ACTION) ? access.serve() : resources.check(access));
         }
-        return wrap(api, handler, authorizer, TopicFacts.NONE);
+        return wrap(api, handler, authorizer, topics);
     }
 
     private static ApiCheck checkFor(ApiKey api, TopicFacts facts) {

@@ -14,10 +14,6 @@ import java.util.function.Function;
 public record TopicFacts(Function<UUID, Optional<String>> names, Function<String, Optional<UUID>> ids,
                          BiPredicate<String, Integer> partitionExists, boolean autoCreate) {
 
-    /** For a table whose checks look up no topic: the controller's, served to the nodes' principals. */
-    public static final TopicFacts NONE = new TopicFacts(id -> Optional.empty(), name -> Optional.empty(),
-            (name, partition) -> false, false);
-
     /** The id Kafka answers for a topic it does not know, or names without its id. */
     static final UUID ZERO_ID = new UUID(0, 0);
 

@@ -3,7 +3,6 @@ package io.minibroker.broker.cluster;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.metadata.MetadataHandler;
-import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
@@ -34,10 +33,14 @@ public final class ClusterMetadataHandler implements ApiHandler {
 
     private final String clusterId;
     private final MetadataFetcher metadata;
-    private final TopicAutoCreation autoCreation;
+    private final ControllerTopicAutoCreation autoCreation;
 
-    /** @param autoCreation how unknown topics are created, or null if {@code auto.create.topics.enable} is off */
-    public ClusterMetadataHandler(String clusterId, MetadataFetcher metadata, TopicAutoCreation autoCreation) {
+    /**
+     * @param autoCreation how unknown topics are created, on the requesting client's account, or null if
+     *                     {@code auto.create.topics.enable} is off
+     */
+    public ClusterMetadataHandler(String clusterId, MetadataFetcher metadata,
+                                  ControllerTopicAutoCreation autoCreation) {
         this.clusterId = clusterId;
         this.metadata = metadata;
         this.autoCreation = autoCreation;
@@ -60,7 +63,7 @@ public final class ClusterMetadataHandler implements ApiHandler {
                             && TopicRegistry.invalidName(name) == null)
                     .collect(Collectors.toCollection(LinkedHashSet::new));
             if (!creatable.isEmpty()) {
-                autoCreation.create(creatable);
+                autoCreation.createFor(context, request.header(), creatable);
             }
         }
         return CompletableFuture.completedFuture(answer(context, request, requested));

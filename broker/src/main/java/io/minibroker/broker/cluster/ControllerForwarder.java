@@ -1,6 +1,7 @@
 package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.api.ApiHandler;
+import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.security.KafkaPrincipalSerde;
 import io.minibroker.protocol.error.Errors;
@@ -24,7 +25,7 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * How a broker in a cluster has the controller make the changes only it may make (CreateTopics, DeleteTopics,
@@ -53,18 +54,51 @@ public final class ControllerForwarder {
 
     /**
      * A handler that forwards this API's requests, each in an Envelope (KIP-590) that carries the client's principal
-     * and address, so that the controller acts as the client, as Kafka's brokers forward them; when the controller
-     * cannot be reached, or refuses the envelope, it answers what {@code unreachable} makes of the request (see
-     * {@link ControllerUnreachable}), which clients retry. Kafka answers a refused envelope UNKNOWN_SERVER_ERROR
-     * instead; here the controller refuses only what no broker of this code sends (an unreadable principal, an API
-     * it does not serve), so the one answer for both failures is kept.
+     * and address, so that the controller acts as the client, as Kafka's brokers forward them. When the controller
+     * does not answer the request, the client is answered what {@code failure} makes of the request with an error
+     * (see {@link ForwardingFailure}), as Kafka's ForwardingManager answers: REQUEST_TIMED_OUT when the controller
+     * cannot be reached, which clients retry; UNKNOWN_SERVER_ERROR when it refused the envelope; and when it refused
+     * the envelope UNSUPPORTED_VERSION (it serves the API at no version the client's request has), no answer: the
+     * client's connection is closed, for the client to learn the versions again, as Kafka's KafkaApis closes it.
      */
-    public ApiHandler handlerFor(ApiKey api, Function<Request, Struct> unreachable) {
-        return (context, request) -> forward(api, request.version(), envelope(context, request))
-                .exceptionally(failure -> {
-                    LOG.warn("Could not forward {} to the controller: {}", api, failure.getCause());
-                    return unreachable.apply(request);
+    public ApiHandler handlerFor(ApiKey api, BiFunction<Request, Errors, Struct> failure) {
+        return (context, request) -> forwardAs(context, request)
+                .exceptionally(thrown -> {
+                    Throwable cause = thrown instanceof CompletionException ? thrown.getCause() : thrown;
+                    if (cause instanceof EnvelopeRefused refused) {
+                        LOG.info("The controller refused the envelope of {}: {}", api, refused.error);
+                        if (refused.error == Errors.UNSUPPORTED_VERSION) {
+                            throw new CloseConnection("the controller does not serve " + api + " v"
+                                    + request.version());
+                        }
+                        return failure.apply(request, Errors.UNKNOWN_SERVER_ERROR);
+                    }
+                    LOG.warn("Could not forward {} to the controller: {}", api, cause.toString());
+                    return failure.apply(request, Errors.REQUEST_TIMED_OUT);
                 });
+    }
+
+    /** The controller's answer to an envelope that it did not open: its error, and no request's answer inside. */
+    private static final class EnvelopeRefused extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        private final transient Errors error;
+
+        EnvelopeRefused(ApiKey api, Errors error) {
+            super("the controller refused the envelope of " + api + ": " + error, null, false, false);
+            this.error = error;
+        }
+    }
+
+    /**
+     * Sends {@code request} to the controller in an Envelope as {@code client}'s, and completes with the controller's
+     * answer to it once this broker has the image that follows; completes exceptionally if the controller cannot be
+     * reached or refuses the envelope. For a client's request, and for one this broker makes on a client's account
+     * (a topic a Metadata request auto-creates).
+     */
+    public CompletableFuture<Struct> forwardAs(RequestContext client, Request request) {
+        return forward(request.api(), request.version(), envelope(client, request));
     }
 
     /** The client's request, header and body as it sent them, in an Envelope with its principal and address. */
@@ -85,7 +119,7 @@ public final class ControllerForwarder {
     /**
      * Sends a request to the controller and completes with its answer once this broker has the image that
      * follows it; completes exceptionally if the controller cannot be reached. For requests this broker makes on
-     * its own account too (a topic auto-created by Metadata).
+     * its own account (the {@code __consumer_offsets} a FindCoordinator asks for).
      */
     public CompletableFuture<Struct> forward(ApiKey api, short version, Struct body) {
         return refreshedAfter(api, () -> sendResendingOnce(api, version, body));
@@ -97,8 +131,9 @@ public final class ControllerForwarder {
             EnvelopeResponseView answer = new EnvelopeResponseView(sendResendingOnce(ApiKey.ENVELOPE,
                     ENVELOPE_VERSION, envelope.request()));
             if (answer.errorCode() != Errors.NONE.code() || answer.responseData() == null) {
-                throw new IOException("the controller refused the envelope of " + api + ": "
-                        + Errors.forCode(answer.errorCode()));
+                // Not an IOException: the controller was reached, and a resend would be refused the same.
+                throw new EnvelopeRefused(api, answer.errorCode() == Errors.NONE.code() ? Errors.UNKNOWN_SERVER_ERROR
+                        : Errors.forCode(answer.errorCode()));
             }
             Response inner = MessageCodec.decodeResponse(Unpooled.wrappedBuffer(answer.responseData()), api, version);
             if (inner.correlationId() != envelope.innerCorrelationId()) {
@@ -128,6 +163,12 @@ public final class ControllerForwarder {
         }, forwarding);
     }
 
+    /** One exchange with the controller. */
+    @FunctionalInterface
+    private interface Exchange {
+        Struct send() throws IOException;
+    }
+
     /**
      * Sends the request, and once more on a new connection if the first fails: the connection may be one the
      * controller closed while it was idle (it restarted since the last request), which fails at the first use, as
@@ -141,12 +182,6 @@ public final class ControllerForwarder {
      * {@code forwarding} thread would be held that long for every request behind it, so a controller still down at
      * the resend is answered REQUEST_TIMED_OUT at once, and the client's own retry (or its user) tries again later.
      */
-    /** One exchange with the controller. */
-    @FunctionalInterface
-    private interface Exchange {
-        Struct send() throws IOException;
-    }
-
     private Struct sendResendingOnce(ApiKey api, short version, Struct body) throws IOException {
         try {
             return controller.send(api, version, body);

@@ -1,12 +1,16 @@
 package io.minibroker.broker.cluster;
 
+import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.topic.AutoCreatedTopic;
 import io.minibroker.broker.topic.TopicCreation;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView;
+import io.minibroker.protocol.schema.Struct;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,20 +18,28 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
- * A broker in a cluster has topics created on its own account by the controller, as Kafka's
- * DefaultAutoTopicCreationManager does: one CreateTopics request, forwarded, for the topics asked for at once (a
- * Metadata request's unknown topics with {@code auto.create.topics.enable}, or {@code __consumer_offsets} for a
- * FindCoordinator), each with what {@link AutoCreatedTopic} gives it. What the controller answers is only logged:
- * a topic it could not create (too few registered brokers for the replication factor) is asked for again by the client's
- * next request. A topic already being created is not asked for again, so a client retrying it adds nothing to the
- * controller's queue.
+ * A broker in a cluster has topics created by the controller, as Kafka's DefaultAutoTopicCreationManager does: one
+ * CreateTopics request, forwarded, for the topics asked for at once, each with what {@link AutoCreatedTopic} gives
+ * it. A Metadata request's unknown topics ({@code auto.create.topics.enable}) go in an Envelope as the client's
+ * request, with its principal, address, client id and correlation id, as Kafka's broker wraps them when it has the
+ * request's context: the controller authorizes them as the client's and counts them against the client's
+ * {@code controller_mutation_rate} (strict: CreateTopics v7), so a client over its quota has its topic refused
+ * THROTTLING_QUOTA_EXCEEDED and finds it still unknown until the quota lets the creation through. The others go on the
+ * broker's own account: {@code __consumer_offsets} for a FindCoordinator and the share-group state topic, as Kafka's
+ * (no context there), and a streams group's internal topics, which Kafka wraps with the heartbeat's context (the
+ * group coordinator here does not carry it to them). What the controller answers is only
+ * logged: a topic it could not create is asked for again by the client's next request. A topic already being created
+ * is not asked for again, so a client retrying it adds nothing to the controller's queue.
  */
 public final class ControllerTopicAutoCreation implements TopicCreation {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControllerTopicAutoCreation.class);
+    private static final short VERSION = ApiKey.CREATE_TOPICS.highestStableVersion();
 
     private final ControllerForwarder controller;
     private final BrokerConfig config;
@@ -43,8 +55,23 @@ public final class ControllerTopicAutoCreation implements TopicCreation {
         createAsDecided(names.stream().map(name -> AutoCreatedTopic.of(name, config)).toList());
     }
 
+    /**
+     * Has a Metadata request's unknown topics created on its client's account: {@code metadata} is that request's
+     * header, whose client id and correlation id the CreateTopics inside the envelope borrows, as Kafka's does.
+     */
+    public void createFor(RequestContext client, RequestHeader metadata, Collection<String> names) {
+        createOnce(names.stream().map(name -> AutoCreatedTopic.of(name, config)).toList(), request ->
+                controller.forwardAs(client, new Request(new RequestHeader(ApiKey.CREATE_TOPICS.id(), VERSION,
+                        metadata.correlationId(), metadata.clientId()), ApiKey.CREATE_TOPICS, request)));
+    }
+
     @Override
     public void createAsDecided(Collection<AutoCreatedTopic> topics) {
+        createOnce(topics, request -> controller.forward(ApiKey.CREATE_TOPICS, VERSION, request));
+    }
+
+    /** Asks for the topics not already asked for, in one CreateTopics that {@code send} sends. */
+    private void createOnce(Collection<AutoCreatedTopic> topics, Function<Struct, CompletableFuture<Struct>> send) {
         List<AutoCreatedTopic> askedTopics = topics.stream().filter(topic -> inFlight.add(topic.name())).toList();
         if (askedTopics.isEmpty()) {
             return;
@@ -58,7 +85,7 @@ public final class ControllerTopicAutoCreation implements TopicCreation {
                 creatable.addConfig().name(override.getKey()).value(override.getValue());
             }
         }
-        controller.forward(ApiKey.CREATE_TOPICS, ApiKey.CREATE_TOPICS.highestStableVersion(), request.struct())
+        send.apply(request.struct())
                 .whenComplete((response, failure) -> {
                     asked.forEach(inFlight::remove);
                     if (failure != null) {

@@ -15,6 +15,7 @@ import io.minibroker.broker.api.SupportedApis;
 import io.minibroker.broker.authz.AclApisHandler;
 import io.minibroker.broker.authz.AuthorizingHandler;
 import io.minibroker.broker.authz.StandardAuthorizer;
+import io.minibroker.broker.authz.TopicFacts;
 import io.minibroker.broker.clientmetrics.ClientMetricsSubscriptions;
 import io.minibroker.broker.cluster.SecurityRecords;
 import io.minibroker.broker.config.BrokerConfig;
@@ -152,14 +153,18 @@ public final class ControllerApis {
         }
         DelegationTokenApis.registerChanges(apis, config, tokens, acls, wallClockMs,
                 handler -> changesImage(onDisk.apply(handler), version));
-        // Forwarded requests come in envelopes, each handed to its API's handler as it stands here, before the
-        // checks below wrap them: the forwarding broker authorized it as its client.
-        apis.add(ApiKey.ENVELOPE, new EnvelopeHandler(apis.entries()));
+        // Forwarded requests come in envelopes, each handed to its API's handler as the table has it once the
+        // checks below wrap it, so that the request inside is authorized again as its client's, as Kafka's
+        // ControllerApis does. On controller-io: a check may look a topic up, under the lock that a change holds
+        // while it fsyncs, which the event loop must not wait for.
+        apis.add(ApiKey.ENVELOPE, onDisk.apply(new EnvelopeHandler(apis.entries())));
         if (acls != null) {
             // As Kafka's ControllerApis: every request is checked (CLUSTER_ACTION for registration, heartbeats,
-            // ISR changes, the metadata fetches and envelopes; the admin APIs' own rights for one a node sends
-            // outside an envelope), so only the nodes' principals, which super.users names, are served.
-            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrapOnController(api, handler, acls));
+            // ISR changes, the metadata fetches and envelopes; the admin APIs' own rights for the request inside an
+            // envelope, as its client's, and for one a node sends outside one).
+            TopicFacts topics = new TopicFacts(assignments::nameOf, assignments::idOf,
+                    (name, partition) -> partition >= 0 && partition < assignments.partitionCount(name), false);
+            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrapOnController(api, handler, acls, topics));
         }
         return apis;
     }

@@ -4,7 +4,6 @@ import io.minibroker.broker.admin.CreatePartitionsHandler;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.quota.ControllerMutationQuotas;
-import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView.CreatePartitionsTopic;
@@ -12,7 +11,6 @@ import io.minibroker.protocol.message.view.CreatePartitionsResponseView;
 import io.minibroker.protocol.message.view.CreatePartitionsResponseView.CreatePartitionsTopicResult;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -43,24 +41,14 @@ public final class ControllerCreatePartitionsHandler implements ApiHandler {
     }
 
     /**
-     * Adds the partitions; under a controller_mutation_rate, once the checks pass and they are within the quota
-     * (as CreatePartitionsHandler on a single node).
+     * Adds the partitions, counted against the controller_mutation_rate where Kafka's controller counts them: once
+     * the count and the number of replica lists pass, before the lists' brokers and the placement are checked
+     * (validateOnly too).
      */
     private void add(CreatePartitionsTopic topic, CreatePartitionsTopicResult result, boolean validateOnly,
                      ControllerMutationQuotas.Quota quota) {
-        int before = assignments.partitionCount(topic.name());
-        List<List<Integer>> replicas = CreatePartitionsHandler.replicaLists(topic);
-        TopicAssignments.Outcome outcome = assignments.addPartitions(topic.name(), topic.count(), replicas,
-                validateOnly || quota.bounded());
-        if (quota.bounded() && outcome.error() == Errors.NONE) {
-            if (!quota.record(topic.count() - before)) {
-                result.errorCode(Errors.THROTTLING_QUOTA_EXCEEDED.code()).errorMessage(null);
-                return;
-            }
-            if (!validateOnly) {
-                outcome = assignments.addPartitions(topic.name(), topic.count(), replicas, false);
-            }
-        }
+        TopicAssignments.Outcome outcome = assignments.addPartitions(topic.name(), topic.count(),
+                CreatePartitionsHandler.replicaLists(topic), validateOnly, quota::record);
         result.errorCode(outcome.error().code()).errorMessage(outcome.message());
     }
 }

@@ -31,8 +31,10 @@ import java.util.concurrent.CompletionStage;
  * change, ...) comes inside one with the client's principal and address, and is handed to the controller's handler
  * of its API as that client's, as Kafka's ControllerApis.handleEnvelopeRequest does; its answer, header and body,
  * goes back inside the EnvelopeResponse. The envelope itself is a broker's (CLUSTER_ACTION, checked with the
- * controller's other broker APIs when there is an authorizer); the request inside was authorized by the forwarding
- * broker, so it goes to the handler as it stands in {@code handlers}, the table before any check wraps it.
+ * controller's other broker APIs when there is an authorizer); the request inside is authorized again, with the
+ * client's principal and address, by the check that wraps its API's handler in {@code handlers}, as Kafka's
+ * controller does whatever the forwarding broker checked: the answer is the controller's, under the cluster's ACLs
+ * as it has them.
  *
  * <p>Refused, with the envelope's error: a principal that cannot be read (PRINCIPAL_DESERIALIZATION_FAILURE), a
  * request that cannot be read, an Envelope inside one, or an API or version the controller does not serve
@@ -44,8 +46,12 @@ final class EnvelopeHandler implements ApiHandler {
 
     private final Map<ApiKey, SupportedApis.Entry> handlers;
 
+    /**
+     * @param handlers the controller's table as it will be served: a view, read at each request, so that it holds
+     *                 the handlers as the authorizer wraps them once the table is built
+     */
     EnvelopeHandler(Map<ApiKey, SupportedApis.Entry> handlers) {
-        this.handlers = Map.copyOf(handlers);
+        this.handlers = handlers;
     }
 
     @Override

@@ -33,6 +33,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 
 /**
  * The controller's topics: each partition's replicas, leader, leader epoch and ISR. A new topic's replicas are
@@ -224,11 +225,12 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
      * Adds partitions to a topic, up to {@code count} in all, each with as many replicas as the topic's first
      * partition: placed as a new topic's, going on from the last partition's first replica, or on these replica lists (one per new partition) when
      * {@code assignments} is not null. Kafka's errors: UNKNOWN_TOPIC_OR_PARTITION, INVALID_PARTITIONS for a count
-     * that is no increase, INVALID_REPLICA_ASSIGNMENT, INVALID_REPLICATION_FACTOR when too few brokers are
-     * registered or none is live.
+     * that is no increase, INVALID_REPLICA_ASSIGNMENT, THROTTLING_QUOTA_EXCEEDED when {@code permitted} (the
+     * controller_mutation_rate, given the partitions added) refuses them, INVALID_REPLICATION_FACTOR when too few
+     * brokers are registered or none is live; in Kafka's order ({@link PartitionRules#increase}).
      */
     public synchronized Outcome addPartitions(String name, int count, List<List<Integer>> assignments,
-                                              boolean validateOnly) {
+                                              boolean validateOnly, IntPredicate permitted) {
         TopicImage topic = topics.get(name);
         if (topic == null) {
             // No message, as Kafka 4.3.1's controller (an UnknownTopicOrPartitionException without one).
@@ -238,7 +240,7 @@ public final class TopicAssignments implements DeletableTopics, ConfigurableTopi
         int replicationFactor = topic.partitions().get(0).replicas().size();
         BrokerMembership.BrokerIds brokers = membership.ids();
         PartitionRules.Refusal refused = PartitionRules.increase(name, current, count, assignments,
-                replicationFactor, brokers.registered());
+                replicationFactor, brokers.registered(), permitted);
         if (refused != null) {
             return Outcome.failed(refused.error(), refused.message());
         }

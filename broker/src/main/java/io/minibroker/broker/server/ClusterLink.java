@@ -14,7 +14,7 @@ import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.cluster.ClusterMetadataHandler;
 import io.minibroker.broker.cluster.ControllerForwarder;
 import io.minibroker.broker.cluster.ControllerTopicAutoCreation;
-import io.minibroker.broker.cluster.ControllerUnreachable;
+import io.minibroker.broker.cluster.ForwardingFailure;
 import io.minibroker.broker.cluster.MetadataFetcher;
 import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.config.BrokerConfig;
@@ -129,7 +129,7 @@ final class ClusterLink {
         forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
         forwardingChannel = controllerChannel("forwarding", config.get(BrokerConfig.CONTROLLER_SOCKET_TIMEOUT_MS));
         ControllerForwarder controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
-        TopicCreation autoCreation = new ControllerTopicAutoCreation(controller, config);
+        ControllerTopicAutoCreation autoCreation = new ControllerTopicAutoCreation(controller, config);
         security.register(apis, controller, onDisk);
         // Kafka's brokers preprocess the broker and logger resources themselves and forward the rest.
         BrokerConfigChanges brokerChanges = BrokerConfigChanges.ofBroker(node.nodeId(), brokerConfigs, loggers);
@@ -138,30 +138,30 @@ final class ClusterLink {
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, metadata))
                 .add(ApiKey.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(metadata::current))
                 .add(ApiKey.CREATE_TOPICS, controller.handlerFor(ApiKey.CREATE_TOPICS,
-                        ControllerUnreachable::createTopics))
+                        ForwardingFailure::createTopics))
                 .add(ApiKey.DELETE_TOPICS, controller.handlerFor(ApiKey.DELETE_TOPICS,
-                        ControllerUnreachable::deleteTopics))
+                        ForwardingFailure::deleteTopics))
                 .add(ApiKey.CREATE_PARTITIONS, controller.handlerFor(ApiKey.CREATE_PARTITIONS,
-                        ControllerUnreachable::createPartitions))
+                        ForwardingFailure::createPartitions))
                 .add(ApiKey.ELECT_LEADERS, controller.handlerFor(ApiKey.ELECT_LEADERS,
-                        ControllerUnreachable::electLeaders))
+                        ForwardingFailure::electLeaders))
                 .add(ApiKey.ALTER_PARTITION_REASSIGNMENTS, controller.handlerFor(
-                        ApiKey.ALTER_PARTITION_REASSIGNMENTS, ControllerUnreachable::alterPartitionReassignments))
+                        ApiKey.ALTER_PARTITION_REASSIGNMENTS, ForwardingFailure::alterPartitionReassignments))
                 .add(ApiKey.LIST_PARTITION_REASSIGNMENTS, controller.handlerFor(
-                        ApiKey.LIST_PARTITION_REASSIGNMENTS, ControllerUnreachable::listPartitionReassignments))
+                        ApiKey.LIST_PARTITION_REASSIGNMENTS, ForwardingFailure::listPartitionReassignments))
                 .add(ApiKey.UPDATE_FEATURES, controller.handlerFor(ApiKey.UPDATE_FEATURES,
-                        ControllerUnreachable::updateFeatures))
+                        ForwardingFailure::updateFeatures))
                 .add(ApiKey.UNREGISTER_BROKER, controller.handlerFor(ApiKey.UNREGISTER_BROKER,
-                        ControllerUnreachable::unregisterBroker))
+                        ForwardingFailure::unregisterBroker))
                 .add(ApiKey.ALTER_CLIENT_QUOTAS, controller.handlerFor(ApiKey.ALTER_CLIENT_QUOTAS,
-                        ControllerUnreachable::alterClientQuotas))
+                        ForwardingFailure::alterClientQuotas))
                 .add(ApiKey.DESCRIBE_QUORUM, controller.handlerFor(ApiKey.DESCRIBE_QUORUM,
-                        ControllerUnreachable::describeQuorum))
+                        ForwardingFailure::describeQuorum))
                 .add(ApiKey.ALTER_CONFIGS, new PreprocessedAlterConfigs(ApiKey.ALTER_CONFIGS, brokerChanges,
-                        controller.handlerFor(ApiKey.ALTER_CONFIGS, ControllerUnreachable::alterConfigs)))
+                        controller.handlerFor(ApiKey.ALTER_CONFIGS, ForwardingFailure::alterConfigs)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, new PreprocessedAlterConfigs(ApiKey.INCREMENTAL_ALTER_CONFIGS,
                         brokerChanges, controller.handlerFor(ApiKey.INCREMENTAL_ALTER_CONFIGS,
-                                ControllerUnreachable::incrementalAlterConfigs)))
+                                ForwardingFailure::incrementalAlterConfigs)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(
                         topic -> metadata.current().topic(topic).map(ClusterMetadata.TopicImage::configs), config,
                         node, groupConfigs, brokerConfigs, loggers, clientMetrics))

@@ -7,7 +7,7 @@ import io.minibroker.broker.authz.AclApisHandler;
 import io.minibroker.broker.authz.AclBinding;
 import io.minibroker.broker.authz.StandardAuthorizer;
 import io.minibroker.broker.cluster.ControllerForwarder;
-import io.minibroker.broker.cluster.ControllerUnreachable;
+import io.minibroker.broker.cluster.ForwardingFailure;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.sasl.AlterUserScramCredentialsHandler;
@@ -119,7 +119,7 @@ final class SecurityApis {
     void register(SupportedApis apis, ControllerForwarder controller, Function<ApiHandler, ApiHandler> onDisk) {
         if (controller != null) {
             DelegationTokenApis.registerForwarding(apis, tokens, authorizer,
-                    api -> controller.handlerFor(api, ControllerUnreachable::tokenChange));
+                    api -> controller.handlerFor(api, ForwardingFailure::tokenChange));
         }
         ApiHandler describeAcls;
         ApiHandler changeAcls;
@@ -130,8 +130,8 @@ final class SecurityApis {
             describeAcls = new AclApisHandler(authorizer);
             changeAcls = onDisk.apply(describeAcls);
         } else {
-            ApiHandler create = controller.handlerFor(ApiKey.CREATE_ACLS, ControllerUnreachable::createAcls);
-            ApiHandler delete = controller.handlerFor(ApiKey.DELETE_ACLS, ControllerUnreachable::deleteAcls);
+            ApiHandler create = controller.handlerFor(ApiKey.CREATE_ACLS, ForwardingFailure::createAcls);
+            ApiHandler delete = controller.handlerFor(ApiKey.DELETE_ACLS, ForwardingFailure::deleteAcls);
             describeAcls = changeAcls = AclApisHandler.forwarding(authorizer, (context, request) ->
                     (request.api() == ApiKey.CREATE_ACLS ? create : delete).handle(context, request));
         }
@@ -142,6 +142,6 @@ final class SecurityApis {
                 .add(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, controller == null
                         ? onDisk.apply(new AlterUserScramCredentialsHandler(credentials))
                         : controller.handlerFor(ApiKey.ALTER_USER_SCRAM_CREDENTIALS,
-                                ControllerUnreachable::alterUserScramCredentials));
+                                ForwardingFailure::alterUserScramCredentials));
     }
 }

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntPredicate;
 
 /**
  * Kafka's rules for new partitions, with its messages (ReplicationControlManager.createPartitions and
@@ -59,12 +60,35 @@ public final class PartitionRules {
     }
 
     /**
-     * Why raising topic {@code name} from {@code current} to {@code count} partitions is refused, or null: a count
-     * that is no increase, or manual {@code assignments} (null when the broker places the replicas) that do not hold
-     * one replica list per new partition, each of {@code replicationFactor} distinct {@code brokers}.
+     * Why raising topic {@code name} from {@code current} to {@code count} partitions, with {@code permitted} the
+     * {@code controller_mutation_rate}'s say on the partitions added, is refused, or null: a count that is no
+     * increase, manual {@code assignments} (null when the broker places the replicas) that do not hold one replica
+     * list per new partition, the quota (THROTTLING_QUOTA_EXCEEDED, no message), or a list that is not
+     * {@code replicationFactor} distinct {@code brokers}. In Kafka's order (ReplicationControlManager.createPartitions):
+     * the quota counts a topic whose count and number of lists passed, before its lists' brokers are looked at.
      */
     public static Refusal increase(String name, int current, int count, List<List<Integer>> assignments,
-                                   int replicationFactor, Collection<Integer> brokers) {
+                                   int replicationFactor, Collection<Integer> brokers, IntPredicate permitted) {
+        Refusal refused = countAndAssignmentsSize(name, current, count, assignments);
+        if (refused != null) {
+            return refused;
+        }
+        if (!permitted.test(count - current)) {
+            return new Refusal(Errors.THROTTLING_QUOTA_EXCEEDED, null);
+        }
+        if (assignments != null) {
+            for (List<Integer> replicas : assignments) {
+                String invalid = invalidAssignment(replicas, replicationFactor, brokers);
+                if (invalid != null) {
+                    return new Refusal(Errors.INVALID_REPLICA_ASSIGNMENT, invalid);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Refusal countAndAssignmentsSize(String name, int current, int count,
+                                                   List<List<Integer>> assignments) {
         if (count == current) {
             return new Refusal(Errors.INVALID_PARTITIONS, "Topic already has " + current + " partition(s).");
         }
@@ -78,12 +102,6 @@ public final class PartitionRules {
         if (assignments.size() != count - current) {
             return new Refusal(Errors.INVALID_REPLICA_ASSIGNMENT, "Attempted to add " + (count - current)
                     + " additional partition(s), but only " + assignments.size() + " assignment(s) were specified.");
-        }
-        for (List<Integer> replicas : assignments) {
-            String invalid = invalidAssignment(replicas, replicationFactor, brokers);
-            if (invalid != null) {
-                return new Refusal(Errors.INVALID_REPLICA_ASSIGNMENT, invalid);
-            }
         }
         return null;
     }

@@ -246,17 +246,18 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
 
     /**
      * Raises a topic's partition count to {@code count}, creating the new partitions' logs; manual
-     * {@code assignments} (null if none) may name only this node, {@code nodeId}, as the topic's one replica.
+     * {@code assignments} (null if none) may name only this node, {@code nodeId}, as the topic's one replica;
+     * {@code permitted} is the controller_mutation_rate's say on the partitions added ({@link PartitionRules#increase}).
      */
     public synchronized Outcome addPartitions(String name, int count, List<List<Integer>> assignments, int nodeId,
-                                              boolean validateOnly) {
+                                              boolean validateOnly, IntPredicate permitted) {
         TopicMetadata topic = byName.get(name);
         if (topic == null) {
             // No message, as Kafka 4.3.1's controller (an UnknownTopicOrPartitionException without one).
             return Outcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, null);
         }
         PartitionRules.Refusal refused = PartitionRules.increase(name, topic.partitions(), count, assignments, 1,
-                List.of(nodeId));
+                List.of(nodeId), permitted);
         if (refused != null) {
             return Outcome.failed(refused.error(), refused.message());
         }

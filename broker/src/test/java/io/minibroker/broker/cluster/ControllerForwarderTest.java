@@ -1,12 +1,20 @@
 package io.minibroker.broker.cluster;
 
+import io.minibroker.broker.api.CloseConnection;
+import io.minibroker.broker.api.HandlerTime;
+import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.api.TopicRights;
 import io.minibroker.broker.control.RequestMatch;
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.broker.replica.ScriptedPeer;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.ApiVersionsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView;
+import io.minibroker.protocol.message.view.EnvelopeResponseView;
 import io.minibroker.protocol.schema.Struct;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,7 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,6 +44,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ControllerForwarderTest {
 
     private static final int SOCKET_TIMEOUT_MS = 30_000;
+    private static final RequestContext CLIENT = new RequestContext("PLAINTEXT", null, null, null, TopicRights.ALL,
+            Runnable::run, HandlerTime.NOT_COUNTED);
 
     private final ExecutorService forwarding = Executors.newSingleThreadExecutor();
     private EmbeddedBroker controller;
@@ -102,5 +114,51 @@ class ControllerForwarderTest {
         }
         assertThat(controller.controls().requestLog().find(RequestMatch.api(ApiKey.CREATE_TOPICS)))
                 .as("CreateTopics requests that reached the controller").hasSize(1);
+    }
+
+    /**
+     * As Kafka's ForwardingManager: an envelope the controller refuses is answered UNKNOWN_SERVER_ERROR (no message)
+     * on each topic; refused UNSUPPORTED_VERSION, the client's connection is closed; a controller that cannot be
+     * reached is REQUEST_TIMED_OUT, which clients retry.
+     */
+    @Test
+    void aRefusedEnvelopeIsAnUnknownServerErrorAndAnUnreachableControllerATimeout() throws Exception {
+        Request create = new Request(new RequestHeader(ApiKey.CREATE_TOPICS.id(), (short) 7, 5, "app"),
+                ApiKey.CREATE_TOPICS, createTopic("refused"));
+        try (ScriptedPeer refusing = refusing(Errors.CLUSTER_AUTHORIZATION_FAILED);
+             NodeChannel channel = new NodeChannel("localhost", refusing.port(), "forwarder-test", SOCKET_TIMEOUT_MS)) {
+            CreateTopicsResponseView answer = new CreateTopicsResponseView(forwarderOn(channel)
+                    .handlerFor(ApiKey.CREATE_TOPICS, ForwardingFailure::createTopics).handle(CLIENT, create)
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS));
+            assertThat(answer.topics()).singleElement().satisfies(topic -> {
+                assertThat(topic.name()).isEqualTo("refused");
+                assertThat(topic.errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+                assertThat(topic.errorMessage()).isNull();
+            });
+        }
+        try (ScriptedPeer refusing = refusing(Errors.UNSUPPORTED_VERSION);
+             NodeChannel channel = new NodeChannel("localhost", refusing.port(), "forwarder-test", SOCKET_TIMEOUT_MS)) {
+            assertThatThrownBy(() -> forwarderOn(channel).handlerFor(ApiKey.CREATE_TOPICS,
+                    ForwardingFailure::createTopics).handle(CLIENT, create).toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).cause().isInstanceOf(CloseConnection.class);
+        }
+        int closedPort;
+        try (ServerSocket gone = new ServerSocket(0)) {
+            closedPort = gone.getLocalPort();
+        }
+        try (NodeChannel channel = new NodeChannel("localhost", closedPort, "forwarder-test", SOCKET_TIMEOUT_MS)) {
+            CreateTopicsResponseView answer = new CreateTopicsResponseView(forwarderOn(channel)
+                    .handlerFor(ApiKey.CREATE_TOPICS, ForwardingFailure::createTopics).handle(CLIENT, create)
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS));
+            assertThat(answer.topics()).singleElement().satisfies(topic -> assertThat(topic.errorCode())
+                    .isEqualTo(Errors.REQUEST_TIMED_OUT.code()));
+        }
+    }
+
+    /** A controller that answers every envelope with this error and nothing inside, as Kafka's refuses one. */
+    private static ScriptedPeer refusing(Errors error) {
+        return new ScriptedPeer("refusing-controller", envelope -> Optional.of(new EnvelopeResponseView()
+                .responseData(null).errorCode(error.code()).struct()));
     }
 }

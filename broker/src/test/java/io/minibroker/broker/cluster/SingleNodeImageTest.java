@@ -58,7 +58,7 @@ class SingleNodeImageTest {
         topics.create("b", 3, 1, Map.of(), false);
         ClusterMetadata next = image.get();
         assertThat(next.topic("b").orElseThrow().partitions()).hasSize(3);
-        topics.addPartitions("a", 4, null, 1, false);
+        topics.addPartitions("a", 4, null, 1, false, added -> true);
         assertThat(image.get().topic("a").orElseThrow().partitions()).hasSize(4);
         assertThat(first.topic("b")).isEmpty();
     }

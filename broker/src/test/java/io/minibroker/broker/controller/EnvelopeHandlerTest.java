@@ -55,9 +55,14 @@ class EnvelopeHandlerTest {
     }
 
     private EnvelopeResponseView send(byte[] requestData, byte[] principal) throws Exception {
+        return send(handler, requestData, principal);
+    }
+
+    private static EnvelopeResponseView send(EnvelopeHandler to, byte[] requestData, byte[] principal)
+            throws Exception {
         Struct envelope = new EnvelopeRequestView().requestData(requestData).requestPrincipal(principal)
                 .clientHostAddress(new byte[]{10, 0, 0, 7}).struct();
-        return new EnvelopeResponseView(handler.handle(BROKER, new Request(new RequestHeader(ApiKey.ENVELOPE.id(),
+        return new EnvelopeResponseView(to.handle(BROKER, new Request(new RequestHeader(ApiKey.ENVELOPE.id(),
                 (short) 0, 1, "broker-1"), ApiKey.ENVELOPE, envelope)).toCompletableFuture().get());
     }
 
@@ -81,6 +86,31 @@ class EnvelopeHandlerTest {
                 ApiKey.CREATE_TOPICS, CREATE_TOPICS_V7);
         assertThat(inner.correlationId()).isEqualTo(42);
         assertThat(new CreateTopicsResponseView(inner.body()).throttleTimeMs()).isEqualTo(7);
+    }
+
+    /**
+     * The table's handlers as the authorizer wraps them once the table is built, not as they were when the envelope's
+     * handler was made: the request inside is checked again as its client's.
+     */
+    @Test
+    void theRequestInsideGoesThroughTheCheckThatWrapsItsHandlerLater() throws Exception {
+        SupportedApis table = new SupportedApis().add(ApiKey.CREATE_TOPICS, (context, request) -> {
+            seenRequest.set(request);
+            return CompletableFuture.completedFuture(new CreateTopicsResponseView().struct());
+        });
+        EnvelopeHandler envelopes = new EnvelopeHandler(table.entries());
+        table.wrapHandlers((api, unchecked) -> (context, request) -> {
+            seenContext.set(context);
+            return CompletableFuture.completedFuture(new CreateTopicsResponseView().throttleTimeMs(13).struct());
+        });
+
+        EnvelopeResponseView answer = send(envelopes, createTopics(),
+                KafkaPrincipalSerde.serialize(KafkaPrincipal.user("alice"), false));
+
+        assertThat(seenContext.get().principal()).isEqualTo(KafkaPrincipal.user("alice"));
+        assertThat(seenRequest.get()).as("the check answered it").isNull();
+        assertThat(new CreateTopicsResponseView(MessageCodec.decodeResponse(Unpooled.wrappedBuffer(
+                answer.responseData()), ApiKey.CREATE_TOPICS, CREATE_TOPICS_V7).body()).throttleTimeMs()).isEqualTo(13);
     }
 
     @Test

@@ -110,7 +110,7 @@ class RackPlacementTest {
         TopicAssignments assignments = controllerWith(racks);
 
         assertThat(assignments.create("spread", counts(6, 3), Map.of(), false).error()).isEqualTo(Errors.NONE);
-        assertThat(assignments.addPartitions("spread", 9, null, false).error()).isEqualTo(Errors.NONE);
+        assertThat(assignments.addPartitions("spread", 9, null, false, added -> true).error()).isEqualTo(Errors.NONE);
 
         TopicImage topic = assignments.image().topic("spread").orElseThrow();
         assertThat(topic.partitions()).hasSize(9).allSatisfy(partition ->

@@ -317,7 +317,7 @@ class TopicAssignmentsTest {
         List<PartitionImage> before = assignments.image().topic("grow").orElseThrow().partitions();
         int lastLeader = before.get(1).replicas().get(0);
 
-        assertThat(assignments.addPartitions("grow", 4, null, false).error()).isEqualTo(Errors.NONE);
+        assertThat(assignments.addPartitions("grow", 4, null, false, added -> true).error()).isEqualTo(Errors.NONE);
         List<PartitionImage> after = assignments.image().topic("grow").orElseThrow().partitions();
         assertThat(after.get(2).replicas()).containsExactly((lastLeader + 1) % 3);
         assertThat(after.get(3).replicas()).containsExactly((lastLeader + 2) % 3);

@@ -19,10 +19,10 @@ import java.util.Optional;
  * A node on a local port that a broker's channel talks to (a leader, a controller), answering each request with
  * what the test's handler gives; no answer closes the connection. One connection at a time, on a thread of its own.
  */
-final class ScriptedPeer implements AutoCloseable {
+public final class ScriptedPeer implements AutoCloseable {
 
     /** The answer to one request, empty to close the connection without one; may wait for the test to give it. */
-    interface Handler {
+    public interface Handler {
         Optional<Struct> answer(Request request) throws InterruptedException;
     }
 
@@ -30,7 +30,7 @@ final class ScriptedPeer implements AutoCloseable {
     private final Handler handler;
     private final Thread thread;
 
-    ScriptedPeer(String name, Handler handler) {
+    public ScriptedPeer(String name, Handler handler) {
         try {
             server = new ServerSocket(0);
         } catch (IOException e) {
@@ -42,7 +42,7 @@ final class ScriptedPeer implements AutoCloseable {
         thread.start();
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
     }
 

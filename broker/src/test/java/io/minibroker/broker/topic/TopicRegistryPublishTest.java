@@ -55,7 +55,7 @@ class TopicRegistryPublishTest {
 
         assertThat(topics.autoCreate("__consumer_offsets").error()).isEqualTo(Errors.NONE);
         assertThat(topics.create("orders", 4, 1, Map.of(), false).error()).isEqualTo(Errors.NONE);
-        assertThat(topics.addPartitions("orders", 6, null, 0, false).error()).isEqualTo(Errors.NONE);
+        assertThat(topics.addPartitions("orders", 6, null, 0, false, added -> true).error()).isEqualTo(Errors.NONE);
 
         assertThat(seenWhileCreating).isEmpty();
         assertThat(topics.get("__consumer_offsets")).isPresent();
@@ -79,7 +79,7 @@ class TopicRegistryPublishTest {
         Map<String, String> overrides = Map.of("cleanup.policy", "compact", "segment.bytes", "1048576");
 
         assertThat(topics.create("compacted", 2, 1, overrides, false).error()).isEqualTo(Errors.NONE);
-        assertThat(topics.addPartitions("compacted", 3, null, 0, false).error()).isEqualTo(Errors.NONE);
+        assertThat(topics.addPartitions("compacted", 3, null, 0, false, added -> true).error()).isEqualTo(Errors.NONE);
 
         for (int partition = 0; partition < 3; partition++) {
             PartitionLog log = topics.logs().log(new io.minibroker.broker.log.TopicPartition("compacted", partition))

@@ -38,90 +38,90 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The answers a broker gives to a forwarded request when the controller cannot be reached: every topic or
- * resource of the request REQUEST_TIMED_OUT, which clients retry, one method per API's response shape.
+ * The answers a broker gives to a forwarded request that the controller did not answer, as Kafka's
+ * ForwardingManager makes them with the request's {@code getErrorResponse}: every topic or resource of the request
+ * the error (REQUEST_TIMED_OUT when the controller cannot be reached, which clients retry; UNKNOWN_SERVER_ERROR when
+ * it refused the envelope), with no message, as Kafka's ApiError.fromThrowable leaves none for either; one method
+ * per API's response shape.
  */
-public final class ControllerUnreachable {
+public final class ForwardingFailure {
 
-    private static final String MESSAGE = "the controller cannot be reached";
-    private static final short TIMED_OUT = Errors.REQUEST_TIMED_OUT.code();
-
-    private ControllerUnreachable() {
+    private ForwardingFailure() {
     }
 
-    public static Struct createTopics(Request request) {
+    public static Struct createTopics(Request request, Errors error) {
         CreateTopicsResponseView response = new CreateTopicsResponseView();
         for (CreateTopicsRequestView.CreatableTopic topic : new CreateTopicsRequestView(request.body()).topics()) {
-            response.addTopic().name(topic.name()).errorCode(TIMED_OUT).errorMessage(MESSAGE);
+            response.addTopic().name(topic.name()).errorCode(error.code()).errorMessage(null);
         }
         return response.struct();
     }
 
-    public static Struct deleteTopics(Request request) {
+    public static Struct deleteTopics(Request request, Errors error) {
         DeleteTopicsRequestView delete = new DeleteTopicsRequestView(request.body());
         DeleteTopicsResponseView response = new DeleteTopicsResponseView();
         if (request.version() < 6) {
             for (String name : delete.topicNames()) {
-                response.addResponse().name(name).errorCode(TIMED_OUT);
+                response.addResponse().name(name).errorCode(error.code());
             }
         } else {
             for (DeleteTopicsRequestView.DeleteTopicState topic : delete.topics()) {
                 response.addResponse().name(topic.name()).topicId(topic.topicId())
-                        .errorCode(TIMED_OUT).errorMessage(MESSAGE);
+                        .errorCode(error.code()).errorMessage(null);
             }
         }
         return response.struct();
     }
 
     /** The whole request's: UpdateFeatures carries no per-feature results with a top-level error. */
-    public static Struct updateFeatures(Request request) {
-        return new UpdateFeaturesResponseView().errorCode(TIMED_OUT).errorMessage(MESSAGE).struct();
+    public static Struct updateFeatures(Request request, Errors error) {
+        return new UpdateFeaturesResponseView().errorCode(error.code()).errorMessage(null).struct();
     }
 
-    public static Struct unregisterBroker(Request request) {
-        return new UnregisterBrokerResponseView().errorCode(TIMED_OUT).errorMessage(MESSAGE).struct();
+    public static Struct unregisterBroker(Request request, Errors error) {
+        return new UnregisterBrokerResponseView().errorCode(error.code()).errorMessage(null).struct();
     }
 
-    public static Struct describeQuorum(Request request) {
-        return new DescribeQuorumResponseView().errorCode(TIMED_OUT).errorMessage(MESSAGE).struct();
+    public static Struct describeQuorum(Request request, Errors error) {
+        return new DescribeQuorumResponseView().errorCode(error.code()).errorMessage(null).struct();
     }
 
-    public static Struct createPartitions(Request request) {
+    public static Struct createPartitions(Request request, Errors error) {
         CreatePartitionsResponseView response = new CreatePartitionsResponseView();
         for (CreatePartitionsRequestView.CreatePartitionsTopic topic
                 : new CreatePartitionsRequestView(request.body()).topics()) {
-            response.addResult().name(topic.name()).errorCode(TIMED_OUT).errorMessage(MESSAGE);
+            response.addResult().name(topic.name()).errorCode(error.code()).errorMessage(null);
         }
         return response.struct();
     }
 
-    public static Struct alterClientQuotas(Request request) {
-        return AlterClientQuotasHandler.refusal(request, Errors.REQUEST_TIMED_OUT, MESSAGE);
+    public static Struct alterClientQuotas(Request request, Errors error) {
+        return AlterClientQuotasHandler.refusal(request, error, null);
     }
 
-    public static Struct alterConfigs(Request request) {
+    public static Struct alterConfigs(Request request, Errors error) {
         AlterConfigsResponseView response = new AlterConfigsResponseView();
         for (AlterConfigsRequestView.AlterConfigsResource resource
                 : new AlterConfigsRequestView(request.body()).resources()) {
             response.addResponse().resourceType(resource.resourceType()).resourceName(resource.resourceName())
-                    .errorCode(TIMED_OUT).errorMessage(MESSAGE);
+                    .errorCode(error.code()).errorMessage(null);
         }
         return response.struct();
     }
 
-    public static Struct incrementalAlterConfigs(Request request) {
+    public static Struct incrementalAlterConfigs(Request request, Errors error) {
         IncrementalAlterConfigsResponseView response = new IncrementalAlterConfigsResponseView();
         for (IncrementalAlterConfigsRequestView.AlterConfigsResource resource
                 : new IncrementalAlterConfigsRequestView(request.body()).resources()) {
             response.addResponse().resourceType(resource.resourceType()).resourceName(resource.resourceName())
-                    .errorCode(TIMED_OUT).errorMessage(MESSAGE);
+                    .errorCode(error.code()).errorMessage(null);
         }
         return response.struct();
     }
 
-    /** Every partition named REQUEST_TIMED_OUT, and the whole request too from v1 (which has a top-level error). */
-    public static Struct electLeaders(Request request) {
-        ElectLeadersResponseView response = new ElectLeadersResponseView().errorCode(TIMED_OUT);
+    /** Every partition named the error, and the whole request too from v1 (which has a top-level error). */
+    public static Struct electLeaders(Request request, Errors error) {
+        ElectLeadersResponseView response = new ElectLeadersResponseView().errorCode(error.code());
         List<ElectLeadersRequestView.TopicPartitions> named =
                 new ElectLeadersRequestView(request.body()).topicPartitions();
         if (named != null) {
@@ -129,53 +129,53 @@ public final class ControllerUnreachable {
                 ElectLeadersResponseView.ReplicaElectionResult result = response.addReplicaElectionResult()
                         .topic(topic.topic());
                 for (int partition : topic.partitions()) {
-                    result.addPartitionResult().partitionId(partition).errorCode(TIMED_OUT).errorMessage(MESSAGE);
+                    result.addPartitionResult().partitionId(partition).errorCode(error.code()).errorMessage(null);
                 }
             }
         }
         return response.struct();
     }
 
-    /** Every partition named REQUEST_TIMED_OUT, and the whole request too. */
-    public static Struct alterPartitionReassignments(Request request) {
+    /** Every partition named the error, and the whole request too. */
+    public static Struct alterPartitionReassignments(Request request, Errors error) {
         AlterPartitionReassignmentsResponseView response = new AlterPartitionReassignmentsResponseView()
-                .errorCode(TIMED_OUT).errorMessage(MESSAGE);
+                .errorCode(error.code()).errorMessage(null);
         for (AlterPartitionReassignmentsRequestView.ReassignableTopic topic
                 : new AlterPartitionReassignmentsRequestView(request.body()).topics()) {
             AlterPartitionReassignmentsResponseView.ReassignableTopicResponse answer = response.addResponse()
                     .name(topic.name());
             topic.partitions().forEach(partition -> answer.addPartition().partitionIndex(partition.partitionIndex())
-                    .errorCode(TIMED_OUT).errorMessage(MESSAGE));
+                    .errorCode(error.code()).errorMessage(null));
         }
         return response.struct();
     }
 
-    public static Struct listPartitionReassignments(Request request) {
-        return new ListPartitionReassignmentsResponseView().errorCode(TIMED_OUT).errorMessage(MESSAGE).struct();
+    public static Struct listPartitionReassignments(Request request, Errors error) {
+        return new ListPartitionReassignmentsResponseView().errorCode(error.code()).errorMessage(null).struct();
     }
 
-    public static Struct createAcls(Request request) {
+    public static Struct createAcls(Request request, Errors error) {
         CreateAclsResponseView response = new CreateAclsResponseView();
         new CreateAclsRequestView(request.body()).creations()
-                .forEach(creation -> response.addResult().errorCode(TIMED_OUT).errorMessage(MESSAGE));
+                .forEach(creation -> response.addResult().errorCode(error.code()).errorMessage(null));
         return response.struct();
     }
 
-    public static Struct deleteAcls(Request request) {
+    public static Struct deleteAcls(Request request, Errors error) {
         DeleteAclsResponseView response = new DeleteAclsResponseView();
         new DeleteAclsRequestView(request.body()).filters()
-                .forEach(filter -> response.addFilterResult().errorCode(TIMED_OUT).errorMessage(MESSAGE));
+                .forEach(filter -> response.addFilterResult().errorCode(error.code()).errorMessage(null));
         return response.struct();
     }
 
     /** Each user named once, as Kafka's answer lists them. */
-    public static Struct alterUserScramCredentials(Request request) {
+    public static Struct alterUserScramCredentials(Request request, Errors error) {
         AlterUserScramCredentialsRequestView alter = new AlterUserScramCredentialsRequestView(request.body());
         Set<String> users = new LinkedHashSet<>();
         alter.deletions().forEach(deletion -> users.add(deletion.name()));
         alter.upsertions().forEach(upsertion -> users.add(upsertion.name()));
         AlterUserScramCredentialsResponseView response = new AlterUserScramCredentialsResponseView();
-        users.forEach(user -> response.addResult().user(user).errorCode(TIMED_OUT).errorMessage(MESSAGE));
+        users.forEach(user -> response.addResult().user(user).errorCode(error.code()).errorMessage(null));
         return response.struct();
     }
 
@@ -183,16 +183,16 @@ public final class ControllerUnreachable {
      * A delegation token change's, as Kafka's requests' error responses: CreateDelegationToken's with ANONYMOUS as
      * owner and requester, -1 for the times, no id or HMAC; Renew's and Expire's the error alone.
      */
-    public static Struct tokenChange(Request request) {
+    public static Struct tokenChange(Request request, Errors error) {
         return switch (request.api()) {
-            case CREATE_DELEGATION_TOKEN -> new CreateDelegationTokenResponseView().errorCode(TIMED_OUT)
+            case CREATE_DELEGATION_TOKEN -> new CreateDelegationTokenResponseView().errorCode(error.code())
                     .principalType(KafkaPrincipal.USER_TYPE).principalName(KafkaPrincipal.ANONYMOUS.name())
                     .tokenRequesterPrincipalType(KafkaPrincipal.USER_TYPE)
                     .tokenRequesterPrincipalName(KafkaPrincipal.ANONYMOUS.name())
                     .issueTimestampMs(-1).expiryTimestampMs(-1).maxTimestampMs(-1).tokenId("").hmac(new byte[0])
                     .struct();
-            case RENEW_DELEGATION_TOKEN -> new RenewDelegationTokenResponseView().errorCode(TIMED_OUT).struct();
-            case EXPIRE_DELEGATION_TOKEN -> new ExpireDelegationTokenResponseView().errorCode(TIMED_OUT).struct();
+            case RENEW_DELEGATION_TOKEN -> new RenewDelegationTokenResponseView().errorCode(error.code()).struct();
+            case EXPIRE_DELEGATION_TOKEN -> new ExpireDelegationTokenResponseView().errorCode(error.code()).struct();
             default -> throw new IllegalArgumentException(request.api() + " changes no delegation token");
         };
     }
