@@ -58,9 +58,13 @@ public final class ClientQuotaEnforcement {
         clock.scheduleOnce(eventLoop, "the end of a client quota throttle", throttleMs, unmute);
     }
 
-    /** The time a request about to be handled spends in its handler, measured on the broker's clock. */
+    /**
+     * The time a request about to be handled spends in its handler, measured on the broker's clock; not measured at
+     * all while no {@code request_percentage} quota is set, so that a broker without one reads no clock and makes no
+     * object per request for it (a quota set meanwhile counts from the next request).
+     */
     public HandlerTime handlerTime() {
-        return HandlerTime.counted(clock::monotonicNanos);
+        return requestTime.enabled() ? HandlerTime.counted(clock::monotonicNanos) : HandlerTime.NOT_COUNTED;
     }
 
     /** A served request's outcome: how long to mute the connection (0: not at all), and the answer to send. */
