@@ -1,5 +1,8 @@
 package io.minibroker.streams;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.server.SessionClock;
 import org.apache.kafka.clients.admin.Admin;
@@ -22,6 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.util.Collection;
@@ -29,6 +33,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,7 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * replicas: the group coordinator has the word count's repartition and changelog topics created through the
  * controller, two instances share its tasks, and every node answers the streams group tools alike. When the
  * coordinator's node is killed, the group moves with its partition of {@code __consumer_offsets} to a node that
- * reloads it, and an {@code exactly_once_v2} app counts on without a lost or repeated update.
+ * reloads it, and an {@code exactly_once_v2} app counts on without a lost or repeated update. Internal topics the
+ * controller refuses (more replicas than brokers) are named in the heartbeat's status, which the client logs.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class StreamsGroupClusterTest {
@@ -169,6 +175,44 @@ class StreamsGroupClusterTest {
             assertThat(after.members()).extracting(m -> m.memberId())
                     .isEqualTo(before.members().stream().map(m -> m.memberId()).toList());
             assertThat(after.groupEpoch()).as("reloaded, not rebuilt").isEqualTo(before.groupEpoch());
+        }
+    }
+
+    @Test
+    void anInternalTopicTheControllerRefusesIsWhatTheStreamsClientLogsAsItsStatus() throws Exception {
+        String application = "cluster-refused-word-count";
+        Properties config = StreamsApps.config(application, cluster.bootstrapServers(), firstStateDir);
+        config.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, "streams");
+        // Four replicas for the internal topics, on three brokers: the controller refuses both.
+        config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 4);
+        String why = " (Unable to replicate the partition 4 time(s): The target replication factor of 4 cannot be "
+                + "reached because only 3 broker(s) are registered.)";
+        String refused = "Creation failed: " + application + "-counts-changelog" + why + ","
+                + application + "-counts-repartition" + why + ".";
+        Logger heartbeats = (Logger) LoggerFactory.getLogger(
+                "org.apache.kafka.clients.consumer.internals.StreamsGroupHeartbeatRequestManager");
+        CountDownLatch told = new CountDownLatch(1);
+        AppenderBase<ILoggingEvent> statuses = new AppenderBase<>() {
+            @Override
+            protected void append(ILoggingEvent event) {
+                if (event.getFormattedMessage().contains(refused)) {
+                    told.countDown();
+                }
+            }
+        };
+        statuses.start();
+        heartbeats.addAppender(statuses);
+        try (KafkaStreams app = new KafkaStreams(StreamsApps.wordCount(INPUT, OUTPUT), config)) {
+            app.start();
+            // The client logs each heartbeat's statuses (WARN "Membership is in the following statuses"): the
+            // coordinator's node names the controller's refusal there, so the user sees why the app has no tasks.
+            assertThat(told.await(60, TimeUnit.SECONDS)).as("a status naming the refusal, logged").isTrue();
+            try (Admin admin = admin(cluster.bootstrapServers())) {
+                assertThat(admin.listTopics().names().get()).doesNotContain(application + "-counts-changelog",
+                        application + "-counts-repartition");
+            }
+        } finally {
+            heartbeats.detachAppender(statuses);
         }
     }
 

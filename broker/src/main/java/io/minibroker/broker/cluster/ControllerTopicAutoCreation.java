@@ -4,6 +4,7 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.topic.AutoCreatedTopic;
 import io.minibroker.broker.topic.TopicCreation;
+import io.minibroker.broker.topic.TopicCreationErrors;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
@@ -19,7 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -32,9 +35,11 @@ import java.util.function.Function;
  * THROTTLING_QUOTA_EXCEEDED and finds it still unknown until the quota lets the creation through. The others go on the
  * broker's own account: {@code __consumer_offsets} for a FindCoordinator and the share-group state topic, as Kafka's
  * (no context there), and a streams group's internal topics, which Kafka wraps with the heartbeat's context (the
- * group coordinator here does not carry it to them). What the controller answers is only
+ * group coordinator here does not carry it to them). What the controller answers to a client's topics is only
  * logged: a topic it could not create is asked for again by the client's next request. A topic already being created
- * is not asked for again, so a client retrying it adds nothing to the controller's queue.
+ * is not asked for again, so a client retrying it adds nothing to the controller's queue. A streams group's internal
+ * topic the controller refused, or whose request failed, is kept in {@link TopicCreationErrors} with the controller's
+ * message (or the failure's), as Kafka's broker keeps it.
  */
 public final class ControllerTopicAutoCreation implements TopicCreation {
 
@@ -44,15 +49,19 @@ public final class ControllerTopicAutoCreation implements TopicCreation {
     private final ControllerForwarder controller;
     private final BrokerConfig config;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    private final TopicCreationErrors refusals;
 
-    public ControllerTopicAutoCreation(ControllerForwarder controller, BrokerConfig config) {
+    public ControllerTopicAutoCreation(ControllerForwarder controller, BrokerConfig config,
+                                       TopicCreationErrors refusals) {
         this.controller = controller;
         this.config = config;
+        this.refusals = refusals;
     }
 
     @Override
     public void create(Collection<String> names) {
-        createAsDecided(names.stream().map(name -> AutoCreatedTopic.of(name, config)).toList());
+        createOnce(names.stream().map(name -> AutoCreatedTopic.of(name, config)).toList(),
+                request -> controller.forward(ApiKey.CREATE_TOPICS, VERSION, request), (name, refusal) -> { });
     }
 
     /**
@@ -62,16 +71,29 @@ public final class ControllerTopicAutoCreation implements TopicCreation {
     public void createFor(RequestContext client, RequestHeader metadata, Collection<String> names) {
         createOnce(names.stream().map(name -> AutoCreatedTopic.of(name, config)).toList(), request ->
                 controller.forwardAs(client, new Request(new RequestHeader(ApiKey.CREATE_TOPICS.id(), VERSION,
-                        metadata.correlationId(), metadata.clientId()), ApiKey.CREATE_TOPICS, request)));
+                        metadata.correlationId(), metadata.clientId()), ApiKey.CREATE_TOPICS, request)),
+                (name, refusal) -> { });
     }
 
     @Override
-    public void createAsDecided(Collection<AutoCreatedTopic> topics) {
-        createOnce(topics, request -> controller.forward(ApiKey.CREATE_TOPICS, VERSION, request));
+    public void createAsDecided(Collection<AutoCreatedTopic> topics, long errorRetentionMs) {
+        createOnce(topics.stream().filter(topic -> !refusals.holds(topic.name())).toList(),
+                request -> controller.forward(ApiKey.CREATE_TOPICS, VERSION, request),
+                (name, refusal) -> refusals.remember(name, refusal, errorRetentionMs));
     }
 
-    /** Asks for the topics not already asked for, in one CreateTopics that {@code send} sends. */
-    private void createOnce(Collection<AutoCreatedTopic> topics, Function<Struct, CompletableFuture<Struct>> send) {
+    @Override
+    public Map<String, String> creationErrors(Collection<String> names) {
+        return refusals.of(names);
+    }
+
+    /**
+     * Asks for the topics not already asked for, in one CreateTopics that {@code send} sends; {@code onRefusal} is
+     * told each topic the controller did not create (TOPIC_ALREADY_EXISTS too, as Kafka keeps any error) and why, or,
+     * if the request failed, each topic asked.
+     */
+    private void createOnce(Collection<AutoCreatedTopic> topics, Function<Struct, CompletableFuture<Struct>> send,
+                            BiConsumer<String, String> onRefusal) {
         List<AutoCreatedTopic> askedTopics = topics.stream().filter(topic -> inFlight.add(topic.name())).toList();
         if (askedTopics.isEmpty()) {
             return;
@@ -90,11 +112,17 @@ public final class ControllerTopicAutoCreation implements TopicCreation {
                     asked.forEach(inFlight::remove);
                     if (failure != null) {
                         LOG.warn("Could not have {} created: {}", asked, failure.getCause());
+                        String why = whyFailed(failure);
+                        asked.forEach(name -> onRefusal.accept(name, why));
                         return;
                     }
                     for (CreateTopicsResponseView.CreatableTopicResult topic
                             : new CreateTopicsResponseView(response).topics()) {
                         Errors error = Errors.forCode(topic.errorCode());
+                        if (error != Errors.NONE) {
+                            onRefusal.accept(topic.name(), TopicCreationErrors.messageOf(error,
+                                    topic.errorMessage()));
+                        }
                         if (error != Errors.NONE && error != Errors.TOPIC_ALREADY_EXISTS) {
                             LOG.warn("Could not have topic {} created: {} {}", topic.name(), error,
                                     topic.errorMessage());
@@ -103,5 +131,12 @@ public final class ControllerTopicAutoCreation implements TopicCreation {
                         }
                     }
                 });
+    }
+
+    /** The failure's message, or the failure itself when it has none, as Kafka keeps a failed request's. */
+    private static String whyFailed(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        return cause.getMessage() != null ? cause.getMessage() : cause.toString();
     }
 }

@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,20 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
     private final ClassicGroups classicGroups;
     private final ClassicGroupCoordinator classicMembership;
     private final GroupTypes types;
+    /** How many refused internal topics a status names, as KafkaApis's: the others are counted ("and N more"). */
+    private static final int CREATION_FAILURES_NAMED = 3;
+    /** Until the broker says how internal topics are created: none is, none was refused. */
+    private static final InternalTopicCreation NO_CREATION = new InternalTopicCreation() {
+        @Override
+        public void createAsDecided(Collection<AutoCreatedTopic> topics, long errorRetentionMs) {
+        }
+
+        @Override
+        public Map<String, String> creationErrors(Collection<String> names) {
+            return Map.of();
+        }
+    };
+
     private final CoordinatorThread thread;
     private final TopicRegistry topics;
     private final MemberTimeouts<StreamsGroup, StreamsGroupMember> timeouts;
@@ -64,7 +79,7 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
     private final int maxSize;
     /** A group's heartbeat interval, session timeout and standbys: its group configs, else the broker's keys. */
     private volatile StreamsGroupSettings settings;
-    private volatile InternalTopicCreation internalTopics = decided -> { };
+    private volatile InternalTopicCreation internalTopics = NO_CREATION;
 
     StreamsGroupCoordinator(BrokerConfig config, StreamsGroups groups, ClassicGroups classicGroups,
                             ClassicGroupCoordinator classicMembership, GroupTypes types, CoordinatorThread thread,
@@ -231,16 +246,49 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
                         types.notA(GroupType.STREAMS, groupId)));
             }
         }
+        StreamsGroupHeartbeat.Response response = outcome.response();
         if (!outcome.toCreate().isEmpty()) {
-            internalTopics.createAsDecided(outcome.toCreate());
+            // Kafka keeps a refused creation for twice the group's heartbeat interval: the members are told why for
+            // a heartbeat or two, and the topic is asked for again after that.
+            internalTopics.createAsDecided(outcome.toCreate(), 2L * settings.heartbeatIntervalMs(groupId));
+            response = withCreationFailures(response, outcome.toCreate());
         }
         if (written == null) {
-            return completedFuture(outcome.response());
+            return completedFuture(response);
         }
         // Answered once its records count, as Kafka's coordinator answers a write; a failed write leaves the change
         // in memory, written with the group's next one.
-        return written.handle((offset, failure) -> failure == null ? outcome.response()
+        StreamsGroupHeartbeat.Response answer = response;
+        return written.handle((offset, failure) -> failure == null ? answer
                 : StreamsGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null));
+    }
+
+    /**
+     * The answer with the kept refusals of the internal topics just asked for appended to its MISSING_INTERNAL_TOPICS
+     * status, as KafkaApis appends them after asking: "; Creation failed: t (why),u (why) and N more.", three named.
+     * Kafka names them in its map's order, here by name.
+     */
+    private StreamsGroupHeartbeat.Response withCreationFailures(StreamsGroupHeartbeat.Response response,
+                                                                List<AutoCreatedTopic> asked) {
+        Map<String, String> failures = internalTopics.creationErrors(
+                asked.stream().map(AutoCreatedTopic::name).toList());
+        if (failures.isEmpty()) {
+            return response;
+        }
+        List<String> named = failures.entrySet().stream().limit(CREATION_FAILURES_NAMED)
+                .map(failure -> failure.getKey() + " (" + failure.getValue() + ")").toList();
+        String more = failures.size() > CREATION_FAILURES_NAMED
+                ? " and " + (failures.size() - CREATION_FAILURES_NAMED) + " more" : "";
+        List<StreamsConfiguredTopology.Status> statuses = new ArrayList<>(response.statuses());
+        for (int i = 0; i < statuses.size(); i++) {
+            StreamsConfiguredTopology.Status status = statuses.get(i);
+            if (status.code() == StreamsConfiguredTopology.MISSING_INTERNAL_TOPICS) {
+                statuses.set(i, new StreamsConfiguredTopology.Status(status.code(), status.detail()
+                        + "; Creation failed: " + String.join(",", named) + more + "."));
+                break;
+            }
+        }
+        return response.withStatuses(statuses);
     }
 
     /**

@@ -48,5 +48,10 @@ final class StreamsGroupHeartbeat {
         static Response error(Errors error, String message) {
             return new Response(error, message, null, 0, 0, null, null, 0, null);
         }
+
+        Response withStatuses(List<StreamsConfiguredTopology.Status> replaced) {
+            return new Response(error, message, memberId, memberEpoch, heartbeatIntervalMs, replaced, tasks,
+                    endpointInformationEpoch, partitionsByUserEndpoint);
+        }
     }
 }

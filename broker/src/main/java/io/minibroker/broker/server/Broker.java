@@ -320,7 +320,7 @@ public final class Broker implements AutoCloseable {
         RuntimeLoggers loggers = RuntimeLoggers.find();
         TopicCreation autoCreation = cluster != null
                 ? cluster.register(apis, node, security, groupConfigs, clientMetrics, dynamicConfigs, loggers,
-                        onDisk)
+                        onDisk, clock)
                 : SingleNodeApis.register(apis, config, node, topics, groupConfigs, clientMetrics, dynamicConfigs,
                         clientQuotas,
                         features, elr, loggers, security, onDisk, topicCreation, clock);

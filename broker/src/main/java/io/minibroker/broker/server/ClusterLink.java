@@ -36,6 +36,7 @@ import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicCreation;
+import io.minibroker.broker.topic.TopicCreationErrors;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
@@ -124,12 +125,13 @@ final class ClusterLink {
     TopicCreation register(SupportedApis apis, LocalNode node, SecurityApis security, GroupConfigs groupConfigs,
                                ClientMetricsSubscriptions clientMetrics,
                                BrokerConfigOverrides brokerConfigs, RuntimeLoggers loggers,
-                               Function<ApiHandler, ApiHandler> onDisk) {
+                               Function<ApiHandler, ApiHandler> onDisk, BrokerClock clock) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
         forwardingChannel = controllerChannel("forwarding", config.get(BrokerConfig.CONTROLLER_SOCKET_TIMEOUT_MS));
         ControllerForwarder controller = new ControllerForwarder(forwardingChannel, metadata, forwarding);
-        ControllerTopicAutoCreation autoCreation = new ControllerTopicAutoCreation(controller, config);
+        ControllerTopicAutoCreation autoCreation = new ControllerTopicAutoCreation(controller, config,
+                new TopicCreationErrors(clock::monotonicMs));
         security.register(apis, controller, onDisk);
         // Kafka's brokers preprocess the broker and logger resources themselves and forward the rest.
         BrokerConfigChanges brokerChanges = BrokerConfigChanges.ofBroker(node.nodeId(), brokerConfigs, loggers);

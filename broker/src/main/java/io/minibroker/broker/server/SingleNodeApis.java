@@ -32,6 +32,7 @@ import io.minibroker.broker.metadata.MetadataHandler;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.clientmetrics.ClientMetricsSubscriptions;
 import io.minibroker.broker.topic.LocalTopicAutoCreation;
+import io.minibroker.broker.topic.TopicCreationErrors;
 import io.minibroker.broker.topic.SingleNodeElections;
 import io.minibroker.broker.topic.SingleNodeReassignments;
 import io.minibroker.broker.topic.TopicCreation;
@@ -102,7 +103,7 @@ final class SingleNodeApis {
                 // The node is its own controller, the only voter: no one fetches an image from it.
                 .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> QuorumReport.leaderAlone(node.nodeId(),
                         0, clock.wallClockMs(), List.of(), node.advertisedListeners().get())));
-        return new LocalTopicAutoCreation(topics, topicCreation);
+        return new LocalTopicAutoCreation(topics, topicCreation, new TopicCreationErrors(clock::monotonicMs));
     }
 
     /** Whether a partition is one of this node's (what AddPartitionsToTxn may add). */

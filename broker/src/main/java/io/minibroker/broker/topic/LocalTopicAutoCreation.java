@@ -5,10 +5,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -17,6 +19,8 @@ import java.util.function.Supplier;
  * asked is answered at once, as Kafka's broker answers while its controller creates the topic. Not on the disk
  * executor: a produce whose append started a leader epoch, or that {@code flush.messages} has fsynced, is answered
  * from there, and would wait behind the whole creation, where Kafka's produce to another topic does not wait.
+ * A streams group's internal topic that could not be created is kept in {@link TopicCreationErrors}, as Kafka's
+ * broker keeps what its controller answered.
  */
 public final class LocalTopicAutoCreation implements TopicCreation {
 
@@ -25,40 +29,59 @@ public final class LocalTopicAutoCreation implements TopicCreation {
     private final TopicRegistry topics;
     private final Executor creation;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    private final TopicCreationErrors refusals;
 
-    /** @param creation where topics are created: not the disk executor, which answers produces */
-    public LocalTopicAutoCreation(TopicRegistry topics, Executor creation) {
+    /**
+     * @param creation where topics are created: not the disk executor, which answers produces
+     * @param refusals where refused internal topics are kept
+     */
+    public LocalTopicAutoCreation(TopicRegistry topics, Executor creation, TopicCreationErrors refusals) {
         this.topics = topics;
         this.creation = creation;
+        this.refusals = refusals;
     }
 
     @Override
     public void create(Collection<String> names) {
         for (String name : names) {
-            createOnce(name, () -> topics.autoCreate(name));
+            createOnce(name, () -> topics.autoCreate(name), refused -> { });
         }
     }
 
     @Override
-    public void createAsDecided(Collection<AutoCreatedTopic> decided) {
+    public void createAsDecided(Collection<AutoCreatedTopic> decided, long errorRetentionMs) {
         for (AutoCreatedTopic topic : decided) {
-            createOnce(topic.name(), () -> topics.autoCreate(topic));
+            if (!refusals.holds(topic.name())) {
+                // Any refusal is kept, TOPIC_ALREADY_EXISTS too, as Kafka keeps every error its controller answers.
+                createOnce(topic.name(), () -> topics.autoCreate(topic), refused -> refusals.remember(topic.name(),
+                        TopicCreationErrors.messageOf(refused.error(), refused.message()), errorRetentionMs));
+            }
         }
     }
 
-    private void createOnce(String name, Supplier<TopicRegistry.Outcome> create) {
+    @Override
+    public Map<String, String> creationErrors(Collection<String> names) {
+        return refusals.of(names);
+    }
+
+    private void createOnce(String name, Supplier<TopicRegistry.Outcome> create,
+                            Consumer<TopicRegistry.Outcome> onRefusal) {
         if (inFlight.add(name)) {
             try {
-                creation.execute(() -> createNow(name, create));
+                creation.execute(() -> createNow(name, create, onRefusal));
             } catch (RejectedExecutionException e) { // the broker is stopping: nobody will ask again
                 inFlight.remove(name);
             }
         }
     }
 
-    private void createNow(String name, Supplier<TopicRegistry.Outcome> create) {
+    private void createNow(String name, Supplier<TopicRegistry.Outcome> create,
+                           Consumer<TopicRegistry.Outcome> onRefusal) {
         try {
             TopicRegistry.Outcome created = create.get();
+            if (created.error() != Errors.NONE) {
+                onRefusal.accept(created);
+            }
             if (created.error() != Errors.NONE && created.error() != Errors.TOPIC_ALREADY_EXISTS) {
                 LOG.warn("Could not create topic {}: {} {}", name, created.error(), created.message());
             }

@@ -110,6 +110,11 @@ class StreamsGroupHeartbeatTest {
 
     /** A word count's topology: 0 reads "input" and writes the repartition topic, 1 counts into a store. */
     private static StreamsGroupHeartbeatRequestView join(String memberId, String processId) {
+        return join(memberId, processId, (short) 0);
+    }
+
+    /** The word count, its changelog asked with {@code changelogReplicas} replicas (0: the broker's default). */
+    private static StreamsGroupHeartbeatRequestView join(String memberId, String processId, short changelogReplicas) {
         StreamsGroupHeartbeatRequestView request = new StreamsGroupHeartbeatRequestView().groupId("app")
                 .memberId(memberId).memberEpoch(0).rebalanceTimeoutMs(30_000).processId(processId)
                 .activeTasks(new ArrayList<>()).standbyTasks(new ArrayList<>()).warmupTasks(new ArrayList<>());
@@ -118,7 +123,7 @@ class StreamsGroupHeartbeatTest {
                 .sourceTopics(List.of("input")).repartitionSinkTopics(List.of("app-repartition"));
         StreamsGroupHeartbeatRequestView.Subtopology count = topology.addSubtopology().subtopologyId("1");
         count.addRepartitionSourceTopic().name("app-repartition");
-        count.addStateChangelogTopic().name("app-changelog").addTopicConfig().key("cleanup.policy").value("compact");
+        count.addStateChangelogTopic().name("app-changelog").replicationFactor(changelogReplicas).addTopicConfig().key("cleanup.policy").value("compact");
         assertThat(split.sourceTopics()).containsExactly("input");
         return request.topology(topology);
     }
@@ -244,6 +249,55 @@ class StreamsGroupHeartbeatTest {
                     .get("cleanup.policy").value()).isEqualTo("compact");
         }
         assertThat(describe().groupState()).isEqualTo("Stable");
+    }
+
+    @Test
+    void aRefusedInternalTopicIsNamedInTheStatusForTwiceTheHeartbeatIntervalThenAskedForAgain() throws Exception {
+        start(Map.of());
+        // Three replicas on one node: the broker cannot create the changelog, as Kafka's controller cannot.
+        StreamsGroupHeartbeatResponseView joined = heartbeat(join("m1", "p1", (short) 3));
+        assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
+        String missing = "Internal topics are missing: app-changelog";
+        String refused = missing + "; Creation failed: app-changelog (Unable to replicate the partition 3 time(s): "
+                + "The target replication factor of 3 cannot be reached because only 1 broker(s) are registered.).";
+        // The creation runs apart from the heartbeat: a later one names the refusal (Kafka's next heartbeat after its
+        // controller answered), and the repartition topic, which could be created, is no longer missing.
+        int epoch = untilStatus("m1", joined.memberEpoch(), refused);
+
+        // Kept for twice the heartbeat interval (5 s by default), counted from the refusal: until then the members
+        // are told, and the broker does not ask again.
+        clock.advance(9_999);
+        assertThat(statusOf(heartbeat(beat("m1", epoch)))).isEqualTo(refused);
+        clock.advance(1);
+        // Expired: this heartbeat asks again and is told only what is missing; the new refusal shows next.
+        StreamsGroupHeartbeatResponseView retried = heartbeat(beat("m1", epoch));
+        assertThat(statusOf(retried)).isIn(missing, refused);
+        untilStatus("m1", retried.memberEpoch(), refused);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "localhost:" + broker.boundPort("PLAINTEXT")))) {
+            assertThat(admin.listTopics().names().get()).contains("app-repartition").doesNotContain("app-changelog");
+        }
+    }
+
+    private static String statusOf(StreamsGroupHeartbeatResponseView response) {
+        assertThat(response.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(response.status()).singleElement().satisfies(status ->
+                assertThat(status.statusCode()).isEqualTo(StreamsConfiguredTopology.MISSING_INTERNAL_TOPICS));
+        return response.status().get(0).statusDetail();
+    }
+
+    /** Heartbeats until the status says {@code detail}; the member's epoch then. */
+    private int untilStatus(String memberId, int epoch, String detail) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            StreamsGroupHeartbeatResponseView response = heartbeat(beat(memberId, epoch));
+            epoch = response.memberEpoch();
+            if (statusOf(response).equals(detail)) {
+                return epoch;
+            }
+            assertThat(System.nanoTime()).isLessThan(deadline);
+            Thread.onSpinWait();
+        }
     }
 
     @Test

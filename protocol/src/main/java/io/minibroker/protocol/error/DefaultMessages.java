@@ -33,6 +33,18 @@ public final class DefaultMessages {
             case GROUP_ID_NOT_FOUND -> "The group id does not exist.";
             case FENCED_STATE_EPOCH ->
                     "The share coordinator rejected the request because the share-group state epoch did not match.";
+            // A topic creation's refusals, which a streams group's heartbeat names when the refusal had no message.
+            case TOPIC_ALREADY_EXISTS -> "Topic with this name already exists.";
+            case POLICY_VIOLATION -> "Request parameters do not satisfy the configured policy.";
+            case INVALID_REPLICATION_FACTOR ->
+                    "Replication factor is below 1 or larger than the number of available brokers.";
+            case TOPIC_AUTHORIZATION_FAILED -> "Topic authorization failed.";
+            case CLUSTER_AUTHORIZATION_FAILED -> "Cluster authorization failed.";
+            case THROTTLING_QUOTA_EXCEEDED -> "The throttling quota has been exceeded.";
+            case INVALID_PARTITIONS -> "Number of partitions is below 1.";
+            case INVALID_CONFIG -> "Configuration is invalid.";
+            case INVALID_TOPIC_EXCEPTION -> "The request attempted to perform an operation on an invalid topic.";
+            case INVALID_REPLICA_ASSIGNMENT -> "Replica assignment is invalid.";
             default -> "The server experienced an unexpected error when processing the request.";
         };
     }
