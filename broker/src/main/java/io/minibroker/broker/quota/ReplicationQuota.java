@@ -7,6 +7,7 @@ import io.minibroker.broker.topic.TopicConfig;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -28,6 +29,14 @@ public final class ReplicationQuota {
     private final LongSupplier rate;
     private final LongSupplier clockMs;
     private final SampledRate recorded;
+    /**
+     * Each topic's list as last parsed, with the text it was parsed from: a fetch asks about every partition it
+     * reads, and a reassignment's list names every replica of the topic, so it is parsed again only once changed.
+     */
+    private final Map<String, Parsed> parsed = new ConcurrentHashMap<>();
+
+    private record Parsed(String value, ThrottledReplicas replicas) {
+    }
 
     /**
      * @param throttledReplicasKey the topic config naming the throttled replicas of this side
@@ -71,7 +80,15 @@ public final class ReplicationQuota {
     public boolean isThrottled(TopicPartition partition) {
         String value = topicOverrides.apply(partition.topic())
                 .map(overrides -> overrides.get(throttledReplicasKey)).orElse(null);
-        return value != null && ThrottledReplicas.parse(value, brokerId).throttles(partition.partition());
+        if (value == null || value.isEmpty()) {
+            return false; // the usual case: nothing throttled, nothing kept
+        }
+        Parsed last = parsed.get(partition.topic());
+        if (last == null || !last.value().equals(value)) {
+            last = new Parsed(value, ThrottledReplicas.parse(value, brokerId));
+            parsed.put(partition.topic(), last);
+        }
+        return last.replicas().throttles(partition.partition());
     }
 
     /** Whether the bytes recorded are, as a rate, above the throttled rate now (never when none is set). */

@@ -32,7 +32,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -89,9 +88,9 @@ final class ReplicaFetcher implements AutoCloseable {
     /**
      * How far each followed partition's log end was behind the leader's high watermark at its last answer, as
      * Kafka's PartitionFetchState.lag: unknown until the first answer, so a partition new to this fetcher (or
-     * followed at a new epoch) counts as not in sync. Written by {@link #thread} only.
+     * followed at a new epoch) counts as not in sync. Touched by {@link #thread} only.
      */
-    private final Map<FollowedPartition, Long> lags = new ConcurrentHashMap<>();
+    private final Map<FollowedPartition, Long> lags = new HashMap<>();
     /** Told of each partition an answer appended to or moved the high watermark of, outside this object's monitor. */
     private final Consumer<TopicPartition> onProgress;
     private final Thread thread;

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,6 +47,18 @@ class ReplicationQuotaTest {
         assertThat(quota.isThrottled(new TopicPartition("moving", 1))).isFalse();
         assertThat(quota.isThrottled(new TopicPartition("still", 0))).isFalse();
         assertThat(quota.isThrottled(new TopicPartition("unknown", 0))).isFalse();
+    }
+
+    @Test
+    void aChangedListIsReadAnew() {
+        Map<String, String> overrides = new ConcurrentHashMap<>(Map.of(KEY, "0:5"));
+        ReplicationQuota quota = new ReplicationQuota(KEY, 5, topic -> Optional.of(overrides), () -> 100, () -> 0,
+                11, 1);
+        assertThat(quota.isThrottled(new TopicPartition("moving", 1))).isFalse();
+        overrides.put(KEY, "0:5,1:5");
+        assertThat(quota.isThrottled(new TopicPartition("moving", 1))).isTrue();
+        overrides.put(KEY, "");
+        assertThat(quota.isThrottled(new TopicPartition("moving", 0))).as("the throttle removed").isFalse();
     }
 
     @Test
