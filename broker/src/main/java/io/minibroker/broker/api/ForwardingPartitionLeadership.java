@@ -30,6 +30,16 @@ public abstract class ForwardingPartitionLeadership implements PartitionLeadersh
     }
 
     @Override
+    public boolean throttlesFollowerFetch(TopicPartition partition, int replicaId) {
+        return delegate.throttlesFollowerFetch(partition, replicaId);
+    }
+
+    @Override
+    public void sentToFollower(TopicPartition partition, long bytes) {
+        delegate.sentToFollower(partition, bytes);
+    }
+
+    @Override
     public boolean isLeader(TopicPartition partition) {
         return delegate.isLeader(partition);
     }

@@ -124,6 +124,20 @@ public interface PartitionLeadership {
                          long logStartOffset);
 
     /**
+     * KIP-73 on the leader, as Kafka's shouldLeaderThrottle: whether a follower's fetch of this partition is answered
+     * without records now, because the follower is not in the ISR, the topic's
+     * {@code leader.replication.throttled.replicas} names this broker for the partition, and the bytes sent for such
+     * partitions are above {@code leader.replication.throttled.rate}. Never on a single node, which has no followers.
+     */
+    default boolean throttlesFollowerFetch(TopicPartition partition, int replicaId) {
+        return false;
+    }
+
+    /** Bytes of this partition sent to a follower: counted against the leader's throttle if it throttles it. */
+    default void sentToFollower(TopicPartition partition, long bytes) {
+    }
+
+    /**
      * The least log start offset over a partition led here and its live followers, as Kafka's low watermark:
      * records below it are gone from every live replica.
      */

@@ -323,6 +323,16 @@ public final class BrokerConfig {
     // The windows client quotas' rates are measured over (Kafka's QuotaConfig keys, defaults and lower bounds)
     public static final ConfigKey<Integer> QUOTA_WINDOW_NUM = intKey("quota.window.num", 11, 1);
     public static final ConfigKey<Integer> QUOTA_WINDOW_SIZE_SECONDS = intKey("quota.window.size.seconds", 1, 1);
+    // KIP-73's replication throttles: the bytes a leader sends, and a follower fetches, for the throttled replicas
+    // (the topics' leader./follower.replication.throttled.replicas), per second; Kafka's default is no bound
+    public static final ConfigKey<Long> LEADER_REPLICATION_THROTTLED_RATE =
+            longKey("leader.replication.throttled.rate", Long.MAX_VALUE, 0);
+    public static final ConfigKey<Long> FOLLOWER_REPLICATION_THROTTLED_RATE =
+            longKey("follower.replication.throttled.rate", Long.MAX_VALUE, 0);
+    // ... measured over these windows (Kafka's ReplicationQuotaManagerConfig keys, defaults and lower bounds)
+    public static final ConfigKey<Integer> REPLICATION_QUOTA_WINDOW_NUM = intKey("replication.quota.window.num", 11, 1);
+    public static final ConfigKey<Integer> REPLICATION_QUOTA_WINDOW_SIZE_SECONDS =
+            intKey("replication.quota.window.size.seconds", 1, 1);
     // ... and the windows of controller_mutation_rate's token bucket (its burst: rate x windows x size)
     public static final ConfigKey<Integer> CONTROLLER_QUOTA_WINDOW_NUM = intKey("controller.quota.window.num", 11, 1);
     public static final ConfigKey<Integer> CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS =
@@ -419,7 +429,9 @@ public final class BrokerConfig {
             TRANSACTION_STATE_LOG_SEGMENT_BYTES, TRANSACTION_MAX_TIMEOUT_MS, TRANSACTIONAL_ID_EXPIRATION_MS,
             TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS,
             TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS, TRANSACTION_VERSION,
-            QUOTA_WINDOW_NUM, QUOTA_WINDOW_SIZE_SECONDS, CONTROLLER_QUOTA_WINDOW_NUM,
+            QUOTA_WINDOW_NUM, QUOTA_WINDOW_SIZE_SECONDS, LEADER_REPLICATION_THROTTLED_RATE,
+            FOLLOWER_REPLICATION_THROTTLED_RATE, REPLICATION_QUOTA_WINDOW_NUM, REPLICATION_QUOTA_WINDOW_SIZE_SECONDS,
+            CONTROLLER_QUOTA_WINDOW_NUM,
             CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS, ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS,
             ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS,
             TRANSACTION_PARTITION_VERIFICATION_ENABLE, FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS,
@@ -556,10 +568,10 @@ public final class BrokerConfig {
     /**
      * The dynamic configs this broker puts in force at once: the topic defaults, read only where a topic's config is
      * worked out (the caller gives every log its settings again), and {@code log.segment.delete.delay.ms}, read at
-     * each deletion of a log. Kafka makes more keys dynamic; this broker reads
-     * those once at its start (listeners, connection limits, the cleaner's pace), so they are kept and described but
-     * left out here: a value {@link #get} answered would be one nothing acts on (a new {@code listeners} would be
-     * advertised unbound).
+     * each deletion of a log, and the replication throttled rates, read at each throttle decision. Kafka makes more
+     * keys dynamic; this broker reads those once at its start (listeners, connection limits, the cleaner's pace), so
+     * they are kept and described but left out here: a value {@link #get} answered would be one nothing acts on (a
+     * new {@code listeners} would be advertised unbound).
      */
     private static final Set<ConfigKey<?>> IN_FORCE_WHEN_DYNAMIC = Set.of(LOG_SEGMENT_BYTES, LOG_ROLL_MS,
             LOG_RETENTION_MS, LOG_RETENTION_BYTES, LOG_INDEX_INTERVAL_BYTES, LOG_INDEX_SIZE_MAX_BYTES,
@@ -567,7 +579,7 @@ public final class BrokerConfig {
             LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE,
             LOG_CLEANUP_POLICY, MIN_INSYNC_REPLICAS, LOG_CLEANER_DELETE_RETENTION_MS, LOG_CLEANER_MIN_COMPACTION_LAG_MS,
             LOG_CLEANER_MAX_COMPACTION_LAG_MS, LOG_CLEANER_MIN_CLEANABLE_RATIO, UNCLEAN_LEADER_ELECTION_ENABLE,
-            LOG_SEGMENT_DELETE_DELAY_MS);
+            LOG_SEGMENT_DELETE_DELAY_MS, LEADER_REPLICATION_THROTTLED_RATE, FOLLOWER_REPLICATION_THROTTLED_RATE);
 
     /** Whether a dynamic value of this config (a name this broker may not read) is the one in force here. */
     public static boolean inForceWhenDynamic(String name) {

@@ -237,6 +237,11 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
         return isolationLevel == READ_COMMITTED && !fromFollower();
     }
 
+    /** Whether the leader's replication throttle holds back this follower's fetch of the partition (KIP-73). */
+    boolean throttled(PartitionPlan partition) {
+        return fromFollower() && leadership.throttlesFollowerFetch(partition.log().topicPartition(), replicaId);
+    }
+
     /** Whether a follower replica sent this fetch (a replica id of 0 or more), not a consumer. */
     boolean fromFollower() {
         return replicaId >= 0;

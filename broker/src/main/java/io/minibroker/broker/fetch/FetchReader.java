@@ -10,6 +10,7 @@ import io.minibroker.broker.log.BrokerCompressionType;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.FetchRequestView;
@@ -22,6 +23,7 @@ import io.netty.buffer.Unpooled;
 
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.UUID;
@@ -136,6 +138,9 @@ final class FetchReader {
         int remaining = plan.maxBytes();
         int total = 0;
         int ordinal = 0;
+        // Counted against the leader's replication throttle once the whole answer is read, as Kafka's KafkaApis
+        // records a follower's answer: every partition of it is held back or not by the rate from before it
+        Map<TopicPartition, Integer> sentToFollower = plan.fromFollower() ? new HashMap<>() : Map.of();
         for (FetchPlan.TopicPlan topic : plan.topics()) {
             // Every topic a full fetch names is answered, with no partitions if it named none, as before sessions (a
             // new session's partitions are read off the answer in the request's order); an incremental answer names
@@ -176,7 +181,8 @@ final class FetchReader {
                     lastStableOffset = plan.readCommitted() ? readableEnd : log.lastStableOffset();
                     logStartOffset = log.logStartOffset();
                     try {
-                        read = log.read(partition.fetchOffset(),
+                        // A throttled follower is answered with the offsets and no records, as Kafka's readFromLog
+                        read = plan.throttled(partition) ? LogReadResult.EMPTY : log.read(partition.fetchOffset(),
                                 Math.min(partition.maxBytes(), Math.max(remaining, 0)), total == 0, readableEnd);
                     } catch (LogException e) {
                         error = e.error();
@@ -220,6 +226,9 @@ final class FetchReader {
                     }
                 }
                 if (hasRecords) {
+                    if (plan.fromFollower()) {
+                        sentToFollower.put(log.topicPartition(), read.length());
+                    }
                     remaining -= read.length();
                     total += read.length();
                     topicBytes += read.length();
@@ -239,6 +248,7 @@ final class FetchReader {
                 }
             }
         }
+        sentToFollower.forEach(plan.leadership()::sentToFollower);
     }
 
     private static FetchableTopicResponse addTopic(FetchResponseView response, FetchPlan.TopicPlan topic) {
@@ -275,8 +285,8 @@ final class FetchReader {
                 if (fetchOffset > log.logEndOffset() || fetchOffset < log.logStartOffset() || !plan.stillServes(log)) {
                     return true; // answered now: the client resets its offset, or finds the new leader
                 }
-                if (fetchOffset >= readableEnd) {
-                    continue;
+                if (fetchOffset >= readableEnd || plan.throttled(partition)) {
+                    continue; // a throttled follower's partition has nothing to give, as in Kafka's DelayedFetch
                 }
                 if (plan.minBytes() <= 1 && fetchOffset < log.lastBatchEndOffset()) {
                     return true; // data to read: an offset from the last batch's end on (a gap) has none

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class LogReadResult {
 
-    static final LogReadResult EMPTY = new LogReadResult(null, 0, 0, -1, -1, 0, -1, false, false);
+    /** A read of nothing: also what a fetch the leader's replication throttle holds back is answered with. */
+    public static final LogReadResult EMPTY = new LogReadResult(null, 0, 0, -1, -1, 0, -1, false, false);
 
     private final SharedFileChannel file;
     private final long position;

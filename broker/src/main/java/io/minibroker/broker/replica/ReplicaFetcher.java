@@ -7,6 +7,7 @@ import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
+import io.minibroker.broker.quota.ReplicationQuota;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
@@ -82,6 +83,14 @@ final class ReplicaFetcher implements AutoCloseable {
     /** A test's hold on this follower's fsyncs. */
     private final FlushHolds flushHolds;
     private final BrokerTopicMetrics metrics;
+    /** KIP-73's throttle on what this broker fetches for the partitions it follows. */
+    private final ReplicationQuota quota;
+    /**
+     * How far each followed partition's log end was behind the leader's high watermark at its last answer, as
+     * Kafka's PartitionFetchState.lag: unknown until the first answer, so a partition new to this fetcher (or
+     * followed at a new epoch) counts as not in sync. Touched by {@link #thread} only.
+     */
+    private final Map<FollowedPartition, Long> lags = new HashMap<>();
     /** Told of each partition an answer appended to or moved the high watermark of, outside this object's monitor. */
     private final Consumer<TopicPartition> onProgress;
     private final Thread thread;
@@ -97,8 +106,9 @@ final class ReplicaFetcher implements AutoCloseable {
 
     private ReplicaFetcher(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, FetcherSettings settings,
                            ClientSecurity security, FetchPauses pauses, FetchDelays delays, FlushHolds flushHolds,
-                           BrokerTopicMetrics metrics, Consumer<TopicPartition> onProgress) {
+                           BrokerTopicMetrics metrics, ReplicationQuota quota, Consumer<TopicPartition> onProgress) {
         this.nodeId = nodeId;
+        this.quota = quota;
         this.onProgress = onProgress;
         this.pauses = pauses;
         this.delays = delays;
@@ -115,10 +125,10 @@ final class ReplicaFetcher implements AutoCloseable {
 
     static ReplicaFetcher start(int nodeId, LongSupplier brokerEpoch, BrokerNode leader, FetcherSettings settings,
                                 ClientSecurity security, FetchPauses pauses, FetchDelays delays,
-                                FlushHolds flushHolds, BrokerTopicMetrics metrics,
+                                FlushHolds flushHolds, BrokerTopicMetrics metrics, ReplicationQuota quota,
                                 Consumer<TopicPartition> onProgress) {
         ReplicaFetcher fetcher = new ReplicaFetcher(nodeId, brokerEpoch, leader, settings, security, pauses,
-                delays, flushHolds, metrics, onProgress);
+                delays, flushHolds, metrics, quota, onProgress);
         fetcher.thread.start();
         return fetcher;
     }
@@ -175,10 +185,12 @@ final class ReplicaFetcher implements AutoCloseable {
                 List<FollowedPartition> ready = new ArrayList<>(followed);
                 ready.removeAll(pendingTruncations());
                 ready.removeIf(partition -> pauses.paused(partition.log().topicPartition()));
+                lags.keySet().retainAll(followed);
+                ready.removeIf(this::throttled);
                 long now = REAL_TIME.monotonicMs();
                 long nextDue = holdBackSlowed(ready, now);
                 if (ready.isEmpty()) {
-                    // the leader cannot answer yet, or a test paused or slowed us
+                    // the leader cannot answer yet, our replication throttle holds us, or a test paused or slowed us
                     pause(Math.max(1, Math.min(nextDue - now, Math.min(settings.backoffMs(), settings.waitMaxMs()))));
                     continue;
                 }
@@ -203,6 +215,18 @@ final class ReplicaFetcher implements AutoCloseable {
                 pause(settings.backoffMs());
             }
         }
+    }
+
+    /**
+     * Kafka's shouldFollowerThrottle: a partition is left out of the fetch while it is not in sync (behind the
+     * leader's high watermark, or not answered yet), the topic's {@code follower.replication.throttled.replicas}
+     * names this broker for it, and the bytes fetched for such partitions are above
+     * {@code follower.replication.throttled.rate}.
+     */
+    private boolean throttled(FollowedPartition partition) {
+        Long lag = lags.get(partition);
+        boolean inSync = lag != null && lag == 0;
+        return !inSync && quota.isThrottled(partition.log().topicPartition()) && quota.isQuotaExceeded();
     }
 
     /**
@@ -421,7 +445,11 @@ final class ReplicaFetcher implements AutoCloseable {
             int bytes = records.readableBytes();
             flushDue = log.appendAsFollower(records).flushDue();
             metrics.replicatedIn(bytes); // once appended, as Kafka counts them: not a refused append's
+            if (quota.isThrottled(log.topicPartition())) {
+                quota.record(bytes); // in sync or not, as Kafka's ReplicaFetcherThread records them
+            }
         }
+        lags.put(followed, Math.max(0, partition.highWatermark() - log.logEndOffset()));
         long highWatermark = log.highWatermark();
         log.setReplicatedHighWatermark(partition.highWatermark());
         boolean moved = appended || log.highWatermark() != highWatermark;

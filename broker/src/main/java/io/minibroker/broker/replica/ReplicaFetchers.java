@@ -1,6 +1,7 @@
 package io.minibroker.broker.replica;
 
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
+import io.minibroker.broker.quota.ReplicationQuota;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.log.TopicPartition;
@@ -28,6 +29,8 @@ public final class ReplicaFetchers implements AutoCloseable {
     private final ClientSecurity security;
     /** Where the followers count the bytes they append (ReplicationBytesIn). */
     private final BrokerTopicMetrics metrics;
+    /** The follower's side of KIP-73's replication throttle, shared by every fetcher, as Kafka's one quota. */
+    private final ReplicationQuota quota;
     /** Told of each followed partition whose log or high watermark moved (see {@link ReplicaFetcher}). */
     private final Consumer<TopicPartition> onProgress;
     private final Map<Integer, ReplicaFetcher> byLeader = new HashMap<>();
@@ -46,8 +49,9 @@ public final class ReplicaFetchers implements AutoCloseable {
      *                    high watermark of: consumers' fetches served by this follower (KIP-392) park on it
      */
     public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, FetcherSettings settings, ClientSecurity security,
-                           BrokerTopicMetrics metrics, Consumer<TopicPartition> onProgress) {
+                           BrokerTopicMetrics metrics, ReplicationQuota quota, Consumer<TopicPartition> onProgress) {
         this.nodeId = nodeId;
+        this.quota = quota;
         this.brokerEpoch = brokerEpoch;
         this.settings = settings;
         this.security = security;
@@ -73,7 +77,7 @@ public final class ReplicaFetchers implements AutoCloseable {
                 return;
             }
             byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, settings,
-                    security, pauses, delays, flushHolds, metrics, onProgress)).setPartitions(partitions);
+                    security, pauses, delays, flushHolds, metrics, quota, onProgress)).setPartitions(partitions);
         });
     }
 

@@ -13,6 +13,7 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.ReplicaManagerMeters;
 import io.minibroker.broker.produce.DelayedProduce;
+import io.minibroker.broker.quota.ReplicationQuota;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicDeletionListener;
 import io.minibroker.broker.topic.TopicMetadata;
@@ -115,6 +116,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     private final LongSupplier brokerEpoch;
     /** {@code replica.selector.class}: where consumers' fetches are pointed ({@link #preferredReadReplica}). */
     private final ReplicaSelector selector;
+    /** KIP-73's throttle on what this broker sends followers of the partitions it leads. */
+    private final ReplicationQuota leaderQuota;
     private final ScheduledExecutorService isrChanges =
             Executors.newSingleThreadScheduledExecutor(task -> new Thread(task, "isr-changes"));
     private volatile Map<TopicPartition, HostedPartition> hosted = Map.of();
@@ -169,8 +172,9 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                           Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory, ReplicaFetchers fetchers,
                           NodeChannel controller, long replicaLagTimeMaxMs,
                           long controllerChannelTimeoutMs, long highWatermarkCheckpointIntervalMs, LongSupplier brokerEpoch,
-                          ReplicaSelector selector, BrokerClock clock) {
+                          ReplicaSelector selector, ReplicationQuota leaderQuota, BrokerClock clock) {
         this.nodeId = nodeId;
+        this.leaderQuota = leaderQuota;
         this.selector = selector;
         this.topics = topics;
         this.producePurgatory = producePurgatory;
@@ -550,6 +554,22 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     public int replicaCount(TopicPartition partition) {
         HostedPartition state = hosted.get(partition);
         return state == null ? 0 : state.image().replicas().size();
+    }
+
+    /** Kafka's shouldLeaderThrottle: an in-sync follower is never held back, so the ISR cannot shrink for it. */
+    @Override
+    public boolean throttlesFollowerFetch(TopicPartition partition, int replicaId) {
+        HostedPartition state = hosted.get(partition);
+        return state != null && state.leader() != null && !state.leader().isr().contains(replicaId)
+                && leaderQuota.isThrottled(partition) && leaderQuota.isQuotaExceeded();
+    }
+
+    /** As Kafka's KafkaApis: a throttled partition's bytes count whichever follower they go to, in sync or not. */
+    @Override
+    public void sentToFollower(TopicPartition partition, long bytes) {
+        if (leaderQuota.isThrottled(partition)) {
+            leaderQuota.record(bytes);
+        }
     }
 
     @Override

@@ -20,6 +20,7 @@ import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.quota.ClientQuotas;
+import io.minibroker.broker.quota.ReplicationQuota;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.cluster.DescribeTopicPartitionsHandler;
 import io.minibroker.broker.config.Endpoint;
@@ -89,12 +90,13 @@ final class ClusterLink {
         replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
                 new ReplicaFetchers(nodeId, this::brokerEpoch, FetcherSettings.of(config),
                         ClientSecurity.forListener(config, config.interBrokerListenerName(), clock::monotonicMs),
-                        topicMetrics,
+                        topicMetrics, ReplicationQuota.follower(config, topics::overrides, clock::monotonicMs),
                         fetchPurgatory::checkAndComplete),
                 controllerChannel("alter-partition"), config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS),
                 config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                 config.get(BrokerConfig.REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), this::brokerEpoch,
-                ReplicaSelector.named(config.get(BrokerConfig.REPLICA_SELECTOR_CLASS)), clock);
+                ReplicaSelector.named(config.get(BrokerConfig.REPLICA_SELECTOR_CLASS)),
+                ReplicationQuota.leader(config, topics::overrides, clock::monotonicMs), clock);
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
                 nodeId, config.interBrokerListenerName(), replicas::apply,
                 new SnapshotChanges(security::replaceAcls, security::replaceCredentials, groupConfigs::install,

@@ -2,11 +2,13 @@ package io.minibroker.broker.replica;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
+import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.log.LogConfig;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TestLogs;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
+import io.minibroker.broker.quota.ReplicationQuota;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.FetchRequestView;
@@ -29,6 +31,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
@@ -50,6 +53,9 @@ class FetchAnswerFailureTest {
     private static final Clock CLOCK = Clock.fixed(Instant.ofEpochMilli(1_700_000_000_000L), ZoneOffset.UTC);
     private static final UUID TOPIC_ID = new UUID(3, 4);
     private static final int SESSION_ID = 7;
+    /** No follower.replication.throttled.rate: nothing is throttled. */
+    private static final ReplicationQuota UNTHROTTLED = ReplicationQuota.follower(BrokerConfig.of(Map.of()),
+            topic -> Optional.empty(), () -> 0);
 
     @TempDir
     Path logDir;
@@ -81,7 +87,7 @@ class FetchAnswerFailureTest {
     void anAnswerThatFailsPartwayMakesTheNextFetchFull() throws Exception {
         fetcher = ReplicaFetcher.start(1, () -> 1, new BrokerNode(0, "PLAINTEXT", "localhost", leader.port()),
                 new FetcherSettings(100, 1, 1 << 20, 1 << 20, 1), ClientSecurity.NONE, new FetchPauses(), new FetchDelays(),
-                new FlushHolds(), new BrokerTopicMetrics(new SimpleMeterRegistry()), partition -> { });
+                new FlushHolds(), new BrokerTopicMetrics(new SimpleMeterRegistry()), UNTHROTTLED, partition -> { });
         fetcher.setPartitions(List.of(new FollowedPartition(TOPIC_ID, logs.get(0), 0),
                 new FollowedPartition(TOPIC_ID, logs.get(1), 0)));
 
@@ -105,7 +111,7 @@ class FetchAnswerFailureTest {
         AtomicBoolean failNext = new AtomicBoolean(true);
         fetcher = ReplicaFetcher.start(1, () -> 1, new BrokerNode(0, "PLAINTEXT", "localhost", leader.port()),
                 new FetcherSettings(100, 1, 1 << 20, 1 << 20, 1), ClientSecurity.NONE, new FetchPauses(), new FetchDelays(),
-                new FlushHolds(), new BrokerTopicMetrics(new SimpleMeterRegistry()), partition -> {
+                new FlushHolds(), new BrokerTopicMetrics(new SimpleMeterRegistry()), UNTHROTTLED, partition -> {
                     if (failNext.getAndSet(false)) {
                         throw new IllegalStateException("a bug in what follows an append");
                     }

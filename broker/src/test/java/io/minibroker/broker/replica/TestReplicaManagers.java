@@ -7,6 +7,7 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.FetchHandler;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.broker.produce.ProduceHandler;
+import io.minibroker.broker.quota.ReplicationQuota;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -25,12 +26,15 @@ final class TestReplicaManagers {
      */
     static ReplicaManager nodeZero(TopicRegistry topics, int controllerPort, long replicaLagTimeMaxMs,
                                    BrokerClock clock) {
+        BrokerConfig config = BrokerConfig.of(Map.of());
         return new ReplicaManager(0, topics, ProduceHandler.newPurgatory(1000, clock.purgatoryClock()),
                 FetchHandler.newPurgatory(1000, clock.purgatoryClock()),
                 DelayedDeleteRecords.newPurgatory(1000, clock.purgatoryClock()),
-                new ReplicaFetchers(0, () -> 1, FetcherSettings.of(BrokerConfig.of(Map.of())), ClientSecurity.NONE,
-                        new BrokerTopicMetrics(new SimpleMeterRegistry()), partition -> { }),
+                new ReplicaFetchers(0, () -> 1, FetcherSettings.of(config), ClientSecurity.NONE,
+                        new BrokerTopicMetrics(new SimpleMeterRegistry()),
+                        ReplicationQuota.follower(config, topics::overrides, clock::monotonicMs), partition -> { }),
                 new NodeChannel("localhost", controllerPort, "replica-manager-test", 10_000), replicaLagTimeMaxMs,
-                9_000, 60_000, () -> 1, ReplicaSelector.LEADER, clock);
+                9_000, 60_000, () -> 1, ReplicaSelector.LEADER,
+                ReplicationQuota.leader(config, topics::overrides, clock::monotonicMs), clock);
     }
 }

@@ -1,0 +1,104 @@
+package io.minibroker.broker.quota;
+
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.ConfigKey;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.TopicConfig;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * One side of KIP-73's replication throttle, as Kafka's ReplicationQuotaManager: the leader's (bytes it sends
+ * followers, bounded by {@code leader.replication.throttled.rate}) or the follower's (bytes it fetches, bounded by
+ * {@code follower.replication.throttled.rate}), each a rate over {@code replication.quota.window.num} windows of
+ * {@code replication.quota.window.size.seconds} on the broker's clock. Only the throttled partitions' bytes are
+ * recorded: those the topic's {@code leader.replication.throttled.replicas} (or {@code follower.}) names with this
+ * broker's id. Whether a partition is held back is the caller's decision (Kafka's shouldLeaderThrottle and
+ * shouldFollowerThrottle also ask whether the replica is in sync); this answers whether the rate is over its bound.
+ */
+public final class ReplicationQuota {
+
+    private final String throttledReplicasKey;
+    private final int brokerId;
+    private final Function<String, Optional<Map<String, String>>> topicOverrides;
+    /** The throttled rate in bytes per second, read at each check: a dynamic change applies at once. */
+    private final LongSupplier rate;
+    private final LongSupplier clockMs;
+    private final SampledRate recorded;
+    /**
+     * Each topic's list as last parsed, with the text it was parsed from: a fetch asks about every partition it
+     * reads, and a reassignment's list names every replica of the topic, so it is parsed again only once changed.
+     */
+    private final Map<String, Parsed> parsed = new ConcurrentHashMap<>();
+
+    private record Parsed(String value, ThrottledReplicas replicas) {
+    }
+
+    /**
+     * @param throttledReplicasKey the topic config naming the throttled replicas of this side
+     * @param topicOverrides       a topic's config overrides, by name
+     * @param rate                 the throttled rate in bytes per second ({@link Long#MAX_VALUE}: none)
+     */
+    public ReplicationQuota(String throttledReplicasKey, int brokerId,
+                            Function<String, Optional<Map<String, String>>> topicOverrides, LongSupplier rate,
+                            LongSupplier clockMs, int samples, int windowSeconds) {
+        this.throttledReplicasKey = throttledReplicasKey;
+        this.brokerId = brokerId;
+        this.topicOverrides = topicOverrides;
+        this.rate = rate;
+        this.clockMs = clockMs;
+        this.recorded = new SampledRate(samples, windowSeconds * 1000L);
+    }
+
+    /** The leader's side: bytes sent to followers, as Kafka's QuotaFactory makes its leader quota. */
+    public static ReplicationQuota leader(BrokerConfig config, Function<String, Optional<Map<String, String>>> topics,
+                                          LongSupplier clockMs) {
+        return of(TopicConfig.LEADER_REPLICATION_THROTTLED_REPLICAS, BrokerConfig.LEADER_REPLICATION_THROTTLED_RATE,
+                config, topics, clockMs);
+    }
+
+    /** The follower's side: bytes fetched from leaders. */
+    public static ReplicationQuota follower(BrokerConfig config,
+                                            Function<String, Optional<Map<String, String>>> topics,
+                                            LongSupplier clockMs) {
+        return of(TopicConfig.FOLLOWER_REPLICATION_THROTTLED_REPLICAS,
+                BrokerConfig.FOLLOWER_REPLICATION_THROTTLED_RATE, config, topics, clockMs);
+    }
+
+    private static ReplicationQuota of(String throttledReplicasKey, ConfigKey<Long> rateKey, BrokerConfig config,
+                                       Function<String, Optional<Map<String, String>>> topics, LongSupplier clockMs) {
+        return new ReplicationQuota(throttledReplicasKey, config.get(BrokerConfig.NODE_ID), topics,
+                () -> config.get(rateKey), clockMs, config.get(BrokerConfig.REPLICATION_QUOTA_WINDOW_NUM),
+                config.get(BrokerConfig.REPLICATION_QUOTA_WINDOW_SIZE_SECONDS));
+    }
+
+    /** Whether the topic's throttled-replicas config names {@code partition} with this broker's id, or is "*". */
+    public boolean isThrottled(TopicPartition partition) {
+        String value = topicOverrides.apply(partition.topic())
+                .map(overrides -> overrides.get(throttledReplicasKey)).orElse(null);
+        if (value == null || value.isEmpty()) {
+            return false; // the usual case: nothing throttled, nothing kept
+        }
+        Parsed last = parsed.get(partition.topic());
+        if (last == null || !last.value().equals(value)) {
+            last = new Parsed(value, ThrottledReplicas.parse(value, brokerId));
+            parsed.put(partition.topic(), last);
+        }
+        return last.replicas().throttles(partition.partition());
+    }
+
+    /** Whether the bytes recorded are, as a rate, above the throttled rate now (never when none is set). */
+    public synchronized boolean isQuotaExceeded() {
+        long bound = rate.getAsLong();
+        return bound != Long.MAX_VALUE && recorded.measure(clockMs.getAsLong()) > bound;
+    }
+
+    /** Records bytes of throttled partitions sent (leader) or fetched (follower). */
+    public synchronized void record(long bytes) {
+        recorded.record(bytes, clockMs.getAsLong());
+    }
+}

@@ -1,0 +1,90 @@
+package io.minibroker.broker.quota;
+
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.TopicConfig;
+import io.minibroker.purgatory.time.ManualClock;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * KIP-73's throttled-replica lists as Kafka's TopicConfigHandler reads them for one broker, and the replication
+ * quota's decision as Kafka's ReplicationQuotaManager makes it: the rate over {@code replication.quota.window.num}
+ * windows (at least all but one counted) against the throttled rate, on a manual clock.
+ */
+class ReplicationQuotaTest {
+
+    private static final String KEY = TopicConfig.LEADER_REPLICATION_THROTTLED_REPLICAS;
+
+    @Test
+    void aListThrottlesThePartitionsPairedWithThisBroker() {
+        ThrottledReplicas onBroker1 = ThrottledReplicas.parse("0:1,1:2, 2:1", 1);
+        assertThat(onBroker1.throttles(0)).isTrue();
+        assertThat(onBroker1.throttles(1)).as("paired with broker 2").isFalse();
+        assertThat(onBroker1.throttles(2)).as("spaces around a pair, as Kafka trims them").isTrue();
+        assertThat(ThrottledReplicas.parse("0:1,1:2", 3).throttles(0)).isFalse();
+    }
+
+    @Test
+    void aStarThrottlesEveryPartitionAndNothingThrottlesNone() {
+        assertThat(ThrottledReplicas.parse("*", 7).throttles(0)).isTrue();
+        assertThat(ThrottledReplicas.parse(" * ", 7).throttles(41)).isTrue();
+        assertThat(ThrottledReplicas.parse("", 7).throttles(0)).isFalse();
+        assertThat(ThrottledReplicas.parse(null, 7).throttles(0)).isFalse();
+    }
+
+    @Test
+    void aPartitionIsThrottledByItsTopicsConfig() {
+        Map<String, Map<String, String>> topics = Map.of("moving", Map.of(KEY, "0:5,2:5"), "still", Map.of());
+        ReplicationQuota quota = new ReplicationQuota(KEY, 5, topic -> Optional.ofNullable(topics.get(topic)),
+                () -> 100, () -> 0, 11, 1);
+        assertThat(quota.isThrottled(new TopicPartition("moving", 0))).isTrue();
+        assertThat(quota.isThrottled(new TopicPartition("moving", 1))).isFalse();
+        assertThat(quota.isThrottled(new TopicPartition("still", 0))).isFalse();
+        assertThat(quota.isThrottled(new TopicPartition("unknown", 0))).isFalse();
+    }
+
+    @Test
+    void aChangedListIsReadAnew() {
+        Map<String, String> overrides = new ConcurrentHashMap<>(Map.of(KEY, "0:5"));
+        ReplicationQuota quota = new ReplicationQuota(KEY, 5, topic -> Optional.of(overrides), () -> 100, () -> 0,
+                11, 1);
+        assertThat(quota.isThrottled(new TopicPartition("moving", 1))).isFalse();
+        overrides.put(KEY, "0:5,1:5");
+        assertThat(quota.isThrottled(new TopicPartition("moving", 1))).isTrue();
+        overrides.put(KEY, "");
+        assertThat(quota.isThrottled(new TopicPartition("moving", 0))).as("the throttle removed").isFalse();
+    }
+
+    @Test
+    void theQuotaIsExceededWhileTheRateOverTheWindowsIsAboveTheThrottledRate() {
+        ManualClock clock = new ManualClock(0);
+        ReplicationQuota quota = new ReplicationQuota(KEY, 0, topic -> Optional.empty(), () -> 100, clock::nowMs,
+                11, 1);
+        quota.record(500);
+        assertThat(quota.isQuotaExceeded()).as("500 B over at least 10 s: 50 B/s").isFalse();
+        quota.record(600);
+        assertThat(quota.isQuotaExceeded()).as("1100 B over 10 s: 110 B/s").isTrue();
+
+        clock.advance(10_500);
+        assertThat(quota.isQuotaExceeded()).as("1100 B over 10.5 s: 104.8 B/s").isTrue();
+        clock.advance(500);
+        assertThat(quota.isQuotaExceeded()).as("11 s on, the window of both is gone").isFalse();
+    }
+
+    @Test
+    void withoutAThrottledRateNothingIsEverExceededAndANewRateAppliesAtOnce() {
+        AtomicLong rate = new AtomicLong(Long.MAX_VALUE);
+        ReplicationQuota quota = new ReplicationQuota(KEY, 0, topic -> Optional.empty(), rate::get, () -> 0, 11, 1);
+        quota.record(Integer.MAX_VALUE);
+        assertThat(quota.isQuotaExceeded()).isFalse();
+
+        rate.set(1_000);
+        assertThat(quota.isQuotaExceeded()).as("the bytes recorded before count against the new rate").isTrue();
+    }
+}
