@@ -1,7 +1,7 @@
 package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
-import io.minibroker.broker.security.KafkaPrincipal;
+import io.minibroker.broker.token.DelegationTokenApis;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.AlterConfigsRequestView;
@@ -9,7 +9,6 @@ import io.minibroker.protocol.message.view.AlterUserScramCredentialsRequestView;
 import io.minibroker.protocol.message.view.AlterUserScramCredentialsResponseView;
 import io.minibroker.protocol.message.view.CreateAclsRequestView;
 import io.minibroker.protocol.message.view.CreateAclsResponseView;
-import io.minibroker.protocol.message.view.CreateDelegationTokenResponseView;
 import io.minibroker.protocol.message.view.ExpireDelegationTokenResponseView;
 import io.minibroker.protocol.message.view.RenewDelegationTokenResponseView;
 import io.minibroker.protocol.message.view.DeleteAclsRequestView;
@@ -185,12 +184,7 @@ public final class ForwardingFailure {
      */
     public static Struct tokenChange(Request request, Errors error) {
         return switch (request.api()) {
-            case CREATE_DELEGATION_TOKEN -> new CreateDelegationTokenResponseView().errorCode(error.code())
-                    .principalType(KafkaPrincipal.USER_TYPE).principalName(KafkaPrincipal.ANONYMOUS.name())
-                    .tokenRequesterPrincipalType(KafkaPrincipal.USER_TYPE)
-                    .tokenRequesterPrincipalName(KafkaPrincipal.ANONYMOUS.name())
-                    .issueTimestampMs(-1).expiryTimestampMs(-1).maxTimestampMs(-1).tokenId("").hmac(new byte[0])
-                    .struct();
+            case CREATE_DELEGATION_TOKEN -> DelegationTokenApis.createFailed(error);
             case RENEW_DELEGATION_TOKEN -> new RenewDelegationTokenResponseView().errorCode(error.code()).struct();
             case EXPIRE_DELEGATION_TOKEN -> new ExpireDelegationTokenResponseView().errorCode(error.code()).struct();
             default -> throw new IllegalArgumentException(request.api() + " changes no delegation token");

@@ -70,8 +70,7 @@ final class CreateDelegationTokenHandler implements ApiHandler {
         if (ownerName != null && !ownerName.isEmpty() && create.ownerPrincipalType() == null) {
             // v3's owner type is nullable, but Kafka's KafkaPrincipal refuses a null type: its handler throws, and the
             // request's error response names ANONYMOUS as owner and requester.
-            return failure(KafkaPrincipal.ANONYMOUS, KafkaPrincipal.ANONYMOUS)
-                    .errorCode(Errors.UNKNOWN_SERVER_ERROR.code()).struct();
+            return anonymousFailure(Errors.UNKNOWN_SERVER_ERROR);
         }
         KafkaPrincipal owner = owner(context, create);
         Errors error = refusal(context, create, owner, rules);
@@ -99,6 +98,14 @@ final class CreateDelegationTokenHandler implements ApiHandler {
      */
     private static CreateDelegationTokenResponseView failure(KafkaPrincipal owner, KafkaPrincipal requester) {
         return principals(owner, requester).issueTimestampMs(-1).expiryTimestampMs(-1).maxTimestampMs(-1);
+    }
+
+    /**
+     * Kafka's CreateDelegationTokenRequest.getErrorResponse: the failure with ANONYMOUS as owner and requester, as
+     * for a request that could not be read or forwarded.
+     */
+    static Struct anonymousFailure(Errors error) {
+        return failure(KafkaPrincipal.ANONYMOUS, KafkaPrincipal.ANONYMOUS).errorCode(error.code()).struct();
     }
 
     private static Errors refusal(RequestContext context, CreateDelegationTokenRequestView create,

@@ -6,8 +6,10 @@ import io.minibroker.broker.authz.Authorizer;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.security.DelegationTokens;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.CreateDelegationTokenRequestView;
+import io.minibroker.protocol.schema.Struct;
 
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -22,6 +24,14 @@ import java.util.function.LongSupplier;
 public final class DelegationTokenApis {
 
     private DelegationTokenApis() {
+    }
+
+    /**
+     * A CreateDelegationToken's answer when the request fails as a whole (the controller unreachable, the envelope
+     * refused), as Kafka's request's error response.
+     */
+    public static Struct createFailed(Errors error) {
+        return CreateDelegationTokenHandler.anonymousFailure(error);
     }
 
     /**
