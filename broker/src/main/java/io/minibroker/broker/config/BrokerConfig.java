@@ -333,6 +333,14 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> REPLICATION_QUOTA_WINDOW_NUM = intKey("replication.quota.window.num", 11, 1);
     public static final ConfigKey<Integer> REPLICATION_QUOTA_WINDOW_SIZE_SECONDS =
             intKey("replication.quota.window.size.seconds", 1, 1);
+    // The bytes per second a replica moving to another of log.dirs (AlterReplicaLogDirs) is copied at, measured over
+    // their own windows: Kafka's alter-log-dirs replication quota (a dynamic broker config; default no bound)
+    public static final ConfigKey<Long> REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND =
+            longKey("replica.alter.log.dirs.io.max.bytes.per.second", Long.MAX_VALUE, 0);
+    public static final ConfigKey<Integer> ALTER_LOG_DIRS_REPLICATION_QUOTA_WINDOW_NUM =
+            intKey("alter.log.dirs.replication.quota.window.num", 11, 1);
+    public static final ConfigKey<Integer> ALTER_LOG_DIRS_REPLICATION_QUOTA_WINDOW_SIZE_SECONDS =
+            intKey("alter.log.dirs.replication.quota.window.size.seconds", 1, 1);
     // ... and the windows of controller_mutation_rate's token bucket (its burst: rate x windows x size)
     public static final ConfigKey<Integer> CONTROLLER_QUOTA_WINDOW_NUM = intKey("controller.quota.window.num", 11, 1);
     public static final ConfigKey<Integer> CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS =
@@ -431,6 +439,8 @@ public final class BrokerConfig {
             TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS, TRANSACTION_VERSION,
             QUOTA_WINDOW_NUM, QUOTA_WINDOW_SIZE_SECONDS, LEADER_REPLICATION_THROTTLED_RATE,
             FOLLOWER_REPLICATION_THROTTLED_RATE, REPLICATION_QUOTA_WINDOW_NUM, REPLICATION_QUOTA_WINDOW_SIZE_SECONDS,
+            REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, ALTER_LOG_DIRS_REPLICATION_QUOTA_WINDOW_NUM,
+            ALTER_LOG_DIRS_REPLICATION_QUOTA_WINDOW_SIZE_SECONDS,
             CONTROLLER_QUOTA_WINDOW_NUM,
             CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS, ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MS,
             ADD_PARTITIONS_TO_TXN_RETRY_BACKOFF_MAX_MS,
@@ -579,7 +589,8 @@ public final class BrokerConfig {
             LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE,
             LOG_CLEANUP_POLICY, MIN_INSYNC_REPLICAS, LOG_CLEANER_DELETE_RETENTION_MS, LOG_CLEANER_MIN_COMPACTION_LAG_MS,
             LOG_CLEANER_MAX_COMPACTION_LAG_MS, LOG_CLEANER_MIN_CLEANABLE_RATIO, UNCLEAN_LEADER_ELECTION_ENABLE,
-            LOG_SEGMENT_DELETE_DELAY_MS, LEADER_REPLICATION_THROTTLED_RATE, FOLLOWER_REPLICATION_THROTTLED_RATE);
+            LOG_SEGMENT_DELETE_DELAY_MS, LEADER_REPLICATION_THROTTLED_RATE, FOLLOWER_REPLICATION_THROTTLED_RATE,
+            REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND);
 
     /** Whether a dynamic value of this config (a name this broker may not read) is the one in force here. */
     public static boolean inForceWhenDynamic(String name) {

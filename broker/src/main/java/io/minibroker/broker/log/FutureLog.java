@@ -1,6 +1,7 @@
 package io.minibroker.broker.log;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -11,6 +12,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * A partition's log on its way to another directory of {@code log.dirs}: Kafka's future replica, in a directory of
@@ -37,8 +40,11 @@ import java.util.Set;
  * fetchers; the files are already Kafka's, so copying them keeps the segments, indexes and snapshots as they were.
  */
 public final class FutureLog {
-    /** How much one transfer copies, so that a cancelled move stops within a few megabytes. */
-    private static final long COPY_CHUNK_BYTES = 8 << 20;
+    /**
+     * How much one transfer copies: Kafka's future replica fetches at most {@code replica.fetch.max.bytes} (1 MB by
+     * default) at a time and checks its throttle between fetches; a cancel stops the copy between chunks too.
+     */
+    private static final long COPY_CHUNK_BYTES = 1 << 20;
 
     private final PartitionLog log;
     private final Path targetLogDir;
@@ -48,6 +54,12 @@ public final class FutureLog {
     /** The log's truncation count when {@link #copyClosedSegments} began: a truncation since has all copied again. */
     private long truncationsAtCopy = -1;
     private volatile boolean cancelled;
+    /** Paces step one's copy ({@code replica.alter.log.dirs.io.max.bytes.per.second}); step two is never held. */
+    private final Supplier<ByteThrottle> throttle;
+    /** How long the copy waits before asking the throttle again, as Kafka's fetcher backs off when it may not fetch. */
+    private final LongSupplier throttleBackoffMs;
+    /** What a throttled copy waits on: {@link #cancel} wakes it. */
+    private final Object pacing = new Object();
     /**
      * Bytes of log copied by step one and the offset the copied segments reach: what DescribeLogDirs tells of the
      * future replica (step two, under the log's lock, ends with the move, and the log is listed in its new place).
@@ -55,9 +67,11 @@ public final class FutureLog {
     private volatile long copiedBytes;
     private volatile long copiedEndOffset;
 
-    FutureLog(PartitionLog log, Path targetLogDir) {
+    FutureLog(PartitionLog log, Path targetLogDir, Supplier<ByteThrottle> throttle, LongSupplier throttleBackoffMs) {
         this.log = log;
         this.targetLogDir = targetLogDir;
+        this.throttle = throttle;
+        this.throttleBackoffMs = throttleBackoffMs;
         this.dir = targetLogDir.resolve(log.topicPartition().futureDirName());
         this.copiedEndOffset = log.logStartOffset();
     }
@@ -95,6 +109,9 @@ public final class FutureLog {
         synchronized (log) { // not while the move ends under the log's lock: it finishes or never starts
             cancelled = true;
         }
+        synchronized (pacing) {
+            pacing.notifyAll();
+        }
     }
 
     /** Step one, without the log's lock: every segment but the active one, as the log has them now. */
@@ -111,7 +128,7 @@ public final class FutureLog {
             }
             int size = segment.size();
             try {
-                copySegment(segment, 0, size);
+                copySegment(segment, 0, size, true);
             } catch (IOException e) {
                 if (log.hasSegment(segment)) {
                     throw e;
@@ -143,7 +160,7 @@ public final class FutureLog {
         if (cancelled) {
             return;
         }
-        copyFile(active.logPath(), LogSegment.files(dir, active.baseOffset(), "")[0], 0, size);
+        copyFile(active.logPath(), LogSegment.files(dir, active.baseOffset(), "")[0], 0, size, true);
         copied.put(active, size);
         copiedBytes += size;
         copiedEndOffset = Math.max(copiedEndOffset, endOffset);
@@ -161,10 +178,10 @@ public final class FutureLog {
             Integer size = copied.get(segment);
             if (truncated || size == null || size > segment.size()) {
                 segment.writeIndexesOut();
-                copySegment(segment, 0, segment.size());
+                copySegment(segment, 0, segment.size(), false);
             } else if (size < segment.size() || segment == segments.active()) {
                 segment.writeIndexesOut();
-                copySegment(segment, size, segment.size());
+                copySegment(segment, size, segment.size(), false);
             }
             for (Path file : LogSegment.files(dir, segment.baseOffset(), "")) {
                 kept.add(file.getFileName().toString());
@@ -181,7 +198,7 @@ public final class FutureLog {
         // The producer snapshots; the leader epochs and partition.metadata are written by their owners as they move.
         try (DirectoryStream<Path> files = Files.newDirectoryStream(segments.dir(), "*" + ProducerSnapshot.SUFFIX)) {
             for (Path file : files) {
-                copyFile(file, dir.resolve(file.getFileName()), 0, Files.size(file));
+                copyFile(file, dir.resolve(file.getFileName()), 0, Files.size(file), false);
             }
         }
     }
@@ -195,13 +212,13 @@ public final class FutureLog {
      * The segment's files: its log file's bytes from {@code from} (those before are copied already) up to
      * {@code size}, its indexes whole; an index file it has not written is left out.
      */
-    private void copySegment(LogSegment segment, int fromByte, int size) throws IOException {
+    private void copySegment(LogSegment segment, int fromByte, int size, boolean paced) throws IOException {
         Path[] from = LogSegment.files(segment.logPath().getParent(), segment.baseOffset(), "");
         Path[] to = LogSegment.files(dir, segment.baseOffset(), "");
-        copyFile(from[0], to[0], fromByte, size);
+        copyFile(from[0], to[0], fromByte, size, paced);
         for (int i = 1; i < from.length; i++) {
             if (Files.exists(from[i])) {
-                copyFile(from[i], to[i], 0, Files.size(from[i]));
+                copyFile(from[i], to[i], 0, Files.size(from[i]), paced);
             } else {
                 Files.deleteIfExists(to[i]);
             }
@@ -212,18 +229,25 @@ public final class FutureLog {
      * The bytes of {@code from} from {@code fromByte} up to {@code size} into {@code to} at the same place ({@code to}
      * cut to {@code fromByte} first: its bytes before are those copied earlier), in chunks that a cancel stops
      * between, fsynced: a copy made before the swap is then on disk before the swap's lock is taken, not forced under
-     * it.
+     * it. A {@code paced} copy (step one's) waits before each chunk while the throttle is exceeded and counts what it
+     * copies against it; step two's, under the log's lock, is never held back, as appends wait for it.
      */
-    private void copyFile(Path from, Path to, long fromByte, long size) throws IOException {
+    private void copyFile(Path from, Path to, long fromByte, long size, boolean paced) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
              FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             out.truncate(fromByte);
             out.position(fromByte);
             long position = fromByte;
             while (position < size && !cancelled) {
+                if (paced && !awaitThrottle()) {
+                    break;
+                }
                 long moved = in.transferTo(position, Math.min(COPY_CHUNK_BYTES, size - position), out);
                 if (moved <= 0) {
                     throw new IOException(from + " ended at " + position + " of the " + size + " bytes to copy");
+                }
+                if (paced) {
+                    throttle.get().record(moved);
                 }
                 position += moved;
             }
@@ -231,5 +255,24 @@ public final class FutureLog {
                 out.force(true);
             }
         }
+    }
+
+    /**
+     * Waits while the throttle is exceeded, asking it again every {@link #throttleBackoffMs} (its rate is on the
+     * broker's clock, so a test's manual clock moves it on); false if the move was cancelled meanwhile.
+     */
+    private boolean awaitThrottle() throws InterruptedIOException {
+        while (!cancelled && throttle.get().isExceeded()) {
+            synchronized (pacing) {
+                try {
+                    pacing.wait(Math.max(1, throttleBackoffMs.getAsLong()));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted while the move of " + log.topicPartition()
+                            + " was throttled");
+                }
+            }
+        }
+        return !cancelled;
     }
 }

@@ -76,6 +76,12 @@ public final class LogManager implements AutoCloseable {
     private volatile FileDeletions deletions = FileDeletions.AT_ONCE;
     private final FileDeletions deleteLater = (what, delayMs, deletion) -> deletions.deleteLater(what, delayMs,
             deletion);
+    /**
+     * What paces the moves' copies: none until the broker sets its throttle ({@link #throttleMovesWith}); a move asks
+     * for it at each chunk, so that one a start resumed follows that change too.
+     */
+    private volatile ByteThrottle moveThrottle = ByteThrottle.NONE;
+    private volatile long moveThrottleBackoffMs = 1_000;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     /**
      * Whether {@link #startup()} opened every directory: a start that failed part way leaves logs unopened (and
@@ -131,6 +137,16 @@ public final class LogManager implements AutoCloseable {
      */
     public void deleteFilesOn(FileDeletions scheduler) {
         deletions = scheduler;
+    }
+
+    /**
+     * Paces the copies of replicas moving to another directory with {@code throttle} from now on (Kafka's
+     * alter-log-dirs replication quota): a copy waits before each chunk while it is exceeded, asking again every
+     * {@code backoffMs} ({@code replica.fetch.backoff.ms}, as Kafka's ReplicaAlterLogDirsThread backs off).
+     */
+    public void throttleMovesWith(ByteThrottle throttle, long backoffMs) {
+        moveThrottleBackoffMs = backoffMs;
+        moveThrottle = throttle;
     }
 
     /** Where a cluster's broker epoch comes from, for the clean-shutdown marker. */
@@ -200,7 +216,7 @@ public final class LogManager implements AutoCloseable {
         interruptedMoves.forEach((tp, target) -> {
             PartitionLog current = logs.get(tp);
             if (current != null && !current.dir().getParent().equals(target)) {
-                startMove(new FutureLog(current, target));
+                startMove(new FutureLog(current, target, () -> moveThrottle, () -> moveThrottleBackoffMs));
             }
         });
     }
@@ -417,7 +433,7 @@ public final class LogManager implements AutoCloseable {
             if (closing) {
                 throw new IOException("the logs are closing: " + tp + " cannot move");
             }
-            startMove(new FutureLog(current, logDir));
+            startMove(new FutureLog(current, logDir, () -> moveThrottle, () -> moveThrottleBackoffMs));
         }
         return true;
     }
@@ -452,8 +468,12 @@ public final class LogManager implements AutoCloseable {
                 moved = future.log().completeMove(future, logDeleteDelayMs.getAsLong());
             }
         } catch (IOException | RuntimeException e) {
-            log.error("Could not move the log of {} to {}; it stays in {}", tp, future.targetLogDir(),
-                    future.log().dir().getParent(), e);
+            if (closing) { // the close interrupted the copy (or a throttled copy's wait): the next start resumes it
+                log.info("The move of {} to {} stopped with the close of the logs", tp, future.targetLogDir());
+            } else {
+                log.error("Could not move the log of {} to {}; it stays in {}", tp, future.targetLogDir(),
+                        future.log().dir().getParent(), e);
+            }
         }
         futureLogs.remove(tp, future);
         if (moved) {

@@ -25,10 +25,8 @@ public final class ReplicationQuota {
     private final String throttledReplicasKey;
     private final int brokerId;
     private final Function<String, Optional<Map<String, String>>> topicOverrides;
-    /** The throttled rate in bytes per second, read at each check: a dynamic change applies at once. */
-    private final LongSupplier rate;
-    private final LongSupplier clockMs;
-    private final SampledRate recorded;
+    /** The bytes recorded against the throttled rate, which it reads at each check: a dynamic change applies at once. */
+    private final ThrottledRate recorded;
     /**
      * Each topic's list as last parsed, with the text it was parsed from: a fetch asks about every partition it
      * reads, and a reassignment's list names every replica of the topic, so it is parsed again only once changed.
@@ -49,9 +47,7 @@ public final class ReplicationQuota {
         this.throttledReplicasKey = throttledReplicasKey;
         this.brokerId = brokerId;
         this.topicOverrides = topicOverrides;
-        this.rate = rate;
-        this.clockMs = clockMs;
-        this.recorded = new SampledRate(samples, windowSeconds * 1000L);
+        this.recorded = new ThrottledRate(rate, clockMs, samples, windowSeconds);
     }
 
     /** The leader's side: bytes sent to followers, as Kafka's QuotaFactory makes its leader quota. */
@@ -92,13 +88,12 @@ public final class ReplicationQuota {
     }
 
     /** Whether the bytes recorded are, as a rate, above the throttled rate now (never when none is set). */
-    public synchronized boolean isQuotaExceeded() {
-        long bound = rate.getAsLong();
-        return bound != Long.MAX_VALUE && recorded.measure(clockMs.getAsLong()) > bound;
+    public boolean isQuotaExceeded() {
+        return recorded.isExceeded();
     }
 
     /** Records bytes of throttled partitions sent (leader) or fetched (follower). */
-    public synchronized void record(long bytes) {
-        recorded.record(bytes, clockMs.getAsLong());
+    public void record(long bytes) {
+        recorded.record(bytes);
     }
 }

@@ -22,6 +22,7 @@ import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.EligibleLeaderReplicasSafety;
 import io.minibroker.broker.quota.ClientQuotaEnforcement;
 import io.minibroker.broker.quota.ClientQuotas;
+import io.minibroker.broker.quota.ThrottledRate;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.config.SecurityKeys;
 import io.minibroker.broker.config.Endpoint;
@@ -231,6 +232,11 @@ public final class Broker implements AutoCloseable {
                     config.get(BrokerConfig.LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS), broker::logConfigsKnown);
             broker.topics.logs().addListener(broker.maintenance); // rolled segments flushed right after
             broker.topics.logs().deleteFilesOn(broker.maintenance); // deleted files after file.delete.delay.ms
+            broker.topics.logs().throttleMovesWith(new ThrottledRate(
+                    () -> config.get(BrokerConfig.REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND), clock::monotonicMs,
+                    config.get(BrokerConfig.ALTER_LOG_DIRS_REPLICATION_QUOTA_WINDOW_NUM),
+                    config.get(BrokerConfig.ALTER_LOG_DIRS_REPLICATION_QUOTA_WINDOW_SIZE_SECONDS)),
+                    config.get(BrokerConfig.REPLICA_FETCH_BACKOFF_MS));
             if (!config.inCluster()) {
                 broker.highWatermarks = new HighWatermarkCheckpointer(broker.topics.logs(),
                         broker.topics.logs()::highWatermarks,

@@ -11,6 +11,23 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.AlterReplicaLogDirsRequestView;
 import io.minibroker.protocol.message.view.AlterReplicaLogDirsResponseView;
+import io.minibroker.purgatory.time.ManualClock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -90,6 +107,63 @@ class AlterReplicaLogDirsTest {
     }
 
     @Test
+    void aMovesCopyIsHeldToReplicaAlterLogDirsIoMaxBytesPerSecondOnTheBrokersClock() throws Exception {
+        ManualClock clock = new ManualClock();
+        Map<String, String> config = Map.of("log.dirs", dirA + "," + dirB, "log.segment.delete.delay.ms", "0",
+                "alter.log.dirs.replication.quota.window.num", "2", "replica.fetch.backoff.ms", "5");
+        try (Broker broker = TestBrokers.start(dirA, config, clock); Admin admin = TestBrokers.admin(broker)) {
+            admin.createTopics(List.of(new NewTopic("orders", 1, (short) 1)
+                    .configs(Map.of("segment.bytes", Integer.toString(1 << 20))))).all().get();
+            int records = 2_500; // 1 KB each: three segments
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("PLAINTEXT")),
+                    new StringSerializer(), new StringSerializer())) {
+                for (int i = 0; i < records; i++) {
+                    producer.send(new ProducerRecord<>("orders", 0, null, "x".repeat(1_000)));
+                }
+                producer.flush();
+            }
+            ConfigResource brokerConfig = new ConfigResource(ConfigResource.Type.BROKER, "1");
+            String rateKey = "replica.alter.log.dirs.io.max.bytes.per.second";
+            admin.incrementalAlterConfigs(Map.of(brokerConfig, List.of(new AlterConfigOp(new ConfigEntry(rateKey, "1"),
+                    AlterConfigOp.OpType.SET)))).all().get();
+
+            admin.alterReplicaLogDirs(Map.of(replica("orders", 0), dirB.toAbsolutePath().toString())).all().get();
+            await(AlterReplicaLogDirsTest::theMoverWaitsForItsThrottle, "the copy held after its first chunk");
+            long firstSegment = Files.size(dirA.resolve("orders-0").resolve("00000000000000000000.log"));
+            assertThat(bytesInFutureReplica()).as("one chunk copied while the clock stands: the first segment's log")
+                    .isEqualTo(firstSegment);
+            assertThat(Files.isDirectory(dirB.resolve("orders-0"))).as("not moved yet").isFalse();
+
+            for (int step = 0; step < 2; step++) { // the windows holding the last chunk gone, one chunk more
+                long before = bytesInFutureReplica();
+                clock.advance(2_000);
+                await(() -> bytesInFutureReplica() > before && theMoverWaitsForItsThrottle(), "one more chunk copied");
+                assertThat(bytesInFutureReplica() - before).as("one chunk (an index file)").isLessThan(1 << 20);
+            }
+
+            // Taken off dynamically: the copy goes on at once, the clock standing.
+            admin.incrementalAlterConfigs(Map.of(brokerConfig, List.of(new AlterConfigOp(new ConfigEntry(rateKey, ""),
+                    AlterConfigOp.OpType.DELETE)))).all().get();
+            await(() -> dirB.toAbsolutePath().toString().equals(dirOfNow(admin, "orders")), "the move's end");
+            assertThat(bytesInFutureReplica()).as("no future directory left").isEqualTo(-1);
+            try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("PLAINTEXT"),
+                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                    ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "0"), new StringDeserializer(), // none parked: the clock stands
+                    new StringDeserializer())) {
+                consumer.assign(List.of(new org.apache.kafka.common.TopicPartition("orders", 0)));
+                List<String> values = new ArrayList<>();
+                await(() -> {
+                    consumer.poll(Duration.ofMillis(100)).forEach(record -> values.add(record.value()));
+                    return values.size() >= records;
+                }, "every record read from the moved log");
+                assertThat(values).hasSize(records);
+            }
+        }
+    }
+
+    @Test
     void aPartitionNamedUnderTwoDirectoriesIsAnsweredOnceForTheLast() throws Exception {
         try (Broker broker = start(); RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
             AlterReplicaLogDirsRequestView request = new AlterReplicaLogDirsRequestView();
@@ -104,6 +178,30 @@ class AlterReplicaLogDirsTest {
                         .containsExactly("0:" + Errors.LOG_DIR_NOT_FOUND.code(),
                                 "1:" + Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
             });
+        }
+    }
+
+    /** Whether the broker's log-dir-mover thread is waiting for its throttle (FutureLog's wait between chunks). */
+    private static boolean theMoverWaitsForItsThrottle() {
+        return Thread.getAllStackTraces().entrySet().stream()
+                .anyMatch(thread -> thread.getKey().getName().equals("log-dir-mover")
+                        && Arrays.stream(thread.getValue()).anyMatch(frame -> frame.getMethodName().equals(
+                                "awaitThrottle")));
+    }
+
+    /** The bytes of the files in B's future directory of orders-0 ({@code orders-0.<id>-future}); -1 if none. */
+    private long bytesInFutureReplica() {
+        try (Stream<Path> dirs = Files.list(dirB)) {
+            Path future = dirs.filter(dir -> dir.getFileName().toString().matches("orders-0\\.[0-9a-f]+-future"))
+                    .findFirst().orElse(null);
+            if (future == null) {
+                return -1;
+            }
+            try (Stream<Path> files = Files.list(future)) {
+                return files.mapToLong(file -> file.toFile().length()).sum();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -154,6 +155,64 @@ class LogDirMoveTest {
     }
 
     @Test
+    void aThrottledCopyWaitsWhileItsThrottleIsExceededAndCountsEachChunkItCopies() throws Exception {
+        LogManager manager = started();
+        List<String> appended = new ArrayList<>();
+        PartitionLog log = filled(manager, appended);
+        ScriptedThrottle throttle = new ScriptedThrottle(true);
+        manager.throttleMovesWith(throttle, 1);
+        assertThat(manager.alterLogDir(TP, dirB)).isTrue();
+
+        await(() -> throttle.checks.get() > 3, "the copy asking its throttle again and again");
+        assertThat(throttle.recorded).as("nothing copied while the throttle is exceeded").isEmpty();
+        assertThat(manager.futureLogs()).singleElement().satisfies(future -> assertThat(future.copiedBytes()).isZero());
+        assertThat(bytesIn(dirB)).isZero();
+
+        throttle.exceeded.set(false);
+        await(() -> manager.futureLogs().isEmpty() && log.dir().getParent().equals(dirB), "the move's end");
+        assertThat(values(log)).isEqualTo(appended);
+        // Step one copied every closed segment's files and the active segment's log, one chunk each (all are under
+        // 1 MB); step two, under the log's lock, the active segment's indexes and the rest, unthrottled.
+        List<Long> expected = new ArrayList<>();
+        for (LogSegment segment : log.closedSegments()) {
+            for (Path file : LogSegment.files(segment.logPath().getParent(), segment.baseOffset(), "")) {
+                if (Files.exists(file)) {
+                    expected.add(Files.size(file));
+                }
+            }
+        }
+        expected.add((long) log.activeSegment().size());
+        assertThat(throttle.recorded).containsExactlyElementsOf(expected);
+        manager.close();
+    }
+
+    @Test
+    void aMoveCancelledOrStoppedWhileItsCopyWaitsForTheThrottleEndsAtOnce() throws Exception {
+        LogManager manager = started();
+        List<String> appended = new ArrayList<>();
+        PartitionLog log = filled(manager, appended);
+        ScriptedThrottle throttle = new ScriptedThrottle(true);
+        manager.throttleMovesWith(throttle, 60_000); // a wait only a cancel or the close ends in time
+        assertThat(manager.alterLogDir(TP, dirB)).isTrue();
+        await(() -> throttle.checks.get() > 0, "the copy held by its throttle");
+        assertThat(manager.alterLogDir(TP, dirA)).isTrue(); // back where it is: the move is cancelled
+        await(() -> names(dirB).stream().noneMatch(name -> name.startsWith("orders-0")), "the copy deleted");
+        assertThat(manager.futureLogs()).isEmpty();
+
+        int checks = throttle.checks.get();
+        assertThat(manager.alterLogDir(TP, dirB)).isTrue();
+        await(() -> throttle.checks.get() > checks, "the new move's copy held by its throttle");
+        manager.close(); // within the test's timeout: the close wakes the wait
+        assertThat(names(dirB)).as("the copy left for the next start").anyMatch(name -> name.endsWith("-future"));
+
+        LogManager reopened = started();
+        PartitionLog moved = reopened.log(TP).orElseThrow();
+        await(() -> reopened.futureLogs().isEmpty() && moved.dir().getParent().equals(dirB), "the move taken up");
+        assertThat(values(moved)).isEqualTo(appended);
+        reopened.close();
+    }
+
+    @Test
     void aPartitionWithoutALogYetIsCreatedInTheDirectoryAskedFor() throws Exception {
         LogManager manager = started();
         manager.getOrCreateLog(new TopicPartition("other", 0)); // in A: the next one would go to B
@@ -170,7 +229,7 @@ class LogDirMoveTest {
             append(log, "r" + i, 1, T0 + i);
         }
         List<LogSegment> closed = log.closedSegments();
-        FutureLog future = new FutureLog(log, dirB);
+        FutureLog future = new FutureLog(log, dirB, () -> ByteThrottle.NONE, () -> 1);
         assertThat(future.copiedBytes()).isZero();
         assertThat(future.copiedEndOffset()).isEqualTo(log.logStartOffset());
 
@@ -187,7 +246,7 @@ class LogDirMoveTest {
         LogManager manager = started();
         List<String> appended = new ArrayList<>();
         PartitionLog log = filled(manager, appended);
-        FutureLog future = new FutureLog(log, dirB);
+        FutureLog future = new FutureLog(log, dirB, () -> ByteThrottle.NONE, () -> 1);
         future.copyClosedSegments();
         // A follower's truncation into a segment copied, then appends that refill it past its copied size.
         log.truncateTo(100);
@@ -213,7 +272,7 @@ class LogDirMoveTest {
         List<String> appended = new ArrayList<>();
         PartitionLog log = filled(manager, appended);
         LogSegment activeAtCopy = log.activeSegment();
-        FutureLog future = new FutureLog(log, dirB);
+        FutureLog future = new FutureLog(log, dirB, () -> ByteThrottle.NONE, () -> 1);
         future.copyClosedSegments();
         future.copyActiveSegmentHead();
         long headBytes = Files.size(future.dir().resolve(activeAtCopy.logPath().getFileName()));
@@ -239,7 +298,7 @@ class LogDirMoveTest {
         LogManager manager = started();
         List<String> appended = new ArrayList<>();
         PartitionLog log = filled(manager, appended);
-        FutureLog future = new FutureLog(log, dirB);
+        FutureLog future = new FutureLog(log, dirB, () -> ByteThrottle.NONE, () -> 1);
         future.copyClosedSegments();
         future.copyActiveSegmentHead();
         assertThat(future.truncatedSinceCopy()).isFalse();
@@ -295,6 +354,35 @@ class LogDirMoveTest {
 
     private static List<String> values(PartitionLog log) {
         return readAll(log).stream().map(TestBatches.Entry::value).toList();
+    }
+
+    /** A throttle the test turns on and off; it counts the checks and keeps each chunk recorded. */
+    private static final class ScriptedThrottle implements ByteThrottle {
+        final AtomicBoolean exceeded;
+        final AtomicInteger checks = new AtomicInteger();
+        final List<Long> recorded = new CopyOnWriteArrayList<>();
+
+        ScriptedThrottle(boolean exceeded) {
+            this.exceeded = new AtomicBoolean(exceeded);
+        }
+
+        @Override
+        public boolean isExceeded() {
+            checks.incrementAndGet();
+            return exceeded.get();
+        }
+
+        @Override
+        public void record(long bytes) {
+            recorded.add(bytes);
+        }
+    }
+
+    /** The bytes of every file under {@code dir}. */
+    private static long bytesIn(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
+        }
     }
 
     private static List<String> names(Path dir) {

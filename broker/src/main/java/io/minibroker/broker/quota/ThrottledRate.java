@@ -1,0 +1,34 @@
+package io.minibroker.broker.quota;
+
+import io.minibroker.broker.log.ByteThrottle;
+
+import java.util.function.LongSupplier;
+
+/**
+ * A byte rate and its bound, as one of Kafka's ReplicationQuotaManager sensors: the bytes recorded form a rate over
+ * {@code samples} windows of {@code windowSeconds} ({@link SampledRate}) on the broker's clock, exceeded when above
+ * the bound, which is read at each check so that a dynamic change applies at once ({@link Long#MAX_VALUE}: none).
+ */
+public final class ThrottledRate implements ByteThrottle {
+
+    private final LongSupplier bound;
+    private final LongSupplier clockMs;
+    private final SampledRate recorded;
+
+    public ThrottledRate(LongSupplier bound, LongSupplier clockMs, int samples, int windowSeconds) {
+        this.bound = bound;
+        this.clockMs = clockMs;
+        this.recorded = new SampledRate(samples, windowSeconds * 1000L);
+    }
+
+    @Override
+    public synchronized boolean isExceeded() {
+        long limit = bound.getAsLong();
+        return limit != Long.MAX_VALUE && recorded.measure(clockMs.getAsLong()) > limit;
+    }
+
+    @Override
+    public synchronized void record(long bytes) {
+        recorded.record(bytes, clockMs.getAsLong());
+    }
+}
