@@ -3,6 +3,8 @@ package io.minibroker.it;
 import io.minibroker.broker.embedded.MiniCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry.ConfigSource;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -10,6 +12,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.tools.reassign.ReassignPartitionsCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,13 +31,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * kafka-reassign-partitions.sh (kafka-tools 4.3.1, in a child JVM as the script runs it) on a three-node cluster:
  * --generate proposes a move of a topic off node 0, --execute starts it (AlterPartitionReassignments), --verify
  * follows it (ListPartitionReassignments and the topic's replicas) until every partition is done; the replicas are
- * then the proposal's, and a consumer reads every record acknowledged before and during the move from them.
+ * then the proposal's, and a consumer reads every record acknowledged before and during the move from them. The
+ * move runs with {@code --throttle}: the topic's throttled-replica lists and every broker's rates are set by the
+ * tool as it starts the move, and cleared by the {@code --verify} that sees it done.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class ReassignPartitionsCommandTest {
 
     private static final String TOPIC = "reassigned";
     private static final int PARTITIONS = 3;
+    /** High enough not to slow the move down: the point is the configs the tool sets and clears. */
+    private static final String THROTTLE = "50000000";
 
     @TempDir
     Path dir;
@@ -60,8 +67,28 @@ class ReassignPartitionsCommandTest {
             Path plan = Files.writeString(dir.resolve("plan.json"), proposal);
 
             String executed = KafkaTool.run(ReassignPartitionsCommand.class, "--bootstrap-server", bootstrap,
-                    "--execute", "--reassignment-json-file", plan.toString());
-            assertThat(executed).contains("Successfully started partition reassignment");
+                    "--execute", "--reassignment-json-file", plan.toString(), "--throttle", THROTTLE);
+            assertThat(executed).contains("Successfully started partition reassignment")
+                    .contains("Warning: You must run --verify periodically, until the reassignment completes, to "
+                            + "ensure the throttle is removed.");
+            // The throttles the tool set (KIP-73): the moving partitions' replicas named on the topic, the rate on
+            // every broker of the move (each answers for its own configs).
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+                Config topicConfig = describe(admin, new ConfigResource(ConfigResource.Type.TOPIC, TOPIC));
+                for (String key : List.of("leader.replication.throttled.replicas",
+                        "follower.replication.throttled.replicas")) {
+                    assertThat(topicConfig.get(key).source()).as(key).isEqualTo(ConfigSource.DYNAMIC_TOPIC_CONFIG);
+                    assertThat(topicConfig.get(key).value()).as(key).matches("\\d+:\\d+(,\\d+:\\d+)*");
+                }
+                for (int broker = 0; broker < 3; broker++) {
+                    Config brokerConfig = describe(admin, brokerResource(broker));
+                    for (String key : List.of("leader.replication.throttled.rate",
+                            "follower.replication.throttled.rate")) {
+                        assertThat(brokerConfig.get(key).source()).as(key + " on node " + broker)
+                                .isEqualTo(ConfigSource.DYNAMIC_BROKER_CONFIG);
+                    }
+                }
+            }
             acknowledged.addAll(produce(bootstrap, 300, 600));
 
             List<String> verified = new ArrayList<>();
@@ -77,7 +104,22 @@ class ReassignPartitionsCommandTest {
                         + "-\\d is completed\\.")).count() == PARTITIONS;
             }, () -> "every partition's reassignment to complete: " + verified);
 
+            // The --verify that saw every partition done cleared the throttles.
+            assertThat(verified).anyMatch(line -> line.startsWith("Clearing broker-level throttles on broker"))
+                    .anyMatch(line -> line.startsWith("Clearing topic-level throttles on topic " + TOPIC));
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+                Config topicConfig = describe(admin, new ConfigResource(ConfigResource.Type.TOPIC, TOPIC));
+                assertThat(topicConfig.get("leader.replication.throttled.replicas").source())
+                        .isEqualTo(ConfigSource.DEFAULT_CONFIG);
+                assertThat(topicConfig.get("follower.replication.throttled.replicas").source())
+                        .isEqualTo(ConfigSource.DEFAULT_CONFIG);
+                for (int broker = 0; broker < 3; broker++) {
+                    int node = broker;
+                    Eventually.await(() -> describeNow(admin, brokerResource(node)).entries().stream()
+                            .filter(entry -> entry.name().endsWith(".replication.throttled.rate"))
+                            .noneMatch(entry -> entry.source() == ConfigSource.DYNAMIC_BROKER_CONFIG),
+                            "node " + node + "'s copy of the image without the rates");
+                }
                 for (TopicPartitionInfo partition : admin.describeTopics(List.of(TOPIC)).allTopicNames().get()
                         .get(TOPIC).partitions()) {
                     List<Integer> replicas = partition.replicas().stream().map(Node::id).toList();
@@ -94,6 +136,22 @@ class ReassignPartitionsCommandTest {
             }
             assertThat(Clients.readValues(bootstrap, partitions, acknowledged.size()))
                     .containsExactlyInAnyOrderElementsOf(acknowledged);
+        }
+    }
+
+    private static ConfigResource brokerResource(int node) {
+        return new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(node));
+    }
+
+    private static Config describe(Admin admin, ConfigResource resource) throws Exception {
+        return admin.describeConfigs(List.of(resource)).all().get().get(resource);
+    }
+
+    private static Config describeNow(Admin admin, ConfigResource resource) {
+        try {
+            return describe(admin, resource);
+        } catch (Exception e) {
+            throw new AssertionError(e);
         }
     }
 
