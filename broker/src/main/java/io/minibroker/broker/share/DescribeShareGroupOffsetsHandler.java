@@ -67,7 +67,9 @@ public final class DescribeShareGroupOffsetsHandler implements ApiHandler {
                 DescribeShareGroupOffsetsResponseTopic out = described.addTopic().topicName(topic.getKey())
                         .topicId(metadata.map(TopicMetadata::id).orElse(new UUID(0, 0)));
                 for (int partition : topic.getValue()) {
-                    var entry = out.addPartition().partitionIndex(partition).startOffset(-1).leaderEpoch(-1).lag(-1);
+                    // LeaderEpoch 0 unless the state names one: Kafka's generated default, which its group
+                    // coordinator leaves on an unknown partition and a failed read.
+                    var entry = out.addPartition().partitionIndex(partition).startOffset(-1).leaderEpoch(0).lag(-1);
                     if (metadata.isEmpty() || !metadata.get().hasPartition(partition)) {
                         entry.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
                         continue;
@@ -76,12 +78,15 @@ public final class DescribeShareGroupOffsetsHandler implements ApiHandler {
                     reads.add(manager.describe(key).toCompletableFuture().handle((summary, failure) -> {
                         if (failure != null) {
                             entry.errorCode(readError(failure).code());
-                        } else if (summary.startOffset() >= 0) {
-                            entry.startOffset(summary.startOffset());
-                            ShareLogs.Resolved resolved = logs.resolve(key.topicId(), partition);
-                            if (resolved.log() != null) {
-                                entry.lag(Math.max(0, resolved.log().highWatermark() - summary.startOffset()
-                                        - Math.max(0, summary.deliveryCompleteCount())));
+                        } else {
+                            entry.leaderEpoch(summary.leaderEpoch());
+                            if (summary.startOffset() >= 0) {
+                                entry.startOffset(summary.startOffset());
+                                ShareLogs.Resolved resolved = logs.resolve(key.topicId(), partition);
+                                if (resolved.log() != null) {
+                                    entry.lag(Math.max(0, resolved.log().highWatermark() - summary.startOffset()
+                                            - Math.max(0, summary.deliveryCompleteCount())));
+                                }
                             }
                         }
                         return null;

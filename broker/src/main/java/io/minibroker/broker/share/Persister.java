@@ -43,9 +43,10 @@ public interface Persister {
 
     /**
      * What an administrator sees of a share partition's state (ReadShareGroupStateSummary): its start offset (-1 when
-     * it has none) and how many offsets from there on are delivered for good (acknowledged or archived).
+     * it has none), the leader epoch its last writer held (0 when it has none, as Kafka's share coordinator answers)
+     * and how many offsets from there on are delivered for good (acknowledged or archived).
      */
-    record Summary(long startOffset, long deliveryCompleteCount) {
+    record Summary(long startOffset, int leaderEpoch, long deliveryCompleteCount) {
     }
 
     /** The share partition's state; a leader reads it before serving the partition. */

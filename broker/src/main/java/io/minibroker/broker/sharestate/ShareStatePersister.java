@@ -201,7 +201,7 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
         if (target.remote() == null) {
             return local.summary(key).thenApply(summary -> {
                 check(summary.error());
-                return new Summary(summary.startOffset(), summary.deliveryCompleteCount());
+                return new Summary(summary.startOffset(), summary.leaderEpoch(), summary.deliveryCompleteCount());
             });
         }
         ReadShareGroupStateSummaryRequestView request = new ReadShareGroupStateSummaryRequestView()
@@ -213,7 +213,7 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
                     ReadShareGroupStateSummaryResponseView.PartitionResult answer =
                             new ReadShareGroupStateSummaryResponseView(response).results().get(0).partitions().get(0);
                     check(Errors.forCode(answer.errorCode()));
-                    return new Summary(answer.startOffset(), answer.deliveryCompleteCount());
+                    return new Summary(answer.startOffset(), answer.leaderEpoch(), answer.deliveryCompleteCount());
                 });
     }
 

@@ -36,7 +36,7 @@ class NoStatePersister implements Persister {
 
     @Override
     public CompletionStage<Summary> summary(SharePartitionKey key) {
-        return CompletableFuture.completedFuture(new Summary(-1, -1));
+        return CompletableFuture.completedFuture(new Summary(-1, 0, -1));
     }
 
     @Override

@@ -88,6 +88,7 @@ class ShareGroupOffsetsAdminTest {
             SharePartitionOffsetInfo listed = offsets(admin, "g").get(PARTITION);
             assertThat(listed.startOffset()).isEqualTo(2);
             assertThat(listed.lag()).contains(2L); // v2 and v4 are still held; v3 is done
+            assertThat(listed.leaderEpoch()).as("the epoch the partition's leader wrote the state under").contains(0);
             assertThatThrownBy(() -> admin.alterShareGroupOffsets("g", Map.of(PARTITION, 4L)).all().get())
                     .hasCauseInstanceOf(GroupNotEmptyException.class);
             first.close(); // leaves the group: it is empty now, and v2 and v4 are released
