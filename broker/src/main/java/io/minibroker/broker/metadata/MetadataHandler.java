@@ -29,11 +29,12 @@ import java.util.concurrent.Executor;
  * controller and the leader of every partition (leader epoch 0, replicas and ISR just this node).
  *
  * <p>A named topic that does not exist is created ({@link TopicRegistry#autoCreate}: the broker's defaults, or the
- * offsets topic's own settings) when the request allows it and {@code auto.create.topics.enable} is on, as Kafka
- * does; creation is synchronous here, so the client gets the topic's partitions in this same response instead of
- * LEADER_NOT_AVAILABLE and a retry. Such a request is answered on the topic-creation executor, as creating writes
- * files (not the disk executor, from which produces are answered: they must not wait behind it); every other one on
- * the event loop.
+ * offsets topic's own settings) when the request allows it and {@code auto.create.topics.enable} is on, and answered
+ * UNKNOWN_TOPIC_OR_PARTITION without partitions, as Kafka 4.3.1's AutoTopicCreationManager answers the request that
+ * sets a creation off: a client asks again (after its metadata backoff) and gets the partitions then. The creation
+ * itself is done before the answer, so that next request finds the topic; such a request is answered on the
+ * topic-creation executor, as creating writes files (not the disk executor, from which produces are answered: they
+ * must not wait behind it); every other one on the event loop.
  */
 public final class MetadataHandler implements ApiHandler {
 
@@ -167,15 +168,17 @@ public final class MetadataHandler implements ApiHandler {
             return;
         }
         Optional<TopicMetadata> topic = topics.get(wanted.name());
-        if (topic.isEmpty() && mayCreate) {
-            // A creation that fails leaves the topic unknown, as Kafka's brokers answer while their controller
-            // refuses it (default.replication.factor above the brokers, a name colliding over '.' and '_'); an
-            // illegal name is answered INVALID_TOPIC_EXCEPTION below.
+        if (topic.isEmpty() && mayCreate && TopicRegistry.invalidName(wanted.name()) == null) {
+            // Created now, answered as Kafka answers while its controller creates it: unknown, no partitions. A
+            // creation that fails leaves the topic unknown too, as Kafka's brokers answer while their controller
+            // refuses it (default.replication.factor above the brokers, a name colliding over '.' and '_').
             TopicRegistry.Outcome created = topics.autoCreate(wanted.name());
             if (created.error() != Errors.NONE && created.error() != Errors.TOPIC_ALREADY_EXISTS) {
                 LOG.info("Could not auto-create topic {}: {} {}", wanted.name(), created.error(), created.message());
             }
-            topic = topics.get(wanted.name());
+            result.name(wanted.name()).errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                    .isInternal(InternalTopics.isInternal(wanted.name()));
+            return;
         }
         if (topic.isEmpty()) {
             result.name(wanted.name()).errorCode(TopicRegistry.invalidName(wanted.name()) != null

@@ -100,9 +100,15 @@ class FindCoordinatorOffsetsTopicTest {
         try (GroupWireClient client = new GroupWireClient(broker.boundPort("PLAINTEXT"))) {
             MetadataRequestView request = new MetadataRequestView().allowAutoTopicCreation(true);
             request.addTopic().name(OffsetsTopic.NAME);
+            MetadataResponseView.MetadataResponseTopic creating = new MetadataResponseView(
+                    client.call(ApiKey.METADATA, 12, request.struct())).topics().get(0);
+            // As Kafka's AutoTopicCreationManager answers the request that sets the creation off.
+            assertThat(creating.errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            assertThat(creating.isInternal()).isTrue();
+            assertThat(creating.partitions()).isEmpty();
+
             MetadataResponseView.MetadataResponseTopic topic = new MetadataResponseView(
                     client.call(ApiKey.METADATA, 12, request.struct())).topics().get(0);
-
             assertThat(topic.errorCode()).isEqualTo(Errors.NONE.code());
             assertThat(topic.isInternal()).isTrue();
             assertThat(topic.partitions()).as("offsets.topic.num.partitions, not num.partitions")

@@ -132,6 +132,8 @@ class MetadataTopicIdsTest {
 
         MetadataRequestView named = request();
         named.addTopic().name("created-if-named").topicId(ZERO);
+        assertThat(metadata(12, named).topics()).as("created, answered as Kafka while it creates").singleElement()
+                .satisfies(topic -> assertThat(topic.errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()));
         assertThat(metadata(12, named).topics()).singleElement()
                 .satisfies(topic -> assertThat(topic.errorCode()).isEqualTo(Errors.NONE.code()));
     }

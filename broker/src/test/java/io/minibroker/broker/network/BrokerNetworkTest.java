@@ -240,9 +240,14 @@ class BrokerNetworkTest {
             client.send(metadataFor(1, "not-yet", false));
             Struct refused = client.receive(ApiKey.METADATA, (short) 12).body().getStructs("Topics").get(0);
             client.send(metadataFor(2, "auto-made", true));
+            Struct creating = client.receive(ApiKey.METADATA, (short) 12).body().getStructs("Topics").get(0);
+            client.send(metadataFor(4, "auto-made", false)); // the client's next ask, as after Kafka's answer
             Struct created = client.receive(ApiKey.METADATA, (short) 12).body().getStructs("Topics").get(0);
 
             assertThat(refused.getInt16("ErrorCode")).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            assertThat(creating.getInt16("ErrorCode")).as("Kafka's answer while it creates the topic")
+                    .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            assertThat(creating.getStructs("Partitions")).isEmpty();
             assertThat(created.getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
             assertThat(created.getStructs("Partitions")).singleElement()
                     .satisfies(p -> assertThat(p.getInt32("LeaderId")).isEqualTo(3));
