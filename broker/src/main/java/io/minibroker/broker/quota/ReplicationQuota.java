@@ -98,6 +98,11 @@ public final class ReplicationQuota {
         return bound != Long.MAX_VALUE && recorded.measure(clockMs.getAsLong()) > bound;
     }
 
+    /** Kafka's {@code byte-rate} of this side: the throttled partitions' bytes per second now. */
+    public synchronized double byteRate() {
+        return recorded.measure(clockMs.getAsLong());
+    }
+
     /** Records bytes of throttled partitions sent (leader) or fetched (follower). */
     public synchronized void record(long bytes) {
         recorded.record(bytes, clockMs.getAsLong());
