@@ -93,7 +93,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * One broker: binds every listener, serves the advertised APIs, and stops cleanly. A listener on port 0 gets a
@@ -164,7 +163,7 @@ public final class Broker implements AutoCloseable {
     private ControllerNode controller;
 
     /** Each SASL listener's new connections' authentication, by listener name. */
-    private final Map<String, Supplier<SaslSession>> saslSessions = new HashMap<>();
+    private final Map<String, Function<SaslSession.Outcomes, SaslSession>> saslSessions = new HashMap<>();
     /** Each SSL or SASL_SSL listener's TLS, by listener name. */
     private final Map<String, SslEngineFactory> listenerTls = new HashMap<>();
     /** Only in a cluster: this broker's connections to the controller, its metadata copy and its replicas. */
@@ -182,7 +181,7 @@ public final class Broker implements AutoCloseable {
         this.clock = clock;
         this.security = SecurityApis.open(config);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
-            Supplier<SaslSession> sessions = SaslListeners.sessionsFor(config, listener.listenerName(),
+            Function<SaslSession.Outcomes, SaslSession> sessions = SaslListeners.sessionsFor(config, listener.listenerName(),
                     security.credentials(), security.tokens(), clock::monotonicMs, clock::wallClockMs);
             if (sessions != null) {
                 saslSessions.put(listener.listenerName(), sessions);
