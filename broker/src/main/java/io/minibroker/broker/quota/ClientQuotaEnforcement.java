@@ -2,6 +2,7 @@ package io.minibroker.broker.quota;
 
 import io.minibroker.broker.api.HandlerTime;
 import io.minibroker.broker.metrics.QuotaMeters;
+import io.minibroker.broker.metrics.SampledStat;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.frame.Frames;
 import io.minibroker.protocol.message.ApiKey;
@@ -26,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * ThrottleTimeMs, and the connection is then muted for that long (KIP-219), which the request handler does; so it is
  * for the throttle time a CreateTopics, CreatePartitions or DeleteTopics answer carries ({@code controller_mutation_rate}).
  * Where two quotas throttle one answer, it carries the longer throttle, and the connection is muted that long, as
- * Kafka's.
+ * Kafka's; that quota's {@code throttle-time} records it. Kafka's Request {@code exempt-request-time} is kept here.
  */
 public final class ClientQuotaEnforcement {
 
@@ -41,7 +42,8 @@ public final class ClientQuotaEnforcement {
      * Kafka's exempt-request-time: the exempt requests' time in percent-seconds, a Rate over the metrics' default
      * windows (2 of 30 s), recorded only while a request quota is set, as ClientRequestQuotaManager.maybeRecordExempt.
      */
-    private final SampledRate exemptRequestTime = new SampledRate(2, 30_000);
+    private final SampledRate exemptRequestTime = new SampledRate(SampledStat.DEFAULT_SAMPLES,
+            SampledStat.DEFAULT_WINDOW_MS);
     private final BrokerClock clock;
 
     /**

@@ -1,6 +1,7 @@
 package io.minibroker.broker.quota;
 
 import io.minibroker.broker.metrics.QuotaMeters;
+import io.minibroker.broker.metrics.SampledStat;
 import io.minibroker.broker.quota.QuotaResolution.Applied;
 import io.minibroker.broker.quota.QuotaResolution.Tags;
 
@@ -54,8 +55,8 @@ public final class ControllerMutationQuotas {
         this.resolution = new QuotaResolution(QuotaConfig.CONTROLLER_MUTATION_RATE, quotas);
         this.clockMs = clockMs;
         this.burstSeconds = (double) windows * windowSeconds;
-        this.mutationRates = new RateTable<>(2, 30_000, (tags, entry) -> meters.entity(tags.user(), tags.clientId(),
-                () -> entry.measure(clockMs.getAsLong())));
+        this.mutationRates = new RateTable<>(SampledStat.DEFAULT_SAMPLES, SampledStat.DEFAULT_WINDOW_MS,
+                (tags, entry) -> meters.entity(tags.user(), tags.clientId(), () -> entry.measure(clockMs.getAsLong())));
     }
 
     /**
