@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
@@ -32,6 +33,16 @@ import java.util.function.IntConsumer;
  *   kafka.server.socket.server.metrics.expired.connections.killed.count  counter  listener
  *                                                   socket-server-metrics expired-connections-killed-count
  *                                                   (connections closed at a request past their SASL session)
+ *   kafka.server.socket.server.metrics.successful.reauthentication  counter  listener
+ *                                                   socket-server-metrics successful-reauthentication-total (KIP-368)
+ *   kafka.server.socket.server.metrics.failed.reauthentication  counter  listener
+ *                                                   socket-server-metrics failed-reauthentication-total
+ *   kafka.server.socket.server.metrics.successful.authentication.no.reauth  counter  listener
+ *                                                   socket-server-metrics successful-authentication-no-reauth-total
+ *   kafka.server.socket.server.metrics.reauthentication.latency.max  gauge  listener
+ *                                                   socket-server-metrics reauthentication-latency-max (ms)
+ *   kafka.server.socket.server.metrics.reauthentication.latency.avg  gauge  listener
+ *                                                   socket-server-metrics reauthentication-latency-avg (ms)
  *   minibroker.network.requests.waiting         gauge    listener         none (requests read that wait for an
  *                                                                        earlier one of their connection)
  * </pre>
@@ -41,7 +52,7 @@ import java.util.function.IntConsumer;
  * as Kafka registers the broker's or the controller's APIs by listener type (two listeners serving one API share
  * its series).
  */
-public final class NetworkMetrics {
+public final class NetworkMetrics implements SaslSession.Outcomes {
 
     private final MeterRegistry registry;
     private final Map<ApiKey, Counter> requests = new EnumMap<>(ApiKey.class);
@@ -50,6 +61,11 @@ public final class NetworkMetrics {
     private final Counter incomingBytes;
     private final Counter outgoingBytes;
     private final Counter expiredConnectionsKilled;
+    private final Counter successfulReauthentications;
+    private final Counter failedReauthentications;
+    private final Counter authenticationsWithoutReauthentication;
+    /** Kafka's Avg and Max of the re-authentications' latency, over its metrics' default windows. */
+    private final SampledStat reauthenticationLatency = SampledStat.kafkaDefault();
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger waitingRequests = new AtomicInteger();
     private final BrokerClock clock;
@@ -73,6 +89,26 @@ public final class NetworkMetrics {
         expiredConnectionsKilled = Counter.builder("kafka.server.socket.server.metrics.expired.connections.killed.count")
                 .tag("listener", listenerName)
                 .description("Connections closed at a request that came after their SASL session ended")
+                .register(registry);
+        successfulReauthentications = Counter.builder("kafka.server.socket.server.metrics.successful.reauthentication")
+                .tag("listener", listenerName).description("successful re-authentication of connections")
+                .register(registry);
+        failedReauthentications = Counter.builder("kafka.server.socket.server.metrics.failed.reauthentication")
+                .tag("listener", listenerName).description("failed re-authentication of connections")
+                .register(registry);
+        authenticationsWithoutReauthentication = Counter.builder(
+                        "kafka.server.socket.server.metrics.successful.authentication.no.reauth")
+                .tag("listener", listenerName)
+                .description("Connections with successful authentication where the client does not support"
+                        + " re-authentication")
+                .register(registry);
+        Gauge.builder("kafka.server.socket.server.metrics.reauthentication.latency.max", reauthenticationLatency,
+                        latency -> latency.max(clock.monotonicMs()))
+                .tag("listener", listenerName).description("The max latency observed due to re-authentication")
+                .register(registry);
+        Gauge.builder("kafka.server.socket.server.metrics.reauthentication.latency.avg", reauthenticationLatency,
+                        latency -> latency.average(clock.monotonicMs()))
+                .tag("listener", listenerName).description("The average latency observed due to re-authentication")
                 .register(registry);
         Gauge.builder("kafka.server.socket.server.metrics.connection.count", connections, AtomicInteger::get)
                 .tag("listener", listenerName).description("Open connections").register(registry);
@@ -154,6 +190,28 @@ public final class NetworkMetrics {
     /** A connection closed at a request past its SASL session's end (KIP-368). */
     public void expiredConnectionKilled() {
         expiredConnectionsKilled.increment();
+    }
+
+    /**
+     * A connection's first authentication (its SASL exchange, or on an SSL listener its TLS handshake): counted in
+     * successful-authentication-no-reauth-total if the client cannot re-authenticate, as Kafka's selector counts it.
+     */
+    @Override
+    public void authenticated(boolean clientSupportsReauthentication) {
+        if (!clientSupportsReauthentication) {
+            authenticationsWithoutReauthentication.increment();
+        }
+    }
+
+    @Override
+    public void reauthenticated(long latencyMs) {
+        successfulReauthentications.increment();
+        reauthenticationLatency.record(latencyMs, clock.monotonicMs());
+    }
+
+    @Override
+    public void reauthenticationFailed() {
+        failedReauthentications.increment();
     }
 
     public void connectionOpened() {

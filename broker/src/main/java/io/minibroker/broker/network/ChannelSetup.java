@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * The pipeline of one connection, once {@link ConnectionQuotas} admitted it (else it is closed with a log line):
@@ -39,7 +39,7 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
     private final long idleMs;
     private final NetworkMetrics metrics;
     /** A new connection's authentication, on a SASL listener; null on a PLAINTEXT or SSL one. */
-    private final Supplier<SaslSession> saslSessions;
+    private final Function<SaslSession.Outcomes, SaslSession> saslSessions;
     /** The listener's TLS on an SSL or SASL_SSL listener; null otherwise. */
     private final SslEngineFactory tls;
     private final long tlsHandshakeTimeoutMs;
@@ -50,7 +50,8 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
     private final ClientQuotaEnforcement quotas;
 
     public ChannelSetup(SupportedApis apis, String listenerName, int maxFrameBytes, long idleMs,
-                        NetworkMetrics metrics, Supplier<SaslSession> saslSessions, SslEngineFactory tls,
+                        NetworkMetrics metrics, Function<SaslSession.Outcomes, SaslSession> saslSessions,
+                        SslEngineFactory tls,
                         long tlsHandshakeTimeoutMs, ConnectionLimits limits, BrokerControls controls,
                         ClientQuotaEnforcement quotas) {
         this.apis = apis;
@@ -69,7 +70,7 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
     @Override
     protected void initChannel(Channel channel) {
         channel.config().setMessageSizeEstimator(SendfileAwareSizeEstimator.INSTANCE);
-        SaslSession sasl = saslSessions == null ? null : saslSessions.get();
+        SaslSession sasl = saslSessions == null ? null : saslSessions.apply(metrics);
         // A connection of a TCP listener: typed as any channel so that a test can run the pipeline on an embedded one.
         InetAddress peer = ((InetSocketAddress) channel.remoteAddress()).getAddress();
         String refusedBy = limits.quotas().tryAccept(listenerName, peer, sasl != null);
@@ -96,7 +97,10 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
             ssl.setHandshakeTimeoutMillis(tlsHandshakeTimeoutMs);
             pipeline
                     .addLast("ssl", ssl)
-                    .addLast("tls-handshake", new TlsHandshakeWatcher(tls))
+                    // On an SSL listener the handshake is the authentication, which Kafka's selector counts as one
+                    // whose client cannot re-authenticate; on SASL_SSL the SASL exchange is.
+                    .addLast("tls-handshake", new TlsHandshakeWatcher(tls,
+                            sasl == null ? () -> metrics.authenticated(false) : () -> { }))
                     .addLast("copy-file-regions", new FileRegionCopier());
         }
         pipeline

@@ -25,9 +25,12 @@ final class TlsHandshakeWatcher extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(TlsHandshakeWatcher.class);
 
     private final SslEngineFactory tls;
+    /** Told of a handshake that succeeded and whose certificate maps to a principal. */
+    private final Runnable authenticated;
 
-    TlsHandshakeWatcher(SslEngineFactory tls) {
+    TlsHandshakeWatcher(SslEngineFactory tls, Runnable authenticated) {
         this.tls = tls;
+        this.authenticated = authenticated;
     }
 
     @Override
@@ -43,6 +46,7 @@ final class TlsHandshakeWatcher extends ChannelInboundHandlerAdapter {
                     ctx.close();
                     return;
                 }
+                authenticated.run();
             } else if (done.cause() instanceof SslHandshakeTimeoutException) {
                 LOG.warn("Closing connection from {}: it did not finish its TLS handshake in time",
                         ctx.channel().remoteAddress());

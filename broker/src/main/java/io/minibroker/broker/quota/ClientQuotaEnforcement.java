@@ -1,6 +1,8 @@
 package io.minibroker.broker.quota;
 
 import io.minibroker.broker.api.HandlerTime;
+import io.minibroker.broker.metrics.QuotaMeters;
+import io.minibroker.broker.metrics.SampledStat;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.frame.Frames;
 import io.minibroker.protocol.message.ApiKey;
@@ -25,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * ThrottleTimeMs, and the connection is then muted for that long (KIP-219), which the request handler does; so it is
  * for the throttle time a CreateTopics, CreatePartitions or DeleteTopics answer carries ({@code controller_mutation_rate}).
  * Where two quotas throttle one answer, it carries the longer throttle, and the connection is muted that long, as
- * Kafka's.
+ * Kafka's; that quota's {@code throttle-time} records it. Kafka's Request {@code exempt-request-time} is kept here.
  */
 public final class ClientQuotaEnforcement {
 
@@ -36,6 +38,12 @@ public final class ClientQuotaEnforcement {
     private final ClientQuotaManager produce;
     private final ClientQuotaManager fetch;
     private final ClientQuotaManager requestTime;
+    /**
+     * Kafka's exempt-request-time: the exempt requests' time in percent-seconds, a Rate over the metrics' default
+     * windows (2 of 30 s), recorded only while a request quota is set, as ClientRequestQuotaManager.maybeRecordExempt.
+     */
+    private final SampledRate exemptRequestTime = new SampledRate(SampledStat.DEFAULT_SAMPLES,
+            SampledStat.DEFAULT_WINDOW_MS);
     private final BrokerClock clock;
 
     /**
@@ -43,14 +51,32 @@ public final class ClientQuotaEnforcement {
      * @param windowSeconds {@code quota.window.size.seconds}
      */
     public ClientQuotaEnforcement(ClientQuotas quotas, BrokerClock clock, int windows, int windowSeconds) {
+        this(quotas, clock, windows, windowSeconds, QuotaMeters.Factory.NONE);
+    }
+
+    /** @param meters the metrics of each kind, Kafka's Produce, Fetch and Request quota sensors */
+    public ClientQuotaEnforcement(ClientQuotas quotas, BrokerClock clock, int windows, int windowSeconds,
+                                  QuotaMeters.Factory meters) {
         this.clock = clock;
         this.produce = new ClientQuotaManager(QuotaConfig.PRODUCER_BYTE_RATE, quotas, clock::monotonicMs, windows,
-                windowSeconds);
+                windowSeconds, Long.MAX_VALUE, meters.of("Produce", "byte-rate"));
         this.fetch = new ClientQuotaManager(QuotaConfig.CONSUMER_BYTE_RATE, quotas, clock::monotonicMs, windows,
-                windowSeconds);
+                windowSeconds, Long.MAX_VALUE, meters.of("Fetch", "byte-rate"));
         // A request quota's throttle is at most one window, as ClientRequestQuotaManager bounds it.
         this.requestTime = new ClientQuotaManager(QuotaConfig.REQUEST_PERCENTAGE, quotas, clock::monotonicMs, windows,
-                windowSeconds, TimeUnit.SECONDS.toMillis(windowSeconds));
+                windowSeconds, TimeUnit.SECONDS.toMillis(windowSeconds), meters.of("Request", "request-time"));
+    }
+
+    /** Kafka's Request exempt-request-time now: percent of a thread, per second. */
+    public synchronized double exemptRequestTime() {
+        return exemptRequestTime.measure(clock.monotonicMs());
+    }
+
+    /** Drops the rates and metrics of the clients idle for an hour, as Kafka expires its quota sensors. */
+    public void expireIdle() {
+        produce.expireIdle();
+        fetch.expireIdle();
+        requestTime.expireIdle();
     }
 
     /** Runs {@code unmute} on the connection's event loop once the throttle time has passed on the broker's clock. */
@@ -86,15 +112,20 @@ public final class ClientQuotaEnforcement {
         if (request.api() == ApiKey.PRODUCE) {
             int bandwidthThrottleMs = produce.recordAndGetThrottleTimeMs(user, clientId, requestBytes);
             if (response == null) { // acks=0: exempt from the request quota, as Kafka's no-op response
+                recordExempt(handlerTime);
+                recordThrottle(produce, user, clientId, bandwidthThrottleMs, 0);
                 return new Throttle(bandwidthThrottleMs, null);
             }
-            int throttleMs = Math.max(bandwidthThrottleMs, requestThrottleMs(user, clientId, handlerTime));
+            int requestThrottleMs = requestThrottleMs(user, clientId, handlerTime);
+            recordThrottle(produce, user, clientId, bandwidthThrottleMs, requestThrottleMs);
+            int throttleMs = Math.max(bandwidthThrottleMs, requestThrottleMs);
             if (throttleMs > 0) {
                 new ProduceResponseView(response).throttleTimeMs(throttleMs);
             }
             return new Throttle(throttleMs, response);
         }
         if (response == null || exemptFromRequestQuota(request)) {
+            recordExempt(handlerTime);
             return new Throttle(0, response);
         }
         int requestThrottleMs = requestThrottleMs(user, clientId, handlerTime);
@@ -102,7 +133,10 @@ public final class ClientQuotaEnforcement {
         if (consumerFetch) {
             return consumerFetchThrottle(request, user, clientId, response, requestThrottleMs);
         }
-        int throttleMs = Math.max(controllerMutationThrottleMs(request.api(), response), requestThrottleMs);
+        int controllerThrottleMs = controllerMutationThrottleMs(request.api(), response);
+        // A controller mutation throttle is recorded by the quota that set it (ControllerMutationQuotas).
+        recordThrottle(null, user, clientId, controllerThrottleMs, requestThrottleMs);
+        int throttleMs = Math.max(controllerThrottleMs, requestThrottleMs);
         if (throttleMs > 0) {
             request.api().response().maybeSetThrottleTimeMs(response, request.version(), throttleMs);
         }
@@ -123,6 +157,7 @@ public final class ClientQuotaEnforcement {
             responseBytes = Frames.SIZE_PREFIX_BYTES + request.api().response().sizeOf(response, request.version());
             bandwidthThrottleMs = fetch.recordAndGetThrottleTimeMs(user, clientId, responseBytes);
         }
+        recordThrottle(fetch, user, clientId, bandwidthThrottleMs, requestThrottleMs);
         int throttleMs = Math.max(bandwidthThrottleMs, requestThrottleMs);
         if (throttleMs == 0) {
             return new Throttle(0, response);
@@ -132,6 +167,31 @@ public final class ClientQuotaEnforcement {
         }
         return new Throttle(throttleMs, request.api() == ApiKey.FETCH
                 ? throttledFetch(request, response, throttleMs) : throttledShareFetch(response, throttleMs));
+    }
+
+    /**
+     * The throttle-time of the quota whose throttle the client gets, as KafkaApis throttles with one manager: the
+     * other quota's ({@code other}: the byte rate's, or the controller mutations', which records its own when null)
+     * if it is longer than the request quota's, else the request quota's.
+     */
+    private void recordThrottle(ClientQuotaManager other, String user, String clientId, int otherThrottleMs,
+                                int requestThrottleMs) {
+        if (otherThrottleMs > requestThrottleMs) {
+            if (other != null) {
+                other.throttled(user, clientId, otherThrottleMs);
+            }
+        } else if (requestThrottleMs > 0) {
+            requestTime.throttled(user, clientId, requestThrottleMs);
+        }
+    }
+
+    /** An exempt request's time in its handler, if counted (only while a request quota is set). */
+    private void recordExempt(HandlerTime handlerTime) {
+        if (handlerTime.counted()) {
+            synchronized (this) {
+                exemptRequestTime.record(handlerTime.nanos() * NANOS_TO_PERCENTAGE_PER_SECOND, clock.monotonicMs());
+            }
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.minibroker.broker.quota;
 
+import io.minibroker.broker.metrics.QuotaMeters;
 import io.minibroker.broker.quota.QuotaResolution.Applied;
 import io.minibroker.broker.quota.QuotaResolution.Tags;
 
@@ -13,7 +14,9 @@ import java.util.function.LongSupplier;
  * windows of {@code quota.window.size.seconds}), at most {@code maxThrottleMs}.
  *
  * <p>Which quota applies, and which clients share a rate, is {@link QuotaResolution}'s choice (Kafka's default quota
- * callback).
+ * callback). Once a quota of this kind is set for anyone, every client's value is recorded, a client without a quota
+ * of its own under the tags Kafka's callback gives it, so that the rate's metrics ({@link QuotaMeters}: Kafka's
+ * {@code byte-rate} or {@code request-time}, and {@code throttle-time}) show every client, as Kafka's do.
  */
 public final class ClientQuotaManager {
 
@@ -27,23 +30,24 @@ public final class ClientQuotaManager {
     private final RateTable<Tags> rates;
 
     public ClientQuotaManager(String key, ClientQuotas quotas, LongSupplier clockMs, int samples, int windowSeconds) {
-        this(key, quotas, clockMs, samples, windowSeconds, Long.MAX_VALUE);
+        this(key, quotas, clockMs, samples, windowSeconds, Long.MAX_VALUE, QuotaMeters.NONE);
     }
 
     public ClientQuotaManager(String key, ClientQuotas quotas, LongSupplier clockMs, int samples, int windowSeconds,
-                              long maxThrottleMs) {
+                              long maxThrottleMs, QuotaMeters meters) {
         this.resolution = new QuotaResolution(key, quotas);
         this.clockMs = clockMs;
         this.samples = samples;
         this.windowMs = windowSeconds * 1000L;
         this.maxThrottleMs = maxThrottleMs;
-        this.rates = new RateTable<>(samples, windowMs);
+        this.rates = new RateTable<>(samples, windowMs, (tags, entry) -> meters.entity(tags.user(), tags.clientId(),
+                () -> entry.measure(clockMs.getAsLong())));
     }
 
     /**
      * Records {@code value} (bytes, or a request's time in percent-seconds) for the client and returns how long to
-     * throttle it for, 0 if within its quota or if no quota of this kind is set (then nothing is recorded, as Kafka
-     * records only once a quota is enabled).
+     * throttle it for, 0 if within its quota or without one; nothing is recorded while no quota of this kind is set
+     * for anyone, as Kafka records only once a quota is enabled.
      */
     public int recordAndGetThrottleTimeMs(String user, String clientId, double value) {
         Applied applied = resolution.applied(user, clientId);
@@ -53,6 +57,23 @@ public final class ClientQuotaManager {
         long now = clockMs.getAsLong();
         return (int) Math.min(maxThrottleMs,
                 rates.get(applied.tags(), now).recordAndGetThrottleTimeMs(value, applied.bound(), now));
+    }
+
+    /**
+     * The client was throttled for {@code throttleMs} because of this quota kind (its throttle being the longest the
+     * answer met): its entity's {@code throttle-time}, as Kafka's ClientQuotaManager.throttle records it.
+     */
+    public void throttled(String user, String clientId, int throttleMs) {
+        Applied applied = resolution.applied(user, clientId);
+        RateTable.Entry entry = applied == null ? null : rates.find(applied.tags());
+        if (entry != null) {
+            entry.meters().throttled(throttleMs);
+        }
+    }
+
+    /** Drops the rates (and their metrics) of entities idle for an hour, as Kafka expires its quota sensors. */
+    public void expireIdle() {
+        rates.expireIdle(clockMs.getAsLong());
     }
 
     /** Takes back bytes recorded for the client (a throttled answer that was not sent), as Kafka's unrecord. */
@@ -70,7 +91,7 @@ public final class ClientQuotaManager {
      */
     public int maxValueInQuotaWindow(String user, String clientId) {
         Applied applied = resolution.applied(user, clientId);
-        return applied == null ? Integer.MAX_VALUE
+        return applied == null || !applied.bounded() ? Integer.MAX_VALUE
                 : (int) Math.min(Integer.MAX_VALUE, applied.bound() * (samples - 1) * (windowMs / 1000));
     }
 

@@ -1,5 +1,7 @@
 package io.minibroker.broker.quota;
 
+import io.minibroker.broker.metrics.QuotaMeters;
+import io.minibroker.broker.metrics.SampledStat;
 import io.minibroker.broker.quota.QuotaResolution.Applied;
 import io.minibroker.broker.quota.QuotaResolution.Tags;
 
@@ -17,6 +19,10 @@ import java.util.function.LongSupplier;
  * before takes its permits even if they take the bucket below zero. An older client's
  * request gets a permissive one: every topic goes through. The answer's ThrottleTimeMs is what is left of the
  * throttle the request met (the time the bucket needed to get back to zero), and the connection is muted that long.
+ *
+ * <p>Its metrics ({@link QuotaMeters}), as ControllerMutationQuotaManager's sensors: {@code mutation-rate}, the
+ * permits taken per second, a Rate over the metrics' default windows (2 of 30 s, the sensor having no config of its
+ * own), and {@code throttle-time}, the average of the throttle times answered, per entity.
  */
 public final class ControllerMutationQuotas {
 
@@ -32,21 +38,40 @@ public final class ControllerMutationQuotas {
     /** {@code controller.quota.window.num x controller.quota.window.size.seconds}: a burst, in seconds of quota. */
     private final double burstSeconds;
     private final Map<Tags, TokenBucket> buckets = new ConcurrentHashMap<>();
+    /** Each entity's mutation-rate, with its metrics. */
+    private final RateTable<Tags> mutationRates;
 
     /**
      * @param windows       {@code controller.quota.window.num}
      * @param windowSeconds {@code controller.quota.window.size.seconds}
      */
     public ControllerMutationQuotas(ClientQuotas quotas, LongSupplier clockMs, int windows, int windowSeconds) {
+        this(quotas, clockMs, windows, windowSeconds, QuotaMeters.NONE);
+    }
+
+    /** @param meters the ControllerMutation metrics: {@code mutation-rate} and {@code throttle-time} */
+    public ControllerMutationQuotas(ClientQuotas quotas, LongSupplier clockMs, int windows, int windowSeconds,
+                                    QuotaMeters meters) {
         this.resolution = new QuotaResolution(QuotaConfig.CONTROLLER_MUTATION_RATE, quotas);
         this.clockMs = clockMs;
         this.burstSeconds = (double) windows * windowSeconds;
+        this.mutationRates = new RateTable<>(SampledStat.DEFAULT_SAMPLES, SampledStat.DEFAULT_WINDOW_MS,
+                (tags, entry) -> meters.entity(tags.user(), tags.clientId(), () -> entry.measure(clockMs.getAsLong())));
     }
 
-    /** The quota one request's topics are counted against, strict from {@code strictSinceVersion} on. */
+    /**
+     * The quota one request's topics are counted against, strict from {@code strictSinceVersion} on. A client no
+     * {@code controller_mutation_rate} applies to is not counted at all (Kafka records its mutation-rate all the same).
+     */
     public Quota newQuotaFor(String user, String clientId, short version, short strictSinceVersion) {
         Applied applied = resolution.applied(user, clientId == null ? "" : clientId);
-        return applied == null ? Quota.UNBOUNDED : new Quota(this, applied, version >= strictSinceVersion);
+        return applied == null || !applied.bounded() ? Quota.UNBOUNDED
+                : new Quota(this, applied, version >= strictSinceVersion);
+    }
+
+    /** Drops the mutation rates (and their metrics) of entities idle for an hour, as Kafka expires its sensors. */
+    public void expireIdle() {
+        mutationRates.expireIdle(clockMs.getAsLong());
     }
 
     private TokenBucket bucket(Tags tags, long now) {
@@ -109,6 +134,7 @@ public final class ControllerMutationQuotas {
                     return false;
                 }
                 bucket.record(permits, bound, burst, now);
+                quotas.mutationRates.get(applied.tags(), now).record(permits, now);
                 double after = bucket.measure(bound, burst, now);
                 if (!strict && after < 0) {
                     throttled(after, bound, now);
@@ -117,12 +143,20 @@ public final class ControllerMutationQuotas {
             }
         }
 
-        /** What is left of the last throttle this request met: its answer's ThrottleTimeMs (0: none). */
+        /**
+         * What is left of the last throttle this request met: its answer's ThrottleTimeMs (0: none), recorded in its
+         * entity's throttle-time. Asked once, for the answer.
+         */
         public int throttleTimeMs() {
             if (throttleMs == 0) {
                 return 0;
             }
-            return (int) Math.max(0, throttleMs - (quotas.clockMs.getAsLong() - throttledAtMs));
+            int left = (int) Math.max(0, throttleMs - (quotas.clockMs.getAsLong() - throttledAtMs));
+            RateTable.Entry entry = quotas.mutationRates.find(applied.tags());
+            if (left > 0 && entry != null) {
+                entry.meters().throttled(left);
+            }
+            return left;
         }
 
         /** Kafka's throttleTimeMs of a token bucket's violation: the time to refill to zero. */

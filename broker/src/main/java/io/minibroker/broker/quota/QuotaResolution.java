@@ -21,15 +21,28 @@ final class QuotaResolution {
     record Tags(String user, String clientId) {
     }
 
+    /**
+     * The rate a client records into and the quota that bounds it: {@link #UNBOUNDED} for a client no quota of this
+     * kind applies to, which Kafka records all the same (under the tags of its default callback) once any quota of the
+     * kind is set, so that its metrics show every client's rate.
+     */
     record Applied(Tags tags, double bound) {
+        /** Kafka's quota limit when none applies: Long.MAX_VALUE. */
+        static final double UNBOUNDED = Long.MAX_VALUE;
+
+        boolean bounded() {
+            return bound != UNBOUNDED;
+        }
     }
 
     /** A place in the callback's order: the entity looked up, and the tags of the rate it bounds. */
     private record Level(QuotaEntity entity, Tags tags) {
     }
 
-    /** A client without a quota of this kind, in {@link Resolved#byClient}. */
-    private static final Applied NONE = new Applied(null, 0);
+    /** The shapes of the entities with a quota of this kind: Kafka's quotaTypesEnabled bits. */
+    private static final int CLIENT_ID_QUOTAS = 1;
+    private static final int USER_QUOTAS = 2;
+    private static final int USER_CLIENT_ID_QUOTAS = 4;
     /** At most this many clients' choices are kept: client ids come from clients, who may make up any number. */
     private static final int MOST_CLIENTS_RESOLVED = 10_000;
 
@@ -38,8 +51,11 @@ final class QuotaResolution {
      * set, and the quota each client asked about so far gets, so that a request looks its client up once instead
      * of walking the callback's eight entities.
      */
-    private record Resolved(Map<QuotaEntity, Map<String, Double>> quotas, boolean enabled,
+    private record Resolved(Map<QuotaEntity, Map<String, Double>> quotas, int shapes,
                             Map<Tags, Applied> byClient) {
+        boolean enabled() {
+            return shapes != 0;
+        }
     }
 
     private volatile Resolved resolved;
@@ -54,7 +70,10 @@ final class QuotaResolution {
         return resolved(quotas.all()).enabled();
     }
 
-    /** The quota that applies to the client, with its rate's tags; null if none. */
+    /**
+     * The quota that applies to the client, with its rate's tags ({@link Applied#UNBOUNDED} if none does); null if no
+     * quota of this kind is set for anyone.
+     */
     Applied applied(String user, String clientId) {
         Resolved current = resolved(quotas.all());
         if (!current.enabled()) {
@@ -67,14 +86,19 @@ final class QuotaResolution {
             if (byClient.size() >= MOST_CLIENTS_RESOLVED) {
                 byClient.clear();
             }
-            applied = lookUp(current.quotas(), user, clientId);
+            applied = lookUp(current, user, clientId);
             byClient.put(client, applied);
         }
-        return applied == NONE ? null : applied;
+        return applied;
     }
 
-    /** Kafka's default callback order: the first of the eight entities with a quota of this kind, or NONE. */
-    private Applied lookUp(Map<QuotaEntity, Map<String, Double>> all, String user, String clientId) {
+    /**
+     * Kafka's default callback order: the first of the eight entities with a quota of this kind; if none has one, the
+     * tags Kafka's callback gives a client without a quota: those of the one shape of entity set, or the client id's
+     * when several are.
+     */
+    private Applied lookUp(Resolved current, String user, String clientId) {
+        Map<QuotaEntity, Map<String, Double>> all = current.quotas();
         Tags both = new Tags(user, clientId);
         Tags userOnly = new Tags(user, "");
         Tags clientOnly = new Tags("", clientId);
@@ -90,7 +114,27 @@ final class QuotaResolution {
                 return new Applied(level.tags(), bound);
             }
         }
-        return NONE;
+        Tags unbounded = switch (current.shapes()) {
+            case USER_QUOTAS -> userOnly;
+            case USER_CLIENT_ID_QUOTAS -> both;
+            default -> clientOnly;
+        };
+        return new Applied(unbounded, Applied.UNBOUNDED);
+    }
+
+    /** Kafka's quotaTypesEnabled for this kind: which shapes of entity (user and client id, user, client id) have one. */
+    private int shapes(Map<QuotaEntity, Map<String, Double>> all) {
+        int shapes = 0;
+        for (Map.Entry<QuotaEntity, Map<String, Double>> quota : all.entrySet()) {
+            if (!quota.getValue().containsKey(key)) {
+                continue;
+            }
+            Map<String, String> entries = quota.getKey().entries();
+            boolean user = entries.containsKey(QuotaEntity.USER);
+            boolean clientId = entries.containsKey(QuotaEntity.CLIENT_ID);
+            shapes |= user && clientId ? USER_CLIENT_ID_QUOTAS : user ? USER_QUOTAS : clientId ? CLIENT_ID_QUOTAS : 0;
+        }
+        return shapes;
     }
 
     private static QuotaEntity entity(String user, String clientId) {
@@ -104,8 +148,7 @@ final class QuotaResolution {
     private Resolved resolved(Map<QuotaEntity, Map<String, Double>> all) {
         Resolved known = resolved;
         if (known == null || known.quotas() != all) {
-            known = new Resolved(all, all.values().stream().anyMatch(values -> values.containsKey(key)),
-                    new ConcurrentHashMap<>());
+            known = new Resolved(all, shapes(all), new ConcurrentHashMap<>());
             resolved = known;
         }
         return known;

@@ -15,7 +15,8 @@ import java.util.function.LongSupplier;
  * One side of KIP-73's replication throttle, as Kafka's ReplicationQuotaManager: the leader's (bytes it sends
  * followers, bounded by {@code leader.replication.throttled.rate}) or the follower's (bytes it fetches, bounded by
  * {@code follower.replication.throttled.rate}), each a rate over {@code replication.quota.window.num} windows of
- * {@code replication.quota.window.size.seconds} on the broker's clock. Only the throttled partitions' bytes are
+ * {@code replication.quota.window.size.seconds} on the broker's clock (Kafka's SimpleRate: a first burst is measured
+ * over one window, not all but one as a client quota's). Only the throttled partitions' bytes are
  * recorded: those the topic's {@code leader.replication.throttled.replicas} (or {@code follower.}) names with this
  * broker's id. Whether a partition is held back is the caller's decision (Kafka's shouldLeaderThrottle and
  * shouldFollowerThrottle also ask whether the replica is in sync); this answers whether the rate is over its bound.
@@ -90,6 +91,11 @@ public final class ReplicationQuota {
     /** Whether the bytes recorded are, as a rate, above the throttled rate now (never when none is set). */
     public boolean isQuotaExceeded() {
         return recorded.isExceeded();
+    }
+
+    /** Kafka's {@code byte-rate} of this side: the throttled partitions' bytes per second now. */
+    public double byteRate() {
+        return recorded.byteRate();
     }
 
     /** Records bytes of throttled partitions sent (leader) or fetched (follower). */

@@ -12,6 +12,7 @@ import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.ReplicaManagerMeters;
+import io.minibroker.broker.metrics.ReplicationQuotaMeters;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.quota.ReplicationQuota;
 import io.minibroker.broker.time.BrokerClock;
@@ -213,6 +214,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                         .count();
             }
         });
+        ReplicationQuotaMeters.bind(registry, "LeaderReplication", leaderQuota::byteRate);
+        ReplicationQuotaMeters.bind(registry, "FollowerReplication", fetchers.quota()::byteRate);
     }
 
     /** Sets who is told of leadership changes; before the first image, which the broker's lifecycle fetches. */

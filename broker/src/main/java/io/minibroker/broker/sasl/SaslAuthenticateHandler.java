@@ -33,7 +33,7 @@ public final class SaslAuthenticateHandler implements ApiHandler {
             step = new SaslSession.Step(Errors.ILLEGAL_SASL_STATE,
                     "SaslAuthenticate request received after successful authentication");
         } else {
-            step = sasl.authenticate(new SaslAuthenticateRequestView(request.body()).authBytes());
+            step = sasl.authenticate(new SaslAuthenticateRequestView(request.body()).authBytes(), request.version());
             if (step.error() == Errors.NONE && sasl.isAuthenticated()) {
                 LOG.debug("{} authenticated as {} on {}", context.clientAddress(), sasl.principal(),
                         context.listenerName());

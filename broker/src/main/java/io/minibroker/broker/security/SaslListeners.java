@@ -12,8 +12,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
 /**
  * The SASL side of a broker's listeners: for a {@code SASL_PLAINTEXT} or {@code SASL_SSL} one, a new
@@ -34,14 +34,15 @@ public final class SaslListeners {
     }
 
     /**
-     * A new connection's session on this listener; null if it does not speak SASL. PLAIN's users are
+     * A new connection's session on this listener, telling its outcomes to the listener's metrics; null if it does
+     * not speak SASL. PLAIN's users are
      * read if PLAIN is enabled; SCRAM's are {@code scramCredentials}, which AlterUserScramCredentials keeps, and the
      * delegation tokens' ({@code tokens}), for a client signing in with {@code tokenauth=true}. Sessions last as
      * {@code connections.max.reauth.ms} says for each mechanism on this listener, on the broker's clock.
      */
-    public static Supplier<SaslSession> sessionsFor(BrokerConfig config, String listenerName,
-                                                    ScramCredentials scramCredentials, DelegationTokens tokens,
-                                                    LongSupplier monotonicMs, LongSupplier wallClockMs) {
+    public static Function<SaslSession.Outcomes, SaslSession> sessionsFor(
+            BrokerConfig config, String listenerName, ScramCredentials scramCredentials, DelegationTokens tokens,
+            LongSupplier monotonicMs, LongSupplier wallClockMs) {
         if (!config.usesSasl(listenerName)) {
             return null;
         }
@@ -53,7 +54,7 @@ public final class SaslListeners {
         mechanisms.forEach(mechanism -> maxReauthMs.put(mechanism,
                 config.connectionsMaxReauthMs(listenerName, mechanism)));
         SaslSession.Lifetimes lifetimes = new SaslSession.Lifetimes(maxReauthMs, monotonicMs, wallClockMs);
-        return () -> new SaslSession(mechanisms, users, scramCredentials, tokens, limits, lifetimes);
+        return outcomes -> new SaslSession(mechanisms, users, scramCredentials, tokens, limits, lifetimes, outcomes);
     }
 
     /**

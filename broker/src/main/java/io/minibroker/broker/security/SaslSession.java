@@ -24,6 +24,11 @@ import java.util.function.LongSupplier;
  * ({@link #beginReauthentication}; at most one a second): the same steps again, the same mechanism and principal,
  * and a new lifetime. The principal stays in force meanwhile, for the requests already in flight.
  *
+ * <p>What the authentications come to goes to {@link Outcomes}, Kafka's selector metrics: a first authentication
+ * (and whether the client can re-authenticate: it sent a SaslAuthenticate v1 or later, as Kafka's authenticator
+ * judges), a re-authentication and its latency (from the SaslHandshake that began it to its success), a failed
+ * re-authentication (any step refused during one).
+ *
  * <p>Used by one connection's event loop only: no synchronisation.
  */
 public final class SaslSession {
@@ -67,12 +72,39 @@ public final class SaslSession {
         }
     }
 
+    /** What a connection's authentications came to: Kafka's selector counts them per listener. */
+    public interface Outcomes {
+        Outcomes NONE = new Outcomes() {
+            @Override
+            public void authenticated(boolean clientSupportsReauthentication) {
+            }
+
+            @Override
+            public void reauthenticated(long latencyMs) {
+            }
+
+            @Override
+            public void reauthenticationFailed() {
+            }
+        };
+
+        /** A connection's first authentication succeeded. */
+        void authenticated(boolean clientSupportsReauthentication);
+
+        /** A re-authentication succeeded, {@code latencyMs} after the SaslHandshake that began it. */
+        void reauthenticated(long latencyMs);
+
+        /** A re-authentication failed: the connection closes. */
+        void reauthenticationFailed();
+    }
+
     private final List<String> enabledMechanisms;
     private final PlainUsers plainUsers;
     private final ScramCredentials scramCredentials;
     private final DelegationTokens tokens;
     private final Limits limits;
     private final Lifetimes lifetimes;
+    private final Outcomes outcomes;
     private State state = State.AWAITING_HANDSHAKE;
     /** Whether an ApiVersions was answered with the table: then only the handshake may come next. */
     private boolean apiVersionsAnswered;
@@ -90,6 +122,8 @@ public final class SaslSession {
     private boolean reauthenticating;
     /** Why a re-authentication's handshake named another mechanism: it fails at the next step, as in Kafka. */
     private String badMechanismMessage;
+    /** Whether a SaslAuthenticate v1+ came: the client knows session lifetimes, so it can re-authenticate. */
+    private boolean clientSupportsReauthentication;
 
     /**
      * What a connection is held to while it authenticates: the largest frame it may send before it has
@@ -106,6 +140,12 @@ public final class SaslSession {
      */
     public SaslSession(List<String> enabledMechanisms, PlainUsers plainUsers, ScramCredentials scramCredentials,
                        DelegationTokens tokens, Limits limits, Lifetimes lifetimes) {
+        this(enabledMechanisms, plainUsers, scramCredentials, tokens, limits, lifetimes, Outcomes.NONE);
+    }
+
+    public SaslSession(List<String> enabledMechanisms, PlainUsers plainUsers, ScramCredentials scramCredentials,
+                       DelegationTokens tokens, Limits limits, Lifetimes lifetimes, Outcomes outcomes) {
+        this.outcomes = outcomes;
         this.enabledMechanisms = List.copyOf(enabledMechanisms);
         this.plainUsers = plainUsers;
         this.scramCredentials = scramCredentials;
@@ -196,7 +236,7 @@ public final class SaslSession {
 
     /** A request {@link #admits} refused came: the authentication fails, as Kafka's authenticator fails it. */
     public void failOutOfTurn() {
-        state = State.FAILED;
+        fail(Errors.ILLEGAL_SASL_STATE, null);
     }
 
     /** Called when an ApiVersions before authenticating is answered with the table, without an error. */
@@ -231,7 +271,16 @@ public final class SaslSession {
         return Step.OK;
     }
 
-    /** The client's next token: in a SaslAuthenticate, or bare after a SaslHandshake v0. */
+    /**
+     * The client's next token in a SaslAuthenticate of this version: from v1 on, the client can re-authenticate, as
+     * Kafka's authenticator judges it from any one of a connection's SaslAuthenticate requests.
+     */
+    public Step authenticate(byte[] token, short saslAuthenticateVersion) {
+        clientSupportsReauthentication |= saslAuthenticateVersion > 0;
+        return authenticate(token);
+    }
+
+    /** The client's next token: bare after a SaslHandshake v0 (or in a SaslAuthenticate v0). */
     public Step authenticate(byte[] token) {
         if (state != State.AWAITING_AUTHENTICATE && state != State.AWAITING_RAW_TOKEN) {
             return fail(Errors.ILLEGAL_SASL_STATE, "Unexpected SaslAuthenticate request in state " + state);
@@ -274,6 +323,11 @@ public final class SaslSession {
             sessionEndMs = now > Long.MAX_VALUE - lifetimeMs ? Long.MAX_VALUE : now + lifetimeMs;
         } else {
             sessionEndMs = null;
+        }
+        if (reauthenticating) {
+            outcomes.reauthenticated(lifetimes.monotonicMs().getAsLong() - lastReauthenticationMs);
+        } else {
+            outcomes.authenticated(clientSupportsReauthentication);
         }
         state = State.AUTHENTICATED;
         reauthenticating = false;
@@ -318,6 +372,10 @@ public final class SaslSession {
     }
 
     private Step fail(Errors error, String message) {
+        if (reauthenticating) {
+            outcomes.reauthenticationFailed();
+            reauthenticating = false;
+        }
         state = State.FAILED;
         return new Step(error, message);
     }

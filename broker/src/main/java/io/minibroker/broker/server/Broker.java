@@ -41,6 +41,7 @@ import io.minibroker.broker.log.LogCleaner;
 import io.minibroker.broker.log.LogMaintenance;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
+import io.minibroker.broker.metrics.ClientQuotaMeters;
 import io.minibroker.broker.metrics.ControllerMeters;
 import io.minibroker.broker.metrics.JvmMeters;
 import io.minibroker.broker.metrics.LogMeters;
@@ -93,7 +94,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * One broker: binds every listener, serves the advertised APIs, and stops cleanly. A listener on port 0 gets a
@@ -164,7 +164,7 @@ public final class Broker implements AutoCloseable {
     private ControllerNode controller;
 
     /** Each SASL listener's new connections' authentication, by listener name. */
-    private final Map<String, Supplier<SaslSession>> saslSessions = new HashMap<>();
+    private final Map<String, Function<SaslSession.Outcomes, SaslSession>> saslSessions = new HashMap<>();
     /** Each SSL or SASL_SSL listener's TLS, by listener name. */
     private final Map<String, SslEngineFactory> listenerTls = new HashMap<>();
     /** Only in a cluster: this broker's connections to the controller, its metadata copy and its replicas. */
@@ -182,7 +182,7 @@ public final class Broker implements AutoCloseable {
         this.clock = clock;
         this.security = SecurityApis.open(config);
         for (Endpoint listener : config.get(BrokerConfig.LISTENERS)) {
-            Supplier<SaslSession> sessions = SaslListeners.sessionsFor(config, listener.listenerName(),
+            Function<SaslSession.Outcomes, SaslSession> sessions = SaslListeners.sessionsFor(config, listener.listenerName(),
                     security.credentials(), security.tokens(), clock::monotonicMs, clock::wallClockMs);
             if (sessions != null) {
                 saslSessions.put(listener.listenerName(), sessions);
@@ -218,7 +218,10 @@ public final class Broker implements AutoCloseable {
             broker.clientQuotas = config.inCluster() ? ClientQuotas.mirror()
                     : ClientQuotas.open(config.logDirs().get(0));
             broker.clientQuotaEnforcement = new ClientQuotaEnforcement(broker.clientQuotas, clock,
-                    config.get(BrokerConfig.QUOTA_WINDOW_NUM), config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS));
+                    config.get(BrokerConfig.QUOTA_WINDOW_NUM), config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS),
+                    (quotaType, rateName) -> new ClientQuotaMeters(broker.registry, quotaType, rateName,
+                            clock::monotonicMs));
+            ClientQuotaMeters.bindExemptRequestTime(broker.registry, broker.clientQuotaEnforcement::exemptRequestTime);
             short transactionVersion = config.get(BrokerConfig.TRANSACTION_VERSION).shortValue();
             broker.features = config.inCluster() ? FinalizedFeatures.mirror(transactionVersion)
                     : FinalizedFeatures.open(config.logDirs().get(0), transactionVersion, () -> { });
@@ -294,6 +297,8 @@ public final class Broker implements AutoCloseable {
                 config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
         maintenance.scheduleEvery(config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS),
                 "producer id expiration", producerIdExpiration);
+        // Kafka's metrics look for expired sensors every 30 s: a client gone for an hour leaves no quota metrics.
+        maintenance.scheduleEvery(30_000, "quota sensor expiry", clientQuotaEnforcement::expireIdle);
         if (cluster == null) {
             maintenance.scheduleEvery(config.get(SecurityKeys.DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS),
                     "delegation token expiry", () -> security.removeExpiredTokens(clock.wallClockMs()));
@@ -328,7 +333,7 @@ public final class Broker implements AutoCloseable {
                 ? cluster.register(apis, node, security, groupConfigs, clientMetrics, dynamicConfigs, loggers,
                         onDisk, clock)
                 : SingleNodeApis.register(apis, config, node, topics, groupConfigs, clientMetrics, dynamicConfigs,
-                        clientQuotas,
+                        clientQuotas, ClientQuotaMeters.controllerMutation(registry, clock::monotonicMs),
                         features, elr, loggers, security, onDisk, topicCreation, clock);
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,

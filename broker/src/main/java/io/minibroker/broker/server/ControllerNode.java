@@ -18,6 +18,7 @@ import io.minibroker.broker.controller.ImageVersion;
 import io.minibroker.broker.controller.LeaderElections;
 import io.minibroker.broker.controller.TopicAssignments;
 import io.minibroker.broker.metadata.LocalNode;
+import io.minibroker.broker.metrics.ClientQuotaMeters;
 import io.minibroker.broker.metrics.ControllerMeters;
 import io.minibroker.broker.security.DelegationTokens;
 import io.minibroker.broker.security.ScramCredentials;
@@ -93,7 +94,8 @@ final class ControllerNode {
                     GroupConfigs.open(config, controllerDir, imageVersion::changed), brokerConfigs, clientQuotas,
                     new ControllerMutationQuotas(clientQuotas, clock::monotonicMs,
                             config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_NUM),
-                            config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS)),
+                            config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS),
+                            ClientQuotaMeters.controllerMutation(registry, clock::monotonicMs)),
                     features, elr, new MetadataFollowers(clock::wallClockMs),
                     ClientMetricsSubscriptions.open(controllerDir, imageVersion::changed), tokens, clock::wallClockMs);
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);

@@ -18,6 +18,7 @@ import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.EligibleLeaderReplicasSafety;
 import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.quota.ControllerMutationQuotas;
+import io.minibroker.broker.metrics.QuotaMeters;
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.cluster.DescribeTopicPartitionsHandler;
@@ -61,7 +62,7 @@ final class SingleNodeApis {
     static TopicCreation register(SupportedApis apis, BrokerConfig config, LocalNode node, TopicRegistry topics,
                                       GroupConfigs groupConfigs, ClientMetricsSubscriptions clientMetrics,
                                       BrokerConfigOverrides dynamicConfigs,
-                                      ClientQuotas clientQuotas,
+                                      ClientQuotas clientQuotas, QuotaMeters mutationMeters,
                                       FinalizedFeatures features, EligibleLeaderReplicasSafety elr,
                                       RuntimeLoggers loggers, SecurityApis security,
                                       Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation,
@@ -74,7 +75,7 @@ final class SingleNodeApis {
         SingleNodeReassignments reassignments = new SingleNodeReassignments(topics, node.nodeId());
         ControllerMutationQuotas mutationQuotas = new ControllerMutationQuotas(clientQuotas, clock::monotonicMs,
                 config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_NUM),
-                config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS));
+                config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS), mutationMeters);
         apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation))
                 .add(ApiKey.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(
                         DescribeTopicPartitionsHandler.singleNode(node, topics)))

@@ -96,6 +96,53 @@ class SaslReauthenticationTest {
         }
     }
 
+    /**
+     * Kafka's selector metrics of the listener: successful-authentication-no-reauth-total counts the client that
+     * authenticated with SaslAuthenticate v0 only, successful-reauthentication-total and the latency from the
+     * re-authentication's SaslHandshake to its success (max and avg over the metrics' 2 windows of 30 s, NaN after),
+     * failed-reauthentication-total a re-authentication as another user.
+     */
+    @Test
+    void theListenersReauthenticationMetricsCountWhatItsConnectionsDid() throws Exception {
+        ManualClock clock = new ManualClock();
+        broker = TestBrokers.start(logDir, settings("60000"), clock);
+        try (RawClient alice = new RawClient(broker.boundPort("SASL_PLAINTEXT"));
+             RawClient old = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            signIn(alice, "alice", 1);
+            assertThat(count("successful.authentication.no.reauth")).as("a SaslAuthenticate v2 client").isZero();
+            assertThat(signIn(old, "bob", 1, (short) 0, clock, 0).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+            assertThat(count("successful.authentication.no.reauth")).as("a SaslAuthenticate v0 client").isOne();
+            assertThat(gauge("reauthentication.latency.max")).as("none yet").isNaN();
+
+            clock.advance(50_000);
+            assertThat(signIn(alice, "alice", 3, (short) 2, clock, 25).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
+            assertThat(count("successful.reauthentication")).isOne();
+            assertThat(gauge("reauthentication.latency.max")).isEqualTo(25.0);
+            assertThat(gauge("reauthentication.latency.avg")).isEqualTo(25.0);
+            assertThat(count("failed.reauthentication")).isZero();
+
+            clock.advance(1_000);
+            assertThat(signIn(alice, "bob", 5, (short) 2, clock, 0).getInt16("ErrorCode"))
+                    .isEqualTo(Errors.SASL_AUTHENTICATION_FAILED.code());
+            assertThat(count("failed.reauthentication")).isOne();
+            assertThat(count("successful.reauthentication")).isOne();
+            assertThat(count("successful.authentication.no.reauth")).as("first authentications only").isOne();
+
+            clock.advance(60_000);
+            assertThat(gauge("reauthentication.latency.avg")).as("out of both windows").isNaN();
+        }
+    }
+
+    private double count(String name) {
+        return broker.meterRegistry().get("kafka.server.socket.server.metrics." + name)
+                .tag("listener", "SASL_PLAINTEXT").counter().count();
+    }
+
+    private double gauge(String name) {
+        return broker.meterRegistry().get("kafka.server.socket.server.metrics." + name)
+                .tag("listener", "SASL_PLAINTEXT").gauge().value();
+    }
+
     /** kafka-clients re-authenticate at 85-95% of the lifetime the broker told them, on the same connection. */
     @Test
     void aKafkaClientsProducerReauthenticatesAndKeepsProducing() throws Exception {
@@ -127,14 +174,26 @@ class SaslReauthenticationTest {
 
     /** A SaslHandshake v1 and a SaslAuthenticate v2 with PLAIN's token: the SaslAuthenticate answer. */
     private static Struct signIn(RawClient client, String user, int correlationId) throws Exception {
+        return signIn(client, user, correlationId, (short) 2, null, 0);
+    }
+
+    /**
+     * A SaslHandshake v1 and, {@code thinkMs} later on {@code clock} (none if null), a SaslAuthenticate of this
+     * version with PLAIN's token: the SaslAuthenticate answer.
+     */
+    private static Struct signIn(RawClient client, String user, int correlationId, short version, ManualClock clock,
+                                 long thinkMs) throws Exception {
         client.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, correlationId,
                 ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
         assertThat(client.receive(ApiKey.SASL_HANDSHAKE, (short) 1).body().getInt16("ErrorCode"))
                 .isEqualTo(Errors.NONE.code());
+        if (clock != null) {
+            clock.advance(thinkMs);
+        }
         byte[] token = ("\u0000" + user + "\u0000" + user + "-secret").getBytes(StandardCharsets.UTF_8);
-        client.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, correlationId + 1,
+        client.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, version, correlationId + 1,
                 ApiKey.SASL_AUTHENTICATE.request().newMessage().set("AuthBytes", token)));
-        return client.receive(ApiKey.SASL_AUTHENTICATE, (short) 2).body();
+        return client.receive(ApiKey.SASL_AUTHENTICATE, version).body();
     }
 
     private static byte[] metadata(int correlationId) {

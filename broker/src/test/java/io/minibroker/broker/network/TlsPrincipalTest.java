@@ -49,6 +49,7 @@ class TlsPrincipalTest {
 
     private final EventLoopGroup loop = new NioEventLoopGroup(1);
     private final List<KafkaPrincipal> seen = new CopyOnWriteArrayList<>();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     @AfterEach
     void stop() {
@@ -68,6 +69,9 @@ class TlsPrincipalTest {
         int port = serve(Map.of("ssl.client.auth", "requested"));
         ask(port, ALICE);
         assertThat(seen).containsExactly(KafkaPrincipal.user(ALICE_DN));
+        assertThat(authenticationsWithoutReauthentication())
+                .as("Kafka's selector counts an SSL connection's handshake as an authentication without re-auth")
+                .isOne();
     }
 
     @Test
@@ -83,6 +87,12 @@ class TlsPrincipalTest {
                 "ssl.principal.mapping.rules", "RULE:^CN=([^,]+),OU=admins,.*$/$1/"));
         assertThatThrownBy(() -> ask(port, ALICE)).isInstanceOf(IOException.class);
         assertThat(seen).isEmpty();
+        assertThat(authenticationsWithoutReauthentication()).isZero();
+    }
+
+    private double authenticationsWithoutReauthentication() {
+        return registry.get("kafka.server.socket.server.metrics.successful.authentication.no.reauth")
+                .tag("listener", "SSL").counter().count();
     }
 
     private int serve(Map<String, String> more) throws InterruptedException {
@@ -97,7 +107,7 @@ class TlsPrincipalTest {
         });
         Channel server = new ServerBootstrap().group(loop).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelSetup(apis, "SSL", 1 << 20, 60_000,
-                        new NetworkMetrics(new SimpleMeterRegistry(), "SSL", List.of(ApiKey.API_VERSIONS),
+                        new NetworkMetrics(registry, "SSL", List.of(ApiKey.API_VERSIONS),
                                 BrokerClock.system()), null, tls, 10_000,
                         new ConnectionLimits(new ConnectionQuotas(Integer.MAX_VALUE, l -> Integer.MAX_VALUE, Integer.MAX_VALUE, Map.of(),
                                 Integer.MAX_VALUE, Integer.MAX_VALUE, () -> 0L, address -> 0), new MemoryBudget(1 << 21),

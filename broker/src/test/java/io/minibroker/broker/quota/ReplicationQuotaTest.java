@@ -61,20 +61,29 @@ class ReplicationQuotaTest {
         assertThat(quota.isThrottled(new TopicPartition("moving", 0))).as("the throttle removed").isFalse();
     }
 
+    /**
+     * Kafka's ReplicationQuotaManager bounds a SimpleRate: the bytes over the time since the oldest window began, at
+     * least one window (where a client quota's Rate counts at least all windows but one).
+     */
     @Test
     void theQuotaIsExceededWhileTheRateOverTheWindowsIsAboveTheThrottledRate() {
         ManualClock clock = new ManualClock(0);
         ReplicationQuota quota = new ReplicationQuota(KEY, 0, topic -> Optional.empty(), () -> 100, clock::nowMs,
                 11, 1);
-        quota.record(500);
-        assertThat(quota.isQuotaExceeded()).as("500 B over at least 10 s: 50 B/s").isFalse();
-        quota.record(600);
-        assertThat(quota.isQuotaExceeded()).as("1100 B over 10 s: 110 B/s").isTrue();
+        quota.record(50);
+        assertThat(quota.isQuotaExceeded()).as("50 B over at least one window of 1 s: 50 B/s").isFalse();
+        quota.record(60);
+        assertThat(quota.isQuotaExceeded()).as("110 B over 1 s: 110 B/s").isTrue();
 
-        clock.advance(10_500);
-        assertThat(quota.isQuotaExceeded()).as("1100 B over 10.5 s: 104.8 B/s").isTrue();
         clock.advance(500);
-        assertThat(quota.isQuotaExceeded()).as("11 s on, the window of both is gone").isFalse();
+        assertThat(quota.isQuotaExceeded()).as("still over the one window").isTrue();
+        clock.advance(600);
+        assertThat(quota.isQuotaExceeded()).as("110 B over 1.1 s: 100 B/s, not above").isFalse();
+        quota.record(1000);
+        clock.advance(9_900);
+        assertThat(quota.isQuotaExceeded()).as("11 s after the first bytes they are gone: 1000 B over 9.9 s").isTrue();
+        clock.advance(200);
+        assertThat(quota.isQuotaExceeded()).as("1000 B over 10.1 s").isFalse();
     }
 
     @Test

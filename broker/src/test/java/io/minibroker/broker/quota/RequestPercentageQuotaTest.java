@@ -141,6 +141,36 @@ class RequestPercentageQuotaTest {
                 .as("none of their 15 s was recorded against the client").isZero();
     }
 
+    @Test
+    void exemptRequestTimeIsKafkasRateOfTheExemptRequestsTimeOnceARequestQuotaIsSet() throws Exception {
+        ClientQuotaEnforcement enforcement = enforcement(QuotaEntity.of("client-id", "app"),
+                Map.of(QuotaConfig.REQUEST_PERCENTAGE, 5.0));
+        // Kafka's exempt sensor: a Rate with no config of its own, so over the metrics' default 2 windows of 30 s.
+        MetricConfig config = new MetricConfig().samples(2).timeWindow(30, TimeUnit.SECONDS);
+        Rate kafka = new Rate();
+        long[][] script = {{0, 500}, {100, 2000}, {29_000, 40}, {5_000, 3000}, {70_000, 10}, {1, 1}};
+        for (long[] step : script) {
+            manual.advance(step[0]);
+            enforcement.throttle(fetch(1), "u", 0, handled(enforcement, step[1]),
+                    ApiKey.FETCH.response().newMessage());
+            kafka.record(config, step[1] * 1_000_000L * (100.0 / 1_000_000_000L), manual.nowMs());
+            assertThat(enforcement.exemptRequestTime()).as("after +%d ms", step[0])
+                    .isEqualTo(kafka.measure(config, manual.nowMs()));
+        }
+        enforcement.throttle(metadata("app"), "u", 0, handled(enforcement, 5000),
+                ApiKey.METADATA.response().newMessage());
+        assertThat(enforcement.exemptRequestTime()).as("a request under the quota is not exempt")
+                .isEqualTo(kafka.measure(config, manual.nowMs()));
+    }
+
+    @Test
+    void noExemptRequestTimeIsRecordedWhileNoRequestQuotaIsSet() throws Exception {
+        ClientQuotaEnforcement enforcement = enforcement(QuotaEntity.of("client-id", "app"),
+                Map.of(QuotaConfig.PRODUCER_BYTE_RATE, 5.0));
+        enforcement.throttle(fetch(1), "u", 0, handled(enforcement, 5000), ApiKey.FETCH.response().newMessage());
+        assertThat(enforcement.exemptRequestTime()).isZero();
+    }
+
     /** The quotas' enforcement on the manual clock, 11 windows of 1 s, with {@code values} set for {@code entity}. */
     private ClientQuotaEnforcement enforcement(QuotaEntity entity, Map<String, Double> values) throws IOException {
         ClientQuotas quotas = ClientQuotas.open(dir);

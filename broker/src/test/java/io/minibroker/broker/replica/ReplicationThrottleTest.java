@@ -107,6 +107,10 @@ class ReplicationThrottleTest {
             produce(THROTTLED); // acks=all: the in-sync node 1 is not throttled
             assertThat(logEndOffset(1, THROTTLED)).isEqualTo(RECORDS + 1);
             assertThat(logEndOffset(2, THROTTLED)).as("held back while the clock stands still").isEqualTo(1);
+            String byteRate = broker == 0 ? "kafka.server.leaderreplication.byte.rate"
+                    : "kafka.server.followerreplication.byte.rate";
+            assertThat(gauge(broker, byteRate)).as("Kafka's byte-rate of the throttling side: above its 1 B/s")
+                    .isGreaterThan(1.0);
             assertThat(controllerImage(0).reassigning()).isTrue();
             assertThat(admin.listPartitionReassignments().reassignments().get()).containsOnlyKeys(THROTTLED);
 
@@ -126,7 +130,13 @@ class ReplicationThrottleTest {
             assertThat(controllerImage(0).isr()).containsExactlyInAnyOrder(0, 1, 2);
             assertThat(logEndOffset(2, THROTTLED)).isEqualTo(RECORDS + 1);
             assertThat(admin.listPartitionReassignments().reassignments().get()).isEmpty();
+            clock.advance(2_000);
+            assertThat(gauge(broker, byteRate)).as("no throttled bytes in the windows any more").isZero();
         }
+    }
+
+    private double gauge(int node, String name) {
+        return cluster.node(node).meterRegistry().get(name).gauge().value();
     }
 
     /** Where the broker's answer says the key's value comes from (sent by the broker itself: its copy). */
