@@ -51,13 +51,7 @@ public final class Clients {
 
     private static List<String> readValues(String bootstrapServers, Map<String, ?> settings,
                                            List<TopicPartition> partitions, int count) {
-        Map<String, Object> config = new HashMap<>(settings);
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+        try (KafkaConsumer<String, String> consumer = fromBeginning(bootstrapServers, settings, partitions)) {
             List<String> values = new ArrayList<>();
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (values.size() < count && System.nanoTime() < deadline) {
@@ -67,5 +61,38 @@ public final class Clients {
             }
             return values;
         }
+    }
+
+    /**
+     * Every record of these partitions, from the beginning to their end offsets when the read starts (with
+     * read_committed in the settings: to their last stable offsets), so that a duplicate is seen, not cut off by a
+     * count.
+     */
+    public static List<String> readAllValues(String bootstrapServers, Map<String, ?> settings,
+                                             List<TopicPartition> partitions) {
+        try (KafkaConsumer<String, String> consumer = fromBeginning(bootstrapServers, settings, partitions)) {
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            List<String> values = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))
+                    && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    values.add(record.value());
+                }
+            }
+            return values;
+        }
+    }
+
+    private static KafkaConsumer<String, String> fromBeginning(String bootstrapServers, Map<String, ?> settings,
+                                                               List<TopicPartition> partitions) {
+        Map<String, Object> config = new HashMap<>(settings);
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config);
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        return consumer;
     }
 }

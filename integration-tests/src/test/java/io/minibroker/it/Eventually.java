@@ -19,7 +19,12 @@ final class Eventually {
 
     /** Polls {@code condition} until it holds; fails naming {@code what} if it does not within 30 s. */
     static void await(BooleanSupplier condition, Supplier<String> what) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
+        await(WAIT, condition, what);
+    }
+
+    /** The same with a wait of its own, for what takes longer (a group's rebalances, heartbeat by heartbeat). */
+    static void await(Duration wait, BooleanSupplier condition, Supplier<String> what) {
+        long deadline = System.nanoTime() + wait.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("timed out waiting for " + what.get());

@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.protocol.error.Errors;
 
@@ -197,8 +198,11 @@ final class ConsumerGroup {
      * Kafka's ConsumerGroup.validateOffsetCommit: a commit without a member epoch (an admin client, a consumer
      * without group management) only while the group has no member, or a TxnOffsetCommit with none of the member
      * fields (a producer that knows only the group id, TxnOffsetCommit before v3); otherwise from a member at its
-     * current epoch, else STALE_MEMBER_EPOCH (ILLEGAL_GENERATION for a classic-protocol member, which knows
-     * generations); an OffsetCommit before v9 from a KIP-848 member is UNSUPPORTED_VERSION.
+     * current epoch, or at an older one if every partition is one it holds or revokes and was assigned at or before
+     * that epoch (Kafka 4.3's createAssignmentEpochValidator: a commit sent just before the member's epoch moved on
+     * still counts for what it kept), else STALE_MEMBER_EPOCH for the whole commit (ILLEGAL_GENERATION for a
+     * classic-protocol member, which knows generations); an OffsetCommit before v9 from a KIP-848 member is
+     * UNSUPPORTED_VERSION.
      */
     Errors validateOffsetCommit(OffsetCommit commit) {
         String memberId = commit.memberId();
@@ -217,8 +221,19 @@ final class ConsumerGroup {
                 && commit.version() < OFFSET_COMMIT_MEMBER_EPOCH_VERSION) {
             return Errors.UNSUPPORTED_VERSION;
         }
-        if (memberEpoch != member.memberEpoch) {
-            return member.usesClassicProtocol() ? Errors.ILLEGAL_GENERATION : Errors.STALE_MEMBER_EPOCH;
+        if (memberEpoch == member.memberEpoch) {
+            return Errors.NONE;
+        }
+        Errors stale = member.usesClassicProtocol() ? Errors.ILLEGAL_GENERATION : Errors.STALE_MEMBER_EPOCH;
+        if (memberEpoch > member.memberEpoch) {
+            return stale;
+        }
+        for (TopicPartition partition : commit.offsets().keySet()) {
+            SubscribedTopic topic = subscriptionMetadata.get(partition.topic());
+            Integer assignedAt = topic == null ? null : member.assignmentEpoch(topic.id(), partition.partition());
+            if (assignedAt == null || memberEpoch < assignedAt) {
+                return stale;
+            }
         }
         return Errors.NONE;
     }

@@ -434,6 +434,7 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
         replacement.state = previous.state;
         replacement.assignedPartitions = previous.assignedPartitions;
         replacement.partitionsPendingRevocation = previous.partitionsPendingRevocation;
+        replacement.assignmentEpochs = previous.assignmentEpochs;
         replacement.subscribedTopicNames = previous.subscribedTopicNames;
         replacement.subscribedTopicRegex = previous.subscribedTopicRegex;
         replacement.serverAssignor = previous.serverAssignor;

@@ -43,6 +43,13 @@ final class ConsumerGroupMember extends TimedMember {
     Map<UUID, Set<Integer>> assignedPartitions = TopicAssignment.EMPTY;
     Map<UUID, Set<Integer>> partitionsPendingRevocation = TopicAssignment.EMPTY;
     /**
+     * The epoch at which each partition it holds or revokes was assigned to it (Kafka 4.3's assignment epochs): an
+     * OffsetCommit at an older member epoch counts for the partitions it held by then. One missing here was assigned
+     * at its member epoch (a member migrated from a classic group, or read from a record without them, as Kafka
+     * reads those).
+     */
+    Map<UUID, Map<Integer, Integer>> assignmentEpochs = Map.of();
+    /**
      * A classic-protocol member's two rebalance timeouts (Kafka's consumer-group join and sync timers): bumped when
      * the member rejoins, or syncs, after which the timeout watching the old value ends quietly.
      */
@@ -50,6 +57,15 @@ final class ConsumerGroupMember extends TimedMember {
     volatile long syncToken;
     /** Whether a join timeout is running: one told to rejoin is timed from the first telling (Kafka's IfAbsent). */
     boolean awaitingRejoin;
+
+    /** The epoch at which a partition it holds or revokes was assigned to it; null if it neither holds nor revokes it. */
+    Integer assignmentEpoch(UUID topic, int partition) {
+        if (!assignedPartitions.getOrDefault(topic, Set.of()).contains(partition)
+                && !partitionsPendingRevocation.getOrDefault(topic, Set.of()).contains(partition)) {
+            return null;
+        }
+        return assignmentEpochs.getOrDefault(topic, Map.of()).getOrDefault(partition, memberEpoch);
+    }
 
     /**
      * Adds to {@code into} the topics the member subscribes to: those it names, and those its regular expression

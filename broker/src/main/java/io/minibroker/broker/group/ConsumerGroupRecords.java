@@ -23,7 +23,8 @@ import java.util.UUID;
  * ConsumerGroupMemberMetadata (5: a member's subscription; a classic-protocol member's session timeout and
  * protocols in its tagged field 0, ClassicMemberMetadata), ConsumerGroupTargetAssignmentMetadata (6: the
  * assignment epoch), ConsumerGroupTargetAssignmentMember (7: a member's target) and
- * ConsumerGroupCurrentMemberAssignment (8: a member's epochs, state and partitions). Keys are Kafka's
+ * ConsumerGroupCurrentMemberAssignment (8: a member's epochs, state and partitions, each topic's with the epochs
+ * they were assigned at in its tagged field 0, AssignmentEpochs). Keys are Kafka's
  * non-flexible coordinator keys (the type as an int16, then int16-length strings); values are version 0 of the
  * flexible value schemas (compact strings and arrays, tagged fields). Kafka 4.1 stopped writing
  * ConsumerGroupPartitionMetadata (type 4, replaced by a metadata hash): it is neither written nor needed here,
@@ -36,6 +37,8 @@ import java.util.UUID;
 final class ConsumerGroupRecords {
 
     static final short METADATA = 3;
+    /** The tag of a current assignment's AssignmentEpochs (a consumer group's TopicPartitions, a streams group's TaskIds). */
+    private static final int ASSIGNMENT_EPOCHS_TAG = 0;
     static final short PARTITION_METADATA = 4;
     static final short MEMBER_METADATA = 5;
     static final short TARGET_ASSIGNMENT_METADATA = 6;
@@ -205,10 +208,87 @@ final class ConsumerGroupRecords {
         value.writeInt(member.memberEpoch);
         value.writeInt(member.previousMemberEpoch);
         value.writeByte(member.state.value);
-        writePartitions(value, member.assignedPartitions);
-        writePartitions(value, member.partitionsPendingRevocation);
+        writeHeldPartitions(value, member.assignedPartitions, member);
+        writeHeldPartitions(value, member.partitionsPendingRevocation, member);
         Wire.writeUnsignedVarint(value, 0);
         return bytes(value);
+    }
+
+    /** Partitions a member holds or revokes, each topic's with the epochs they were assigned to it at. */
+    private static void writeHeldPartitions(ByteBuf value, Map<UUID, Set<Integer>> partitions,
+                                            ConsumerGroupMember holder) {
+        Wire.writeUnsignedVarint(value, partitions.size() + 1);
+        partitions.forEach((topic, numbers) -> {
+            Wire.writeUuid(value, topic);
+            List<Integer> ordered = List.copyOf(numbers);
+            writeInts(value, ordered);
+            if (ordered.isEmpty()) {
+                Wire.writeUnsignedVarint(value, 0); // as Kafka, which writes no tagged field for an empty list
+            } else {
+                writeAssignmentEpochs(value, ordered.stream().map(p -> holder.assignmentEpoch(topic, p)).toList());
+            }
+        });
+    }
+
+    /**
+     * Reads what {@link #writeHeldPartitions} wrote; the epochs go to {@code epochs}, a partition's left out where
+     * the record has none (its member's epoch then counts, as Kafka reads a record written before it kept them).
+     */
+    private static Map<UUID, Set<Integer>> readHeldPartitions(ByteBuf value, Map<UUID, Map<Integer, Integer>> epochs) {
+        int topics = Wire.readUnsignedVarint(value) - 1;
+        Map<UUID, Set<Integer>> partitions = new HashMap<>();
+        for (int t = 0; t < topics; t++) {
+            UUID topic = Wire.readUuid(value);
+            List<Integer> numbers = readInts(value);
+            List<Integer> assignedAt = readAssignmentEpochs(value);
+            if (assignedAt != null && assignedAt.size() == numbers.size()) {
+                for (int p = 0; p < numbers.size(); p++) {
+                    epochs.computeIfAbsent(topic, k -> new HashMap<>()).put(numbers.get(p), assignedAt.get(p));
+                }
+            }
+            partitions.put(topic, new TreeSet<>(numbers));
+        }
+        return TopicAssignment.copyOf(partitions);
+    }
+
+    /** Tagged fields holding one, AssignmentEpochs: the epochs of the array just written, in its order. */
+    static void writeAssignmentEpochs(ByteBuf value, List<Integer> epochs) {
+        ByteBuf field = Unpooled.buffer();
+        writeInts(field, epochs);
+        Wire.writeUnsignedVarint(value, 1);
+        Wire.writeUnsignedVarint(value, ASSIGNMENT_EPOCHS_TAG);
+        Wire.writeUnsignedVarint(value, field.readableBytes());
+        value.writeBytes(field);
+    }
+
+    /** A struct's tagged fields: its AssignmentEpochs if it has them, else null; any other tag is skipped. */
+    static List<Integer> readAssignmentEpochs(ByteBuf value) {
+        List<Integer> epochs = null;
+        int count = Wire.readUnsignedVarint(value);
+        for (int i = 0; i < count; i++) {
+            int tag = Wire.readUnsignedVarint(value);
+            int size = Wire.readUnsignedVarint(value);
+            if (tag == ASSIGNMENT_EPOCHS_TAG) {
+                epochs = readInts(value);
+            } else {
+                value.skipBytes(size);
+            }
+        }
+        return epochs;
+    }
+
+    static void writeInts(ByteBuf value, List<Integer> ints) {
+        Wire.writeUnsignedVarint(value, ints.size() + 1);
+        ints.forEach(value::writeInt);
+    }
+
+    static List<Integer> readInts(ByteBuf value) {
+        int count = Wire.readUnsignedVarint(value) - 1;
+        List<Integer> ints = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ints.add(value.readInt());
+        }
+        return ints;
     }
 
     static void writePartitions(ByteBuf value, Map<UUID, Set<Integer>> partitions) {
@@ -309,8 +389,10 @@ final class ConsumerGroupRecords {
                     member.memberEpoch = value.readInt();
                     member.previousMemberEpoch = value.readInt();
                     member.state = MemberState.of(value.readByte());
-                    member.assignedPartitions = readPartitions(value);
-                    member.partitionsPendingRevocation = readPartitions(value);
+                    Map<UUID, Map<Integer, Integer>> epochs = new HashMap<>();
+                    member.assignedPartitions = readHeldPartitions(value, epochs);
+                    member.partitionsPendingRevocation = readHeldPartitions(value, epochs);
+                    member.assignmentEpochs = epochs;
                 }
                 default -> {
                 }

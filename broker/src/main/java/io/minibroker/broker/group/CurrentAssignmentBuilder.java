@@ -11,7 +11,8 @@ import java.util.UUID;
  * owns and is no longer its target (UNREVOKED_PARTITIONS: it keeps its epoch and gets nothing new meanwhile); then
  * it takes the target's epoch and the target partitions nobody else holds; those still held by another member
  * (assigned there, or pending its revocation) come later (UNRELEASED_PARTITIONS), so that no partition is ever
- * owned by two members at once.
+ * owned by two members at once. Each partition keeps the epoch it was assigned to the member at, a new one the
+ * target's (Kafka 4.3's assignment epochs, which an OffsetCommit at an older member epoch is checked against).
  */
 final class CurrentAssignmentBuilder {
 
@@ -82,6 +83,12 @@ final class CurrentAssignmentBuilder {
             member.revocationToken++;
             return;
         }
+        Map<UUID, Map<Integer, Integer>> epochs = new HashMap<>();
+        retained.forEach((topic, partitions) -> partitions.forEach(partition -> epochs
+                .computeIfAbsent(topic, t -> new HashMap<>()).put(partition, member.assignmentEpoch(topic, partition))));
+        free.forEach((topic, partitions) -> partitions.forEach(partition -> epochs
+                .computeIfAbsent(topic, t -> new HashMap<>()).put(partition, targetEpoch)));
+        member.assignmentEpochs = epochs;
         member.previousMemberEpoch = member.memberEpoch;
         member.memberEpoch = targetEpoch;
         member.assignedPartitions = TopicAssignment.union(retained, free);

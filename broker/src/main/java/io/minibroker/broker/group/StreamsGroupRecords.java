@@ -19,7 +19,11 @@ import java.util.TreeSet;
 import static io.minibroker.broker.group.ConsumerGroupRecords.bytes;
 import static io.minibroker.broker.group.ConsumerGroupRecords.checkVersion;
 import static io.minibroker.broker.group.ConsumerGroupRecords.key;
+import static io.minibroker.broker.group.ConsumerGroupRecords.readAssignmentEpochs;
 import static io.minibroker.broker.group.ConsumerGroupRecords.readCompactString;
+import static io.minibroker.broker.group.ConsumerGroupRecords.readInts;
+import static io.minibroker.broker.group.ConsumerGroupRecords.writeAssignmentEpochs;
+import static io.minibroker.broker.group.ConsumerGroupRecords.writeInts;
 import static io.minibroker.protocol.types.Wire.skipTaggedFields;
 import static io.minibroker.broker.group.ConsumerGroupRecords.writeCompactString;
 
@@ -39,8 +43,6 @@ final class StreamsGroupRecords {
 
     static final short METADATA = 17;
     static final short PARTITION_METADATA = 18;
-    /** The tag of a current assignment's TaskIds' AssignmentEpochs. */
-    private static final int ASSIGNMENT_EPOCHS_TAG = 0;
     static final short MEMBER_METADATA = 19;
     static final short TARGET_ASSIGNMENT_METADATA = 20;
     static final short TARGET_ASSIGNMENT_MEMBER = 21;
@@ -185,13 +187,8 @@ final class StreamsGroupRecords {
                     Wire.writeUnsignedVarint(value, 0);
                     return;
                 }
-                ByteBuf epochs = Unpooled.buffer();
-                writeInts(epochs, ordered.stream().map(p -> holder.activeTaskEpochs
+                writeAssignmentEpochs(value, ordered.stream().map(p -> holder.activeTaskEpochs
                         .getOrDefault(new TaskId(subtopologyId, p), holder.memberEpoch)).toList());
-                Wire.writeUnsignedVarint(value, 1);
-                Wire.writeUnsignedVarint(value, ASSIGNMENT_EPOCHS_TAG);
-                Wire.writeUnsignedVarint(value, epochs.readableBytes());
-                value.writeBytes(epochs);
             });
         }
     }
@@ -222,22 +219,6 @@ final class StreamsGroupRecords {
             kinds.add(tasks);
         }
         return new StreamsTasks(kinds.get(0), kinds.get(1), kinds.get(2));
-    }
-
-    /** A TaskIds' tagged fields: its AssignmentEpochs if it has them, else null; any other tag is skipped. */
-    private static List<Integer> readAssignmentEpochs(ByteBuf value) {
-        List<Integer> epochs = null;
-        int count = Wire.readUnsignedVarint(value);
-        for (int i = 0; i < count; i++) {
-            int tag = Wire.readUnsignedVarint(value);
-            int size = Wire.readUnsignedVarint(value);
-            if (tag == ASSIGNMENT_EPOCHS_TAG) {
-                epochs = readInts(value);
-            } else {
-                value.skipBytes(size);
-            }
-        }
-        return epochs;
     }
 
     private static byte[] topologyValue(StreamsTopology topology) {
@@ -352,20 +333,6 @@ final class StreamsGroupRecords {
             strings.add(readCompactString(value));
         }
         return strings;
-    }
-
-    private static void writeInts(ByteBuf value, List<Integer> ints) {
-        Wire.writeUnsignedVarint(value, ints.size() + 1);
-        ints.forEach(value::writeInt);
-    }
-
-    private static List<Integer> readInts(ByteBuf value) {
-        int count = Wire.readUnsignedVarint(value) - 1;
-        List<Integer> ints = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            ints.add(value.readInt());
-        }
-        return ints;
     }
 
     /** An array of key-value structs (ClientTags, TopicConfigs, LastAssignmentConfigs), each with tagged fields. */

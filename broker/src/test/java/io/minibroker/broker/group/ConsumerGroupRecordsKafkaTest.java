@@ -47,6 +47,7 @@ class ConsumerGroupRecordsKafkaTest {
         member.state = MemberState.UNREVOKED_PARTITIONS;
         member.assignedPartitions = TopicAssignment.copyOf(Map.of(TOPIC, Set.of(0, 2)));
         member.partitionsPendingRevocation = TopicAssignment.copyOf(Map.of(TOPIC, Set.of(1)));
+        member.assignmentEpochs = Map.of(TOPIC, Map.of(0, 4, 1, 3)); // partition 2 at the member's epoch, 6
         group.add(member);
         group.targetAssignment.put("m1", TopicAssignment.copyOf(Map.of(TOPIC, Set.of(0, 2, 3))));
         return group;
@@ -112,7 +113,9 @@ class ConsumerGroupRecordsKafkaTest {
         assertThat(currentValue.previousMemberEpoch()).isEqualTo(5);
         assertThat(currentValue.state()).isEqualTo((byte) 1);
         assertThat(currentValue.assignedPartitions().get(0).partitions()).containsExactly(0, 2);
+        assertThat(currentValue.assignedPartitions().get(0).assignmentEpochs()).containsExactly(4, 6);
         assertThat(currentValue.partitionsPendingRevocation().get(0).partitions()).containsExactly(1);
+        assertThat(currentValue.partitionsPendingRevocation().get(0).assignmentEpochs()).containsExactly(3);
     }
 
     @Test
@@ -128,6 +131,8 @@ class ConsumerGroupRecordsKafkaTest {
         ConsumerGroupMember member = loaded.members.get("m1");
         assertThat(member.state).isEqualTo(MemberState.UNREVOKED_PARTITIONS);
         assertThat(member.partitionsPendingRevocation).isEqualTo(Map.of(TOPIC, Set.of(1)));
+        assertThat(List.of(member.assignmentEpoch(TOPIC, 0), member.assignmentEpoch(TOPIC, 1),
+                member.assignmentEpoch(TOPIC, 2))).as("the assignment epochs").containsExactly(4, 3, 6);
         assertThat(loaded.staticMember("i1")).isSameAs(member);
         assertThat(ConsumerGroupRecords.diff(loaded.written, ConsumerGroupRecords.snapshot(loaded)))
                 .as("nothing to write again after a load").isEmpty();

@@ -3,6 +3,7 @@ package io.minibroker.broker.group;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -48,6 +49,24 @@ class CurrentAssignmentBuilderTest {
         assertThat(m.memberEpoch).isEqualTo(2);
         assertThat(m.assignedPartitions).isEqualTo(Map.of(T, Set.of(0, 2)));
         assertThat(m.partitionsPendingRevocation).isEmpty();
+    }
+
+    /** Kafka 4.3's assignment epochs: a partition kept keeps the epoch it came at, a new one has the target's. */
+    @Test
+    void eachPartitionKeepsTheEpochItWasAssignedAt() {
+        ConsumerGroupMember m = member("m", 1, Set.of(0, 1));
+        CurrentAssignmentBuilder.reconcile(m, 2, Map.of(T, Set.of(0, 2)), owners(m), null);
+        assertThat(m.assignmentEpoch(T, 1)).as("pending revocation, assigned at 1").isEqualTo(1);
+        CurrentAssignmentBuilder.reconcile(m, 2, Map.of(T, Set.of(0, 2)), owners(m), Map.of(T, Set.of(0)));
+        assertThat(m.memberEpoch).isEqualTo(2);
+        assertThat(m.assignmentEpoch(T, 0)).isEqualTo(1);
+        assertThat(m.assignmentEpoch(T, 2)).isEqualTo(2);
+        assertThat(m.assignmentEpoch(T, 1)).as("revoked").isNull();
+
+        CurrentAssignmentBuilder.reconcile(m, 3, Map.of(T, Set.of(0, 2, 3)), owners(m), null);
+        assertThat(m.memberEpoch).isEqualTo(3);
+        assertThat(List.of(m.assignmentEpoch(T, 0), m.assignmentEpoch(T, 2), m.assignmentEpoch(T, 3)))
+                .containsExactly(1, 2, 3);
     }
 
     @Test

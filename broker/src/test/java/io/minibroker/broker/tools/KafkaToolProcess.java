@@ -36,16 +36,12 @@ public final class KafkaToolProcess {
      * {@value #TIMEOUT_SECONDS} seconds.
      */
     public static String run(String classPath, int exit, Class<?> command, List<String> args) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> line = new ArrayList<>(List.of(java, "-Xmx128m", "-Dlogback.configurationFile=" + LOGGING,
-                "-cp", classPath, command.getName()));
-        line.addAll(args);
         String name = command.getSimpleName();
         Path out = Files.createTempFile(name, ".out");
         Path err = Files.createTempFile(name, ".err");
         try {
-            Process process = new ProcessBuilder(line).redirectOutput(out.toFile()).redirectError(err.toFile())
-                    .start();
+            Process process = processBuilder(classPath, command, args).redirectOutput(out.toFile())
+                    .redirectError(err.toFile()).start();
             if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new AssertionError(name + " " + args + " still running after " + TIMEOUT_SECONDS + " s: "
@@ -59,6 +55,18 @@ public final class KafkaToolProcess {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
         }
+    }
+
+    /**
+     * The command line of the tool's child JVM, for a caller that reads its output as it runs (a tool that runs until
+     * stopped, such as the system tests' verifiable clients) and sets where its output goes.
+     */
+    public static ProcessBuilder processBuilder(String classPath, Class<?> command, List<String> args) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> line = new ArrayList<>(List.of(java, "-Xmx128m", "-Dlogback.configurationFile=" + LOGGING,
+                "-cp", classPath, command.getName()));
+        line.addAll(args);
+        return new ProcessBuilder(line);
     }
 
     private static Path loggingFile() {

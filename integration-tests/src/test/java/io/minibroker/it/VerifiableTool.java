@@ -1,0 +1,132 @@
+package io.minibroker.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.minibroker.broker.tools.KafkaToolProcess;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One of the clients Apache Kafka's system tests drive (kafka-tools 4.3.1's VerifiableProducer, VerifiableConsumer,
+ * TransactionalMessageCopier, VerifiableShareConsumer) running in a child JVM until it ends or is stopped, as
+ * ducktape's services run them: the JSON line it prints per event is read as it comes, for the test to wait on and
+ * to check afterwards, as the services' event handlers do.
+ */
+final class VerifiableTool implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long EXIT_SECONDS = 60;
+
+    private final String name;
+    private final Process process;
+    private final Path stderr;
+    private final List<JsonNode> events = new CopyOnWriteArrayList<>();
+    private final Thread reader;
+
+    private VerifiableTool(String name, Process process, Path stderr) {
+        this.name = name;
+        this.process = process;
+        this.stderr = stderr;
+        this.reader = new Thread(this::read, name + "-stdout");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** Starts the tool with the kafka-clients of its release (kafka-tools 4.3.1 calls a class 4.4.0 moved). */
+    static VerifiableTool start(Class<?> tool, String... args) throws IOException {
+        Path stderr = Files.createTempFile(tool.getSimpleName(), ".err");
+        stderr.toFile().deleteOnExit();
+        Process process = KafkaToolProcess.processBuilder(KafkaTool.classPathWith("kafka.tools.clients.jar"), tool,
+                Arrays.asList(args)).redirectError(stderr.toFile()).start();
+        return new VerifiableTool(tool.getSimpleName(), process, stderr);
+    }
+
+    private void read() {
+        try (BufferedReader lines = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                // The tools also print argparse's deprecation notes on standard output: only JSON lines are events.
+                if (line.startsWith("{")) {
+                    events.add(JSON.readTree(line));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The events so far named {@code name} (the verifiable clients' "name" field), in the order printed. */
+    List<JsonNode> named(String name) {
+        return named(Set.of(name));
+    }
+
+    /** The events so far with any of these names, in the order printed. */
+    List<JsonNode> named(Set<String> names) {
+        return events.stream().filter(event -> names.contains(event.path("name").asText())).toList();
+    }
+
+    /** The last event so far, or a missing node. */
+    JsonNode last() {
+        return events.isEmpty() ? JSON.missingNode() : events.get(events.size() - 1);
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Waits for the tool to end by itself, failing unless it exits with 0; its output is then all read. */
+    void awaitExit() throws Exception {
+        awaitExit(0);
+    }
+
+    /**
+     * Stops the tool as ducktape's clean shutdown does (SIGTERM: the tool's shutdown hook closes its clients and
+     * prints its last events) and waits for its exit (the JVM's 143 after a SIGTERM).
+     */
+    void stop() throws Exception {
+        process.destroy();
+        awaitExit(143);
+    }
+
+    /** Kills the tool as ducktape's hard shutdown does (SIGKILL): nothing of its clients is closed. */
+    void kill() throws Exception {
+        process.destroyForcibly();
+        awaitExit(137);
+    }
+
+    private void awaitExit(int exit) throws Exception {
+        if (!process.waitFor(EXIT_SECONDS, TimeUnit.SECONDS)) {
+            throw new AssertionError(name + " still running after " + EXIT_SECONDS + " s: " + describe());
+        }
+        reader.join(TimeUnit.SECONDS.toMillis(EXIT_SECONDS));
+        assertThat(process.exitValue()).as("exit of " + name + ": " + describe()).isEqualTo(exit);
+    }
+
+    /** Its last event and standard error, for a failure's message. */
+    String describe() {
+        try {
+            return "last event " + last() + ", stderr: " + Files.readString(stderr);
+        } catch (IOException e) {
+            return "last event " + last() + ", stderr unreadable: " + e;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        process.destroyForcibly();
+        Files.deleteIfExists(stderr);
+    }
+}
