@@ -2,6 +2,7 @@ package io.minibroker.it;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.broker.tools.KafkaToolProcess;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -108,12 +110,19 @@ class ShareGroupCommandTest {
         }
     }
 
-    /** The tool's lines, empty ones left out, each with its columns' padding collapsed to one space. */
+    /**
+     * The tool's lines on its standard output and error together (it prints its notes and errors on the latter, and
+     * exits 0 either way, as on Kafka), empty ones left out, each with its columns' padding collapsed to one space.
+     */
     private static List<String> run(String bootstrap, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("--bootstrap-server", bootstrap));
         command.addAll(List.of(args));
-        return KafkaTool.run(ShareGroupCommand.class, command.toArray(String[]::new)).lines()
-                .map(String::strip).filter(line -> !line.isEmpty()).map(line -> line.replaceAll(" {2,}", " "))
-                .toList();
+        Process process = KafkaToolProcess.processBuilder(KafkaTool.classPathWith("kafka.tools.clients.jar"),
+                ShareGroupCommand.class, command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("kafka-share-groups " + command + " ended").isTrue();
+        assertThat(process.exitValue()).as("exit of kafka-share-groups " + command + ": " + output).isZero();
+        return output.lines().map(String::strip).filter(line -> !line.isEmpty())
+                .map(line -> line.replaceAll(" {2,}", " ")).toList();
     }
 }
