@@ -3,10 +3,13 @@ package io.minibroker.broker.metadata;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.quota.ControllerMutationQuotas;
+import io.minibroker.broker.topic.AutoCreatedTopic;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
@@ -33,7 +36,10 @@ import java.util.concurrent.Executor;
  * does; creation is synchronous here, so the client gets the topic's partitions in this same response instead of
  * LEADER_NOT_AVAILABLE and a retry. Such a request is answered on the topic-creation executor, as creating writes
  * files (not the disk executor, from which produces are answered: they must not wait behind it); every other one on
- * the event loop.
+ * the event loop. The topics one request creates count against its client's {@code controller_mutation_rate} as one
+ * CreateTopics of the latest version (strict), as Kafka's broker forwards them to its controller in an Envelope as the
+ * client's (its combined single node too): a topic that comes while the client's quota is spent is not created, and
+ * the client finds it still unknown until the quota lets a creation through.
  */
 public final class MetadataHandler implements ApiHandler {
 
@@ -42,17 +48,28 @@ public final class MetadataHandler implements ApiHandler {
     /** From this version a topic may be asked for by id (Kafka's KafkaApis refuses ids and null names before). */
     private static final int TOPIC_IDS_VERSION = 12;
 
+    /** The version of the CreateTopics whose quota a request's creations count against, as Kafka's broker sends. */
+    private static final short CREATE_TOPICS_VERSION = ApiKey.CREATE_TOPICS.highestStableVersion();
+
     private final LocalNode node;
     private final TopicRegistry topics;
+    private final BrokerConfig config;
     private final boolean autoCreate;
     private final Executor creation;
+    private final ControllerMutationQuotas mutationQuotas;
 
-    /** @param creation where a request that creates a topic is answered, since creating writes files */
-    public MetadataHandler(LocalNode node, TopicRegistry topics, BrokerConfig config, Executor creation) {
+    /**
+     * @param creation       where a request that creates a topic is answered, since creating writes files
+     * @param mutationQuotas what the topics created count against
+     */
+    public MetadataHandler(LocalNode node, TopicRegistry topics, BrokerConfig config, Executor creation,
+                           ControllerMutationQuotas mutationQuotas) {
         this.node = node;
         this.topics = topics;
+        this.config = config;
         this.autoCreate = config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE);
         this.creation = creation;
+        this.mutationQuotas = mutationQuotas;
     }
 
     @Override
@@ -142,20 +159,24 @@ public final class MetadataHandler implements ApiHandler {
         if (asksForAllTopics(request.version(), requested)) {
             topics.all().forEach(topic -> describe(topic, response.addTopic()));
         } else {
-            boolean mayCreate = autoCreate && metadataRequest.allowAutoTopicCreation();
+            ControllerMutationQuotas.Quota creations = autoCreate && metadataRequest.allowAutoTopicCreation()
+                    ? mutationQuotas.newQuotaFor(context.principal().name(), request.header().clientId(),
+                            CREATE_TOPICS_VERSION, ControllerMutationQuotas.CREATE_TOPICS_STRICT_SINCE)
+                    : null;
             boolean idsOnly = answersByIdOnly(requested);
             // Kafka answers the set of topics asked for: a topic asked twice is answered once.
             Set<Object> answered = new HashSet<>();
             for (MetadataRequestView.MetadataRequestTopic wanted : requested) {
                 if ((!idsOnly || byId(wanted)) && answered.add(byId(wanted) ? wanted.topicId() : wanted.name())) {
-                    answer(wanted, mayCreate, response.addTopic());
+                    answer(wanted, creations, response.addTopic());
                 }
             }
         }
         return response.struct();
     }
 
-    private void answer(MetadataRequestView.MetadataRequestTopic wanted, boolean mayCreate,
+    /** @param creations the quota a topic created counts against; null if none may be created */
+    private void answer(MetadataRequestView.MetadataRequestTopic wanted, ControllerMutationQuotas.Quota creations,
                         MetadataResponseView.MetadataResponseTopic result) {
         if (byId(wanted)) {
             Optional<TopicMetadata> byId = topics.get(wanted.topicId());
@@ -167,13 +188,20 @@ public final class MetadataHandler implements ApiHandler {
             return;
         }
         Optional<TopicMetadata> topic = topics.get(wanted.name());
-        if (topic.isEmpty() && mayCreate) {
+        if (topic.isEmpty() && creations != null && TopicRegistry.invalidName(wanted.name()) == null) {
             // A creation that fails leaves the topic unknown, as Kafka's brokers answer while their controller
-            // refuses it (default.replication.factor above the brokers, a name colliding over '.' and '_'); an
-            // illegal name is answered INVALID_TOPIC_EXCEPTION below.
-            TopicRegistry.Outcome created = topics.autoCreate(wanted.name());
-            if (created.error() != Errors.NONE && created.error() != Errors.TOPIC_ALREADY_EXISTS) {
-                LOG.info("Could not auto-create topic {}: {} {}", wanted.name(), created.error(), created.message());
+            // refuses it (default.replication.factor above the brokers, a name colliding over '.' and '_', the
+            // client's controller_mutation_rate spent); an illegal name, which Kafka's broker never asks its
+            // controller for, is answered INVALID_TOPIC_EXCEPTION below.
+            AutoCreatedTopic decided = AutoCreatedTopic.of(wanted.name(), config);
+            if (!creations.record(decided.partitions())) {
+                LOG.info("Could not auto-create topic {}: {}", wanted.name(), Errors.THROTTLING_QUOTA_EXCEEDED);
+            } else {
+                TopicRegistry.Outcome created = topics.autoCreate(decided);
+                if (created.error() != Errors.NONE && created.error() != Errors.TOPIC_ALREADY_EXISTS) {
+                    LOG.info("Could not auto-create topic {}: {} {}", wanted.name(), created.error(),
+                            created.message());
+                }
             }
             topic = topics.get(wanted.name());
         }

@@ -75,7 +75,7 @@ final class SingleNodeApis {
         ControllerMutationQuotas mutationQuotas = new ControllerMutationQuotas(clientQuotas, clock::monotonicMs,
                 config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_NUM),
                 config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS));
-        apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation))
+        apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation, mutationQuotas))
                 .add(ApiKey.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(
                         DescribeTopicPartitionsHandler.singleNode(node, topics)))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
