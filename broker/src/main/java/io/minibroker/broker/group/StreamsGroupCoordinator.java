@@ -438,24 +438,26 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
     }
 
     /**
-     * The topology's status; the internal topics it lacks that the member's principal may create go to
-     * {@code toCreate}, and those it may not are named in the status, as KafkaApis appends "Unauthorized to CREATE
-     * on topics …." to it.
+     * The topology's status; the internal topics it lacks go to {@code toCreate} if the member's principal may create
+     * every one of them, else none does and those it may not create are named in the status, as Kafka's
+     * KafkaApis.handleStreamsGroupHeartbeat appends "Unauthorized to CREATE on topics …." and asks for no creation.
      */
     private static StreamsConfiguredTopology.Status creatable(StreamsConfiguredTopology configured,
                                                               StreamsGroupHeartbeat.Request request,
                                                               List<AutoCreatedTopic> toCreate) {
         Set<String> refused = new TreeSet<>();
         for (StreamsConfiguredTopology.InternalTopic topic : configured.missingInternalTopics()) {
-            if (request.mayCreateTopic().test(topic.name())) {
-                toCreate.add(new AutoCreatedTopic(topic.name(), topic.partitions(), topic.replicationFactor(),
-                        topic.configs()));
-            } else {
+            if (!request.mayCreateTopic().test(topic.name())) {
                 refused.add(topic.name());
             }
         }
         StreamsConfiguredTopology.Status status = configured.status();
-        return refused.isEmpty() ? status : new StreamsConfiguredTopology.Status(status.code(),
+        if (refused.isEmpty()) {
+            configured.missingInternalTopics().forEach(topic -> toCreate.add(new AutoCreatedTopic(topic.name(),
+                    topic.partitions(), topic.replicationFactor(), topic.configs())));
+            return status;
+        }
+        return new StreamsConfiguredTopology.Status(status.code(),
                 status.detail() + "; Unauthorized to CREATE on topics " + String.join(",", refused) + ".");
     }
 
