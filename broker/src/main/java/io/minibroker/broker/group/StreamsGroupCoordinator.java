@@ -6,6 +6,7 @@ import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.AutoCreatedTopic;
 import io.minibroker.broker.topic.InternalTopicCreation;
 import io.minibroker.broker.topic.InternalTopics;
+import io.minibroker.broker.topic.RequestingClient;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -63,7 +64,8 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
     /** Until the broker says how internal topics are created: none is, none was refused. */
     private static final InternalTopicCreation NO_CREATION = new InternalTopicCreation() {
         @Override
-        public void createAsDecided(Collection<AutoCreatedTopic> topics, long errorRetentionMs) {
+        public void createAsDecided(Collection<AutoCreatedTopic> topics, long errorRetentionMs,
+                                    RequestingClient client) {
         }
 
         @Override
@@ -250,7 +252,8 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
         if (!outcome.toCreate().isEmpty()) {
             // Kafka keeps a refused creation for twice the group's heartbeat interval: the members are told why for
             // a heartbeat or two, and the topic is asked for again after that.
-            internalTopics.createAsDecided(outcome.toCreate(), 2L * settings.heartbeatIntervalMs(groupId));
+            internalTopics.createAsDecided(outcome.toCreate(), 2L * settings.heartbeatIntervalMs(groupId),
+                    request.requester());
             response = withCreationFailures(response, outcome.toCreate());
         }
         if (written == null) {

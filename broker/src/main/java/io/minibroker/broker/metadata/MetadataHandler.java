@@ -9,7 +9,6 @@ import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
-import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.MetadataRequestView;
 import io.minibroker.protocol.message.view.MetadataResponseView;
@@ -47,9 +46,6 @@ public final class MetadataHandler implements ApiHandler {
     private static final int LEADER_EPOCH = 0;
     /** From this version a topic may be asked for by id (Kafka's KafkaApis refuses ids and null names before). */
     private static final int TOPIC_IDS_VERSION = 12;
-
-    /** The version of the CreateTopics whose quota a request's creations count against, as Kafka's broker sends. */
-    private static final short CREATE_TOPICS_VERSION = ApiKey.CREATE_TOPICS.highestStableVersion();
 
     private final LocalNode node;
     private final TopicRegistry topics;
@@ -160,8 +156,7 @@ public final class MetadataHandler implements ApiHandler {
             topics.all().forEach(topic -> describe(topic, response.addTopic()));
         } else {
             ControllerMutationQuotas.Quota creations = autoCreate && metadataRequest.allowAutoTopicCreation()
-                    ? mutationQuotas.newQuotaFor(context.principal().name(), request.header().clientId(),
-                            CREATE_TOPICS_VERSION, ControllerMutationQuotas.CREATE_TOPICS_STRICT_SINCE)
+                    ? mutationQuotas.newQuotaForCreationsOf(context.principal().name(), request.header().clientId())
                     : null;
             boolean idsOnly = answersByIdOnly(requested);
             // Kafka answers the set of topics asked for: a topic asked twice is answered once.

@@ -2,6 +2,7 @@ package io.minibroker.broker.quota;
 
 import io.minibroker.broker.quota.QuotaResolution.Applied;
 import io.minibroker.broker.quota.QuotaResolution.Tags;
+import io.minibroker.protocol.message.ApiKey;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,6 +42,15 @@ public final class ControllerMutationQuotas {
         this.resolution = new QuotaResolution(QuotaConfig.CONTROLLER_MUTATION_RATE, quotas);
         this.clockMs = clockMs;
         this.burstSeconds = (double) windows * windowSeconds;
+    }
+
+    /**
+     * The quota of the topics this broker has created on a client's account (a Metadata request's, a streams group
+     * member's internal topics), counted as Kafka's controller counts the CreateTopics its broker sends in an Envelope
+     * as the client's: of the latest version, so strict.
+     */
+    public Quota newQuotaForCreationsOf(String user, String clientId) {
+        return newQuotaFor(user, clientId, ApiKey.CREATE_TOPICS.highestStableVersion(), CREATE_TOPICS_STRICT_SINCE);
     }
 
     /** The quota one request's topics are counted against, strict from {@code strictSinceVersion} on. */

@@ -103,7 +103,8 @@ final class SingleNodeApis {
                 // The node is its own controller, the only voter: no one fetches an image from it.
                 .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> QuorumReport.leaderAlone(node.nodeId(),
                         0, clock.wallClockMs(), List.of(), node.advertisedListeners().get())));
-        return new LocalTopicAutoCreation(topics, topicCreation, new TopicCreationErrors(clock::monotonicMs));
+        return new LocalTopicAutoCreation(topics, topicCreation, new TopicCreationErrors(clock::monotonicMs),
+                mutationQuotas);
     }
 
     /** Whether a partition is one of this node's (what AddPartitionsToTxn may add). */

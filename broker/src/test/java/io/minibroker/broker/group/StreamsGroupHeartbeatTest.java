@@ -110,7 +110,7 @@ class StreamsGroupHeartbeatTest {
     }
 
     /** A word count's topology: 0 reads "input" and writes the repartition topic, 1 counts into a store. */
-    private static StreamsGroupHeartbeatRequestView join(String memberId, String processId) {
+    static StreamsGroupHeartbeatRequestView join(String memberId, String processId) {
         return join(memberId, processId, (short) 0);
     }
 
