@@ -104,7 +104,7 @@ final class SingleNodeApis {
                 .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> QuorumReport.leaderAlone(node.nodeId(),
                         0, clock.wallClockMs(), List.of(), node.advertisedListeners().get())));
         return new LocalTopicAutoCreation(topics, topicCreation, new TopicCreationErrors(clock::monotonicMs),
-                mutationQuotas);
+                client -> mutationQuotas.newQuotaForCreationsOf(client.principalName(), client.clientId())::record);
     }
 
     /** Whether a partition is one of this node's (what AddPartitionsToTxn may add). */

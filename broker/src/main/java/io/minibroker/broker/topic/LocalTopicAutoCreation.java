@@ -1,6 +1,5 @@
 package io.minibroker.broker.topic;
 
-import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.protocol.error.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
 /**
@@ -31,19 +31,19 @@ public final class LocalTopicAutoCreation implements TopicCreation {
     private final Executor creation;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final TopicCreationErrors refusals;
-    private final ControllerMutationQuotas mutationQuotas;
+    private final CreationQuota creationQuota;
 
     /**
      * @param creation       where topics are created: not the disk executor, which answers produces
      * @param refusals       where refused internal topics are kept
-     * @param mutationQuotas what the internal topics created on a member's account count against
+     * @param creationQuota  what the internal topics created on a member's account count against
      */
     public LocalTopicAutoCreation(TopicRegistry topics, Executor creation, TopicCreationErrors refusals,
-                                  ControllerMutationQuotas mutationQuotas) {
+                                  CreationQuota creationQuota) {
         this.topics = topics;
         this.creation = creation;
         this.refusals = refusals;
-        this.mutationQuotas = mutationQuotas;
+        this.creationQuota = creationQuota;
     }
 
     @Override
@@ -58,12 +58,11 @@ public final class LocalTopicAutoCreation implements TopicCreation {
                                 RequestingClient client) {
         // One CreateTopics of the member's, as Kafka's controller counts it: over the quota a topic is refused
         // THROTTLING_QUOTA_EXCEEDED (kept as any refusal), and the creations run one at a time on the executor.
-        ControllerMutationQuotas.Quota quota = mutationQuotas.newQuotaForCreationsOf(client.principalName(),
-                client.clientId());
+        IntPredicate quota = creationQuota.forRequestOf(client);
         for (AutoCreatedTopic topic : decided) {
             if (!refusals.holds(topic.name())) {
                 // Any refusal is kept, TOPIC_ALREADY_EXISTS too, as Kafka keeps every error its controller answers.
-                createOnce(topic.name(), () -> quota.record(topic.partitions()) ? topics.autoCreate(topic)
+                createOnce(topic.name(), () -> quota.test(topic.partitions()) ? topics.autoCreate(topic)
                         : TopicRegistry.Outcome.failed(Errors.THROTTLING_QUOTA_EXCEEDED, null),
                         refused -> refusals.remember(topic.name(),
                                 TopicCreationErrors.messageOf(refused.error(), refused.message()), errorRetentionMs));

@@ -54,8 +54,9 @@ class LocalTopicAutoCreationTest {
         ClientQuotas quotas = ClientQuotas.open(quotaDir);
         quotas.alter(Map.of(QuotaEntity.of(QuotaEntity.CLIENT_ID, "app-1"),
                 Map.of(QuotaConfig.CONTROLLER_MUTATION_RATE, 1.0)));
+        ControllerMutationQuotas mutationQuotas = new ControllerMutationQuotas(quotas, clock::nowMs, 2, 1);
         creation = new LocalTopicAutoCreation(topics, counted, new TopicCreationErrors(clock::nowMs),
-                new ControllerMutationQuotas(quotas, clock::nowMs, 2, 1));
+                client -> mutationQuotas.newQuotaForCreationsOf(client.principalName(), client.clientId())::record);
     }
 
     /** A streams member's heartbeat from client id {@code clientId}. */
