@@ -240,23 +240,25 @@ public final class DescribeConfigsHandler implements ApiHandler {
     }
 
     /**
-     * This broker's configs: every key it reads, at its dynamic value if one is stored (as Kafka would answer it;
-     * docs/configuration.md says which of them this broker acts on), else its value from the file or default, and
-     * any other dynamic config stored for it or the cluster; read-only unless Kafka lets it change at runtime.
+     * This broker's configs: every key it reads (those Kafka has no default for only where set), at its dynamic value
+     * if one is stored (as Kafka would answer it; docs/configuration.md says which of them this broker acts on), else
+     * its value from the file or default, and any other dynamic config stored for it or the cluster; read-only unless
+     * Kafka lets it change at runtime.
      */
     private void describeBroker(List<String> keys, DescribeConfigsResult result, boolean includeSynonyms) {
         Map<String, String> own = dynamic.of(Integer.toString(node.nodeId()));
         Map<String, String> clusterDefault = dynamic.of("");
         Map<String, Entry> entries = new TreeMap<>();
-        BrokerConfig.knownKeys().forEach((name, key) -> entries.put(name, brokerEntry(name,
-                own.getOrDefault(name, clusterDefault.getOrDefault(name, text(config.get(key)))),
-                brokerSynonyms(TopicConfig.brokerFamily(key), name))));
-        for (Map<String, String> level : List.of(clusterDefault, own)) {
-            level.forEach((name, value) -> {
-                if (!BrokerConfig.knownKeys().containsKey(name)) {
-                    entries.put(name, brokerEntry(name, value, brokerSynonyms(family(name), name)));
-                }
-            });
+        BrokerConfig.knownKeys().forEach((name, key) -> {
+            if (!BrokerConfig.withoutKafkaDefault(key) || config.isSet(key)) {
+                entries.put(name, brokerEntry(name,
+                        own.getOrDefault(name, clusterDefault.getOrDefault(name, text(config.get(key)))),
+                        brokerSynonyms(TopicConfig.brokerFamily(key), name)));
+            }
+        });
+        for (Map<String, String> level : List.of(own, clusterDefault)) {
+            level.forEach((name, value) -> entries.computeIfAbsent(name,
+                    listed -> brokerEntry(name, value, brokerSynonyms(family(name), name))));
         }
         entries.values().stream().filter(entry -> asked(keys, entry.name()))
                 .forEach(entry -> addConfig(result, entry, includeSynonyms));
@@ -356,7 +358,8 @@ public final class DescribeConfigsHandler implements ApiHandler {
             }
         }
         for (TopicConfig.BrokerSynonym synonym : synonyms) {
-            String defaultValue = synonym.key() != null ? text(synonym.key().defaultValue()) : synonym.kafkaDefault();
+            String defaultValue = synonym.key() == null ? synonym.kafkaDefault()
+                    : BrokerConfig.withoutKafkaDefault(synonym.key()) ? null : text(synonym.key().defaultValue());
             if (defaultValue != null) {
                 found.add(new Synonym(synonym.name(), defaultValue, ConfigResources.DEFAULT_CONFIG));
             }

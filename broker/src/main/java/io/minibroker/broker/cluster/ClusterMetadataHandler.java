@@ -3,6 +3,7 @@ package io.minibroker.broker.cluster;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.metadata.MetadataHandler;
+import io.minibroker.broker.topic.RequestingClient;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
@@ -63,7 +64,7 @@ public final class ClusterMetadataHandler implements ApiHandler {
                             && TopicRegistry.invalidName(name) == null)
                     .collect(Collectors.toCollection(LinkedHashSet::new));
             if (!creatable.isEmpty()) {
-                autoCreation.createFor(context, request.header(), creatable);
+                autoCreation.createFor(new RequestingClient(context, request.header()), creatable);
             }
         }
         return CompletableFuture.completedFuture(answer(context, request, requested));

@@ -1,8 +1,8 @@
 package io.minibroker.broker.cluster;
 
-import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.topic.AutoCreatedTopic;
+import io.minibroker.broker.topic.RequestingClient;
 import io.minibroker.broker.topic.TopicCreation;
 import io.minibroker.broker.topic.TopicCreationErrors;
 import io.minibroker.protocol.error.Errors;
@@ -32,10 +32,10 @@ import java.util.function.Function;
  * request, with its principal, address, client id and correlation id, as Kafka's broker wraps them when it has the
  * request's context: the controller authorizes them as the client's and counts them against the client's
  * {@code controller_mutation_rate} (strict: CreateTopics v7), so a client over its quota has its topic refused
- * THROTTLING_QUOTA_EXCEEDED and finds it still unknown until the quota lets the creation through. The others go on the
- * broker's own account: {@code __consumer_offsets} for a FindCoordinator and the share-group state topic, as Kafka's
- * (no context there), and a streams group's internal topics, which Kafka wraps with the heartbeat's context (the
- * group coordinator here does not carry it to them). What the controller answers to a client's topics is only
+ * THROTTLING_QUOTA_EXCEEDED and finds it still unknown until the quota lets the creation through. A streams group's
+ * internal topics go the same way as the member's heartbeat, as Kafka's KafkaApis passes its context. The others go on
+ * the broker's own account: {@code __consumer_offsets} for a FindCoordinator and the share-group state topic, as
+ * Kafka's (no context there). What the controller answers to a client's topics is only
  * logged: a topic it could not create is asked for again by the client's next request. A topic already being created
  * is not asked for again, so a client retrying it adds nothing to the controller's queue. A streams group's internal
  * topic the controller refused, or whose request failed, is kept in {@link TopicCreationErrors} with the controller's
@@ -64,22 +64,27 @@ public final class ControllerTopicAutoCreation implements TopicCreation {
                 request -> controller.forward(ApiKey.CREATE_TOPICS, VERSION, request), (name, refusal) -> { });
     }
 
-    /**
-     * Has a Metadata request's unknown topics created on its client's account: {@code metadata} is that request's
-     * header, whose client id and correlation id the CreateTopics inside the envelope borrows, as Kafka's does.
-     */
-    public void createFor(RequestContext client, RequestHeader metadata, Collection<String> names) {
-        createOnce(names.stream().map(name -> AutoCreatedTopic.of(name, config)).toList(), request ->
-                controller.forwardAs(client, new Request(new RequestHeader(ApiKey.CREATE_TOPICS.id(), VERSION,
-                        metadata.correlationId(), metadata.clientId()), ApiKey.CREATE_TOPICS, request)),
+    /** Has a Metadata request's unknown topics created on its client's account. */
+    public void createFor(RequestingClient client, Collection<String> names) {
+        createOnce(names.stream().map(name -> AutoCreatedTopic.of(name, config)).toList(), asClient(client),
                 (name, refusal) -> { });
     }
 
     @Override
-    public void createAsDecided(Collection<AutoCreatedTopic> topics, long errorRetentionMs) {
-        createOnce(topics.stream().filter(topic -> !refusals.holds(topic.name())).toList(),
-                request -> controller.forward(ApiKey.CREATE_TOPICS, VERSION, request),
+    public void createAsDecided(Collection<AutoCreatedTopic> topics, long errorRetentionMs,
+                                RequestingClient client) {
+        createOnce(topics.stream().filter(topic -> !refusals.holds(topic.name())).toList(), asClient(client),
                 (name, refusal) -> refusals.remember(name, refusal, errorRetentionMs));
+    }
+
+    /**
+     * Sends a CreateTopics in an Envelope as {@code client}'s, with the client id and correlation id of the request it
+     * is made for, as Kafka's KRaftTopicCreator.createTopicWithPrincipal does.
+     */
+    private Function<Struct, CompletableFuture<Struct>> asClient(RequestingClient client) {
+        RequestHeader header = new RequestHeader(ApiKey.CREATE_TOPICS.id(), VERSION, client.header().correlationId(),
+                client.clientId());
+        return request -> controller.forwardAs(client.context(), new Request(header, ApiKey.CREATE_TOPICS, request));
     }
 
     @Override

@@ -625,6 +625,19 @@ public final class BrokerConfig {
         return !dynamicValues.equals(previous);
     }
 
+    /**
+     * The keys Kafka's KafkaConfig does not define, which its DynamicConfig.Broker adds (the replication throttled
+     * rates): Kafka's DescribeConfigs of a broker lists one only where it is set (in the file or dynamically), and with
+     * no default among its synonyms, as Kafka's broker config has only the values given to it for these.
+     */
+    private static final Set<ConfigKey<?>> WITHOUT_KAFKA_DEFAULT =
+            Set.of(LEADER_REPLICATION_THROTTLED_RATE, FOLLOWER_REPLICATION_THROTTLED_RATE);
+
+    /** Whether Kafka describes this key with no default: see {@link #WITHOUT_KAFKA_DEFAULT}. */
+    public static boolean withoutKafkaDefault(ConfigKey<?> key) {
+        return WITHOUT_KAFKA_DEFAULT.contains(key);
+    }
+
     /** Every key this broker knows, by name. */
     public static Map<String, ConfigKey<?>> knownKeys() {
         return KEYS;

@@ -6,6 +6,7 @@ import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.AutoCreatedTopic;
 import io.minibroker.broker.topic.InternalTopicCreation;
 import io.minibroker.broker.topic.InternalTopics;
+import io.minibroker.broker.topic.RequestingClient;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.Errors;
@@ -63,7 +64,8 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
     /** Until the broker says how internal topics are created: none is, none was refused. */
     private static final InternalTopicCreation NO_CREATION = new InternalTopicCreation() {
         @Override
-        public void createAsDecided(Collection<AutoCreatedTopic> topics, long errorRetentionMs) {
+        public void createAsDecided(Collection<AutoCreatedTopic> topics, long errorRetentionMs,
+                                    RequestingClient client) {
         }
 
         @Override
@@ -250,7 +252,8 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
         if (!outcome.toCreate().isEmpty()) {
             // Kafka keeps a refused creation for twice the group's heartbeat interval: the members are told why for
             // a heartbeat or two, and the topic is asked for again after that.
-            internalTopics.createAsDecided(outcome.toCreate(), 2L * settings.heartbeatIntervalMs(groupId));
+            internalTopics.createAsDecided(outcome.toCreate(), 2L * settings.heartbeatIntervalMs(groupId),
+                    request.requester());
             response = withCreationFailures(response, outcome.toCreate());
         }
         if (written == null) {
@@ -438,24 +441,26 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
     }
 
     /**
-     * The topology's status; the internal topics it lacks that the member's principal may create go to
-     * {@code toCreate}, and those it may not are named in the status, as KafkaApis appends "Unauthorized to CREATE
-     * on topics …." to it.
+     * The topology's status; the internal topics it lacks go to {@code toCreate} if the member's principal may create
+     * every one of them, else none does and those it may not create are named in the status, as Kafka's
+     * KafkaApis.handleStreamsGroupHeartbeat appends "Unauthorized to CREATE on topics …." and asks for no creation.
      */
     private static StreamsConfiguredTopology.Status creatable(StreamsConfiguredTopology configured,
                                                               StreamsGroupHeartbeat.Request request,
                                                               List<AutoCreatedTopic> toCreate) {
         Set<String> refused = new TreeSet<>();
         for (StreamsConfiguredTopology.InternalTopic topic : configured.missingInternalTopics()) {
-            if (request.mayCreateTopic().test(topic.name())) {
-                toCreate.add(new AutoCreatedTopic(topic.name(), topic.partitions(), topic.replicationFactor(),
-                        topic.configs()));
-            } else {
+            if (!request.mayCreateTopic().test(topic.name())) {
                 refused.add(topic.name());
             }
         }
         StreamsConfiguredTopology.Status status = configured.status();
-        return refused.isEmpty() ? status : new StreamsConfiguredTopology.Status(status.code(),
+        if (refused.isEmpty()) {
+            configured.missingInternalTopics().forEach(topic -> toCreate.add(new AutoCreatedTopic(topic.name(),
+                    topic.partitions(), topic.replicationFactor(), topic.configs())));
+            return status;
+        }
+        return new StreamsConfiguredTopology.Status(status.code(),
                 status.detail() + "; Unauthorized to CREATE on topics " + String.join(",", refused) + ".");
     }
 

@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.topic.RequestingClient;
 import io.minibroker.protocol.error.Errors;
 
 import java.util.List;
@@ -18,14 +19,15 @@ final class StreamsGroupHeartbeat {
      * it holds (each alone, as the request has them, so that Kafka's "all or none" check can be made); the endpoint,
      * process id and client tags are null when unchanged since the member's last heartbeat.
      * {@code usesSourceTopicRegex} tells whether the topology subscribes to topics by regular expression;
-     * {@code mayCreateTopic} whether the member's principal may have an internal topic created.
+     * {@code mayCreateTopic} whether the member's principal may have an internal topic created, and {@code requester}
+     * the heartbeat on whose account they are created.
      */
     record Request(String groupId, String memberId, int memberEpoch, int endpointInformationEpoch, String instanceId,
                    String rackId, int rebalanceTimeoutMs, StreamsTopology topology, boolean usesSourceTopicRegex,
                    Map<String, Set<Integer>> activeTasks, Map<String, Set<Integer>> standbyTasks,
                    Map<String, Set<Integer>> warmupTasks, String processId, StreamsGroupMember.Endpoint userEndpoint,
                    Map<String, String> clientTags, boolean shutdownApplication, String clientId, String clientHost,
-                   Predicate<String> mayCreateTopic) {
+                   Predicate<String> mayCreateTopic, RequestingClient requester) {
 
         /** What the member says it holds, or null if it did not say. */
         StreamsTasks ownedTasks() {

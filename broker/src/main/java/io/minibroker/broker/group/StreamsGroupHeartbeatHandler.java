@@ -2,6 +2,7 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.topic.RequestingClient;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.StreamsGroupHeartbeatRequestView;
 import io.minibroker.protocol.message.view.StreamsGroupHeartbeatResponseView;
@@ -45,7 +46,8 @@ public final class StreamsGroupHeartbeatHandler implements ApiHandler {
                 body.memberEpoch(), body.endpointInformationEpoch(), body.instanceId(), body.rackId(),
                 body.rebalanceTimeoutMs(), topology, regex[0], tasks(body.activeTasks()), tasks(body.standbyTasks()),
                 tasks(body.warmupTasks()), body.processId(), endpoint, clientTags, body.shutdownApplication(),
-                clientId, context.clientHost(), context.topicRights()::mayCreate);
+                clientId, context.clientHost(), context.topicRights()::mayCreate,
+                new RequestingClient(context, request.header()));
         return coordinator.streamsGroupHeartbeat(heartbeat).thenApply(StreamsGroupHeartbeatHandler::response);
     }
 

@@ -3,6 +3,8 @@ package io.minibroker.broker.metadata;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.quota.ControllerMutationQuotas;
+import io.minibroker.broker.topic.AutoCreatedTopic;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -34,7 +36,11 @@ import java.util.concurrent.Executor;
  * sets a creation off: a client asks again (after its metadata backoff) and gets the partitions then. The creation
  * itself is done before the answer, so that next request finds the topic; such a request is answered on the
  * topic-creation executor, as creating writes files (not the disk executor, from which produces are answered: they
- * must not wait behind it); every other one on the event loop.
+ * must not wait behind it); every other one on the event loop. The topics one request creates count against its
+ * client's {@code controller_mutation_rate} as one CreateTopics of the latest version (strict), as Kafka's broker
+ * forwards them to its controller in an Envelope as the client's (its combined single node too): a topic that comes
+ * while the client's quota is spent is not created, and the client finds it still unknown until the quota lets a
+ * creation through.
  */
 public final class MetadataHandler implements ApiHandler {
 
@@ -45,15 +51,23 @@ public final class MetadataHandler implements ApiHandler {
 
     private final LocalNode node;
     private final TopicRegistry topics;
+    private final BrokerConfig config;
     private final boolean autoCreate;
     private final Executor creation;
+    private final ControllerMutationQuotas mutationQuotas;
 
-    /** @param creation where a request that creates a topic is answered, since creating writes files */
-    public MetadataHandler(LocalNode node, TopicRegistry topics, BrokerConfig config, Executor creation) {
+    /**
+     * @param creation       where a request that creates a topic is answered, since creating writes files
+     * @param mutationQuotas what the topics created count against
+     */
+    public MetadataHandler(LocalNode node, TopicRegistry topics, BrokerConfig config, Executor creation,
+                           ControllerMutationQuotas mutationQuotas) {
         this.node = node;
         this.topics = topics;
+        this.config = config;
         this.autoCreate = config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE);
         this.creation = creation;
+        this.mutationQuotas = mutationQuotas;
     }
 
     @Override
@@ -143,20 +157,23 @@ public final class MetadataHandler implements ApiHandler {
         if (asksForAllTopics(request.version(), requested)) {
             topics.all().forEach(topic -> describe(topic, response.addTopic()));
         } else {
-            boolean mayCreate = autoCreate && metadataRequest.allowAutoTopicCreation();
+            ControllerMutationQuotas.Quota creations = autoCreate && metadataRequest.allowAutoTopicCreation()
+                    ? mutationQuotas.newQuotaForCreationsOf(context.principal().name(), request.header().clientId())
+                    : null;
             boolean idsOnly = answersByIdOnly(requested);
             // Kafka answers the set of topics asked for: a topic asked twice is answered once.
             Set<Object> answered = new HashSet<>();
             for (MetadataRequestView.MetadataRequestTopic wanted : requested) {
                 if ((!idsOnly || byId(wanted)) && answered.add(byId(wanted) ? wanted.topicId() : wanted.name())) {
-                    answer(wanted, mayCreate, response.addTopic());
+                    answer(wanted, creations, response.addTopic());
                 }
             }
         }
         return response.struct();
     }
 
-    private void answer(MetadataRequestView.MetadataRequestTopic wanted, boolean mayCreate,
+    /** @param creations the quota a topic created counts against; null if none may be created */
+    private void answer(MetadataRequestView.MetadataRequestTopic wanted, ControllerMutationQuotas.Quota creations,
                         MetadataResponseView.MetadataResponseTopic result) {
         if (byId(wanted)) {
             Optional<TopicMetadata> byId = topics.get(wanted.topicId());
@@ -168,13 +185,21 @@ public final class MetadataHandler implements ApiHandler {
             return;
         }
         Optional<TopicMetadata> topic = topics.get(wanted.name());
-        if (topic.isEmpty() && mayCreate && TopicRegistry.invalidName(wanted.name()) == null) {
+        if (topic.isEmpty() && creations != null && TopicRegistry.invalidName(wanted.name()) == null) {
             // Created now, answered as Kafka answers while its controller creates it: unknown, no partitions. A
             // creation that fails leaves the topic unknown too, as Kafka's brokers answer while their controller
-            // refuses it (default.replication.factor above the brokers, a name colliding over '.' and '_').
-            TopicRegistry.Outcome created = topics.autoCreate(wanted.name());
-            if (created.error() != Errors.NONE && created.error() != Errors.TOPIC_ALREADY_EXISTS) {
-                LOG.info("Could not auto-create topic {}: {} {}", wanted.name(), created.error(), created.message());
+            // refuses it (default.replication.factor above the brokers, a name colliding over '.' and '_', the
+            // client's controller_mutation_rate spent); an illegal name, which Kafka's broker never asks its
+            // controller for, is answered INVALID_TOPIC_EXCEPTION below.
+            AutoCreatedTopic decided = AutoCreatedTopic.of(wanted.name(), config);
+            if (!creations.record(decided.partitions())) {
+                LOG.info("Could not auto-create topic {}: {}", wanted.name(), Errors.THROTTLING_QUOTA_EXCEEDED);
+            } else {
+                TopicRegistry.Outcome created = topics.autoCreate(decided);
+                if (created.error() != Errors.NONE && created.error() != Errors.TOPIC_ALREADY_EXISTS) {
+                    LOG.info("Could not auto-create topic {}: {} {}", wanted.name(), created.error(),
+                            created.message());
+                }
             }
             result.name(wanted.name()).errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
                     .isInternal(InternalTopics.isInternal(wanted.name()));

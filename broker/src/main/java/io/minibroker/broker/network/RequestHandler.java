@@ -212,6 +212,15 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             frame.release(); // pipelined behind the failed step: the connection is closing, nothing more is served
             return;
         }
+        if (sasl != null && sasl.badMechanismMessage() != null) {
+            // Kafka's authenticator throws at the frame after such a handshake, before reading it as a request, and
+            // its Selector closes the connection at once (no failed-authentication delay), answering nothing.
+            frame.release();
+            LOG.info("Failed re-authentication with {} ({})", ctx.channel().remoteAddress(),
+                    sasl.badMechanismMessage());
+            ctx.close();
+            return;
+        }
         if (sasl != null && sasl.awaitsRawToken()) {
             authenticateRawToken(ctx, frame);
             return;

@@ -4,6 +4,7 @@ import io.minibroker.broker.metrics.QuotaMeters;
 import io.minibroker.broker.metrics.SampledStat;
 import io.minibroker.broker.quota.QuotaResolution.Applied;
 import io.minibroker.broker.quota.QuotaResolution.Tags;
+import io.minibroker.protocol.message.ApiKey;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,6 +58,15 @@ public final class ControllerMutationQuotas {
         this.burstSeconds = (double) windows * windowSeconds;
         this.mutationRates = new RateTable<>(SampledStat.DEFAULT_SAMPLES, SampledStat.DEFAULT_WINDOW_MS,
                 (tags, entry) -> meters.entity(tags.user(), tags.clientId(), () -> entry.measure(clockMs.getAsLong())));
+    }
+
+    /**
+     * The quota of the topics this broker has created on a client's account (a Metadata request's, a streams group
+     * member's internal topics), counted as Kafka's controller counts the CreateTopics its broker sends in an Envelope
+     * as the client's: of the latest version, so strict.
+     */
+    public Quota newQuotaForCreationsOf(String user, String clientId) {
+        return newQuotaFor(user, clientId, ApiKey.CREATE_TOPICS.highestStableVersion(), CREATE_TOPICS_STRICT_SINCE);
     }
 
     /**

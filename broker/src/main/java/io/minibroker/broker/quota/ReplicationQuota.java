@@ -4,9 +4,13 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.ConfigKey;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.topic.TopicConfig;
+import io.minibroker.broker.topic.TopicDeletionListener;
+import io.minibroker.broker.topic.TopicMetadata;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -21,7 +25,7 @@ import java.util.function.LongSupplier;
  * broker's id. Whether a partition is held back is the caller's decision (Kafka's shouldLeaderThrottle and
  * shouldFollowerThrottle also ask whether the replica is in sync); this answers whether the rate is over its bound.
  */
-public final class ReplicationQuota {
+public final class ReplicationQuota implements TopicDeletionListener {
 
     private final String throttledReplicasKey;
     private final int brokerId;
@@ -86,6 +90,21 @@ public final class ReplicationQuota {
             parsed.put(partition.topic(), last);
         }
         return last.replicas().throttles(partition.partition());
+    }
+
+    /**
+     * Forgets the deleted topics' lists, which nothing asks about again (a name created anew is parsed anew), as
+     * Kafka's brokers drop a deleted topic's throttled partitions (its configs leave the image with it, and its
+     * TopicConfigHandler then removes the throttle from the ReplicationQuotaManager).
+     */
+    @Override
+    public void onTopicsDeleted(Collection<TopicMetadata> deleted) {
+        deleted.forEach(topic -> parsed.remove(topic.name()));
+    }
+
+    /** The topics whose lists are kept (parsed and not forgotten): what {@link #onTopicsDeleted} must empty. */
+    public Set<String> keptTopics() {
+        return Set.copyOf(parsed.keySet());
     }
 
     /** Whether the bytes recorded are, as a rate, above the throttled rate now (never when none is set). */

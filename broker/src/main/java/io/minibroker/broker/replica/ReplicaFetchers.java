@@ -5,9 +5,11 @@ import io.minibroker.broker.quota.ReplicationQuota;
 import io.minibroker.broker.security.ClientSecurity;
 import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.topic.TopicMetadata;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +86,11 @@ public final class ReplicaFetchers implements AutoCloseable {
             byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, settings,
                     security, pauses, delays, flushHolds, metrics, quota, onProgress)).setPartitions(partitions);
         });
+    }
+
+    /** Tells the follower's throttle of the topics the image no longer has. */
+    void forgetDeletedTopics(Collection<TopicMetadata> deleted) {
+        quota.onTopicsDeleted(deleted);
     }
 
     /**

@@ -366,6 +366,8 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
             producePurgatory.checkAndComplete(partition);
         }
         if (!deleted.isEmpty()) {
+            leaderQuota.onTopicsDeleted(deleted);
+            fetchers.forgetDeletedTopics(deleted);
             deletionListener.onTopicsDeleted(deleted);
         }
         highWatermarkCheckpointer.start();

@@ -120,7 +120,10 @@ public final class SaslSession {
     private Long lastReauthenticationMs;
     /** Whether a re-authentication is under way: then the principal it must keep is {@link #principal}. */
     private boolean reauthenticating;
-    /** Why a re-authentication's handshake named another mechanism: it fails at the next step, as in Kafka. */
+    /**
+     * Why a re-authentication's handshake named another mechanism: it fails at the client's next frame, as Kafka's
+     * authenticator fails it (REAUTH_BAD_MECHANISM).
+     */
     private String badMechanismMessage;
     /** Whether a SaslAuthenticate v1+ came: the client knows session lifetimes, so it can re-authenticate. */
     private boolean clientSupportsReauthentication;
@@ -229,6 +232,14 @@ public final class SaslSession {
         return true;
     }
 
+    /**
+     * Why the re-authentication fails at the client's next frame, whatever it is, with nothing answered: its
+     * handshake named another mechanism than the session's (then answered NONE, as Kafka answers it); null otherwise.
+     */
+    public String badMechanismMessage() {
+        return badMechanismMessage;
+    }
+
     /** Whether the handshake chose a mechanism and SaslAuthenticate requests are awaited. */
     public boolean awaitsAuthenticate() {
         return state == State.AWAITING_AUTHENTICATE;
@@ -258,7 +269,7 @@ public final class SaslSession {
             return fail(Errors.UNSUPPORTED_SASL_MECHANISM, "Unsupported SASL mechanism " + mechanism);
         }
         if (reauthenticating && !mechanism.equals(this.mechanism)) {
-            // Kafka answers the handshake and fails the step after it.
+            // Kafka answers the handshake and fails at the frame after it (see badMechanismMessage()).
             badMechanismMessage = "SASL mechanism '" + mechanism + "' requested by client is not supported for"
                     + " re-authentication of mechanism '" + this.mechanism + "'";
         }
@@ -284,9 +295,6 @@ public final class SaslSession {
     public Step authenticate(byte[] token) {
         if (state != State.AWAITING_AUTHENTICATE && state != State.AWAITING_RAW_TOKEN) {
             return fail(Errors.ILLEGAL_SASL_STATE, "Unexpected SaslAuthenticate request in state " + state);
-        }
-        if (badMechanismMessage != null) {
-            return fail(Errors.SASL_AUTHENTICATION_FAILED, badMechanismMessage);
         }
         return scram != null ? scramRound(token) : plain(token);
     }

@@ -76,7 +76,7 @@ final class SingleNodeApis {
         ControllerMutationQuotas mutationQuotas = new ControllerMutationQuotas(clientQuotas, clock::monotonicMs,
                 config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_NUM),
                 config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS), mutationMeters);
-        apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation))
+        apis.add(ApiKey.METADATA, new MetadataHandler(node, topics, config, topicCreation, mutationQuotas))
                 .add(ApiKey.DESCRIBE_TOPIC_PARTITIONS, new DescribeTopicPartitionsHandler(
                         DescribeTopicPartitionsHandler.singleNode(node, topics)))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, node))
@@ -104,7 +104,8 @@ final class SingleNodeApis {
                 // The node is its own controller, the only voter: no one fetches an image from it.
                 .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> QuorumReport.leaderAlone(node.nodeId(),
                         0, clock.wallClockMs(), List.of(), node.advertisedListeners().get())));
-        return new LocalTopicAutoCreation(topics, topicCreation, new TopicCreationErrors(clock::monotonicMs));
+        return new LocalTopicAutoCreation(topics, topicCreation, new TopicCreationErrors(clock::monotonicMs),
+                client -> mutationQuotas.newQuotaForCreationsOf(client.principalName(), client.clientId())::record);
     }
 
     /** Whether a partition is one of this node's (what AddPartitionsToTxn may add). */

@@ -13,10 +13,11 @@ import java.util.Map;
 public interface InternalTopicCreation {
 
     /**
-     * Has these topics created, but for those whose creation is already under way or was refused less than its
+     * Has these topics created on {@code client}'s account (the group member's heartbeat, as Kafka's KafkaApis passes
+     * its request context), but for those whose creation is already under way or was refused less than its
      * {@code errorRetentionMs} ago; returns at once. A refusal is kept {@code errorRetentionMs}.
      */
-    void createAsDecided(Collection<AutoCreatedTopic> topics, long errorRetentionMs);
+    void createAsDecided(Collection<AutoCreatedTopic> topics, long errorRetentionMs, RequestingClient client);
 
     /** Why the creation of these topics was refused, by topic name, for those whose refusal is still kept. */
     Map<String, String> creationErrors(Collection<String> names);

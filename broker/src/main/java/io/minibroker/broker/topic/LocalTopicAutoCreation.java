@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
 /**
@@ -30,15 +31,19 @@ public final class LocalTopicAutoCreation implements TopicCreation {
     private final Executor creation;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final TopicCreationErrors refusals;
+    private final CreationQuota creationQuota;
 
     /**
-     * @param creation where topics are created: not the disk executor, which answers produces
-     * @param refusals where refused internal topics are kept
+     * @param creation       where topics are created: not the disk executor, which answers produces
+     * @param refusals       where refused internal topics are kept
+     * @param creationQuota  what the internal topics created on a member's account count against
      */
-    public LocalTopicAutoCreation(TopicRegistry topics, Executor creation, TopicCreationErrors refusals) {
+    public LocalTopicAutoCreation(TopicRegistry topics, Executor creation, TopicCreationErrors refusals,
+                                  CreationQuota creationQuota) {
         this.topics = topics;
         this.creation = creation;
         this.refusals = refusals;
+        this.creationQuota = creationQuota;
     }
 
     @Override
@@ -49,12 +54,18 @@ public final class LocalTopicAutoCreation implements TopicCreation {
     }
 
     @Override
-    public void createAsDecided(Collection<AutoCreatedTopic> decided, long errorRetentionMs) {
+    public void createAsDecided(Collection<AutoCreatedTopic> decided, long errorRetentionMs,
+                                RequestingClient client) {
+        // One CreateTopics of the member's, as Kafka's controller counts it: over the quota a topic is refused
+        // THROTTLING_QUOTA_EXCEEDED (kept as any refusal), and the creations run one at a time on the executor.
+        IntPredicate quota = creationQuota.forRequestOf(client);
         for (AutoCreatedTopic topic : decided) {
             if (!refusals.holds(topic.name())) {
                 // Any refusal is kept, TOPIC_ALREADY_EXISTS too, as Kafka keeps every error its controller answers.
-                createOnce(topic.name(), () -> topics.autoCreate(topic), refused -> refusals.remember(topic.name(),
-                        TopicCreationErrors.messageOf(refused.error(), refused.message()), errorRetentionMs));
+                createOnce(topic.name(), () -> quota.test(topic.partitions()) ? topics.autoCreate(topic)
+                        : TopicRegistry.Outcome.failed(Errors.THROTTLING_QUOTA_EXCEEDED, null),
+                        refused -> refusals.remember(topic.name(),
+                                TopicCreationErrors.messageOf(refused.error(), refused.message()), errorRetentionMs));
             }
         }
     }

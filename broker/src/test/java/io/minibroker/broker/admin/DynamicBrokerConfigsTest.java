@@ -89,6 +89,49 @@ class DynamicBrokerConfigsTest {
         }
     }
 
+    /**
+     * The replication throttled rates, which Kafka's KafkaConfig does not define (its DynamicConfig.Broker does), as a
+     * Kafka 4.3.1 node describes them ({@code kafka-configs --describe --all}): not listed while unset, then LONG,
+     * not sensitive, with the dynamic values alone as synonyms.
+     */
+    @Test
+    void theReplicationThrottledRatesAreListedOnlyWhereSetWithTheirValues() throws Exception {
+        try (Admin admin = TestBrokers.admin(broker)) {
+            assertThat(describe(admin, THIS_BROKER).entries()).extracting(ConfigEntry::name)
+                    .doesNotContain("leader.replication.throttled.rate", "follower.replication.throttled.rate");
+
+            set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "leader.replication.throttled.rate", "1000");
+            set(admin, CLUSTER_DEFAULT, AlterConfigOp.OpType.SET, "leader.replication.throttled.rate", "3000");
+            set(admin, CLUSTER_DEFAULT, AlterConfigOp.OpType.SET, "follower.replication.throttled.rate", "4000");
+
+            Config config = describe(admin, THIS_BROKER);
+            ConfigEntry leader = config.get("leader.replication.throttled.rate");
+            assertThat(leader.value()).isEqualTo("1000");
+            assertThat(leader.isSensitive()).isFalse();
+            assertThat(leader.type()).isEqualTo(ConfigEntry.ConfigType.LONG);
+            assertEntry(leader, ConfigSource.DYNAMIC_BROKER_CONFIG,
+                    "DYNAMIC_BROKER_CONFIG:leader.replication.throttled.rate=1000",
+                    "DYNAMIC_DEFAULT_BROKER_CONFIG:leader.replication.throttled.rate=3000");
+            ConfigEntry follower = config.get("follower.replication.throttled.rate");
+            assertThat(follower.value()).isEqualTo("4000");
+            assertThat(follower.isSensitive()).isFalse();
+            assertEntry(follower, ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG,
+                    "DYNAMIC_DEFAULT_BROKER_CONFIG:follower.replication.throttled.rate=4000");
+        }
+    }
+
+    @Test
+    void aThrottledRateSetInTheFileIsListedAsStatic() throws Exception {
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of("follower.replication.throttled.rate", "5000"));
+        try (Admin admin = TestBrokers.admin(broker)) {
+            ConfigEntry follower = describe(admin, THIS_BROKER).get("follower.replication.throttled.rate");
+            assertThat(follower.value()).isEqualTo("5000");
+            assertEntry(follower, ConfigSource.STATIC_BROKER_CONFIG,
+                    "STATIC_BROKER_CONFIG:follower.replication.throttled.rate=5000");
+        }
+    }
+
     @Test
     void kafkasChecksRefuseAStaticConfigAnotherBrokerAndAPerBrokerConfigAtTheClusterDefault() throws Exception {
         try (Admin admin = TestBrokers.admin(broker)) {

@@ -82,7 +82,7 @@ final class GroupCoordinatorCalls {
                 "0", List.of(inputTopic), List.of(), List.of(), List.of(), List.of()))));
         StreamsGroupHeartbeat.Response joined = coordinator.streamsGroupHeartbeat(new StreamsGroupHeartbeat.Request(
                 groupId, "m1", 0, 0, null, null, 30_000, topology, false, Map.of(), Map.of(), Map.of(), "p1", null,
-                Map.of(), false, "c", "h", name -> true)).get();
+                Map.of(), false, "c", "h", name -> true, null)).get();
         assertThat(joined.error()).isEqualTo(Errors.NONE);
         return joined;
     }

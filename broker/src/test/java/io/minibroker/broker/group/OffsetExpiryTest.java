@@ -275,7 +275,7 @@ class OffsetExpiryTest {
 
         StreamsGroupHeartbeat.Response left = coordinator.streamsGroupHeartbeat(new StreamsGroupHeartbeat.Request(
                 "app", "m1", -1, 0, null, null, -1, null, false, null, null, null, null, null, null, false, "c", "h",
-                topic -> true)).get();
+                topic -> true, null)).get();
         assertThat(left.error()).isEqualTo(Errors.NONE);
         int batchesBefore = offsetsTopicBatches().size();
         assertThat(expire(expiredAt)).isEqualTo(1);

@@ -85,6 +85,27 @@ class SaslReauthenticationTest {
         }
     }
 
+    /**
+     * As Kafka 4.3.1's SaslServerAuthenticator (REAUTH_BAD_MECHANISM): a handshake naming another enabled mechanism
+     * is answered NONE, and the next frame closes the connection with no answer, not even an error.
+     */
+    @Test
+    void aReauthenticationWithAnotherMechanismClosesTheConnectionAtTheNextFrameUnanswered() throws Exception {
+        Map<String, String> settings = settings("60000");
+        settings.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256");
+        broker = TestBrokers.start(logDir, settings, new ManualClock());
+        try (RawClient client = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            signIn(client, "alice", 1);
+            client.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, 3,
+                    ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "SCRAM-SHA-256")));
+            assertThat(client.receive(ApiKey.SASL_HANDSHAKE, (short) 1).body().getInt16("ErrorCode"))
+                    .isEqualTo(Errors.NONE.code());
+            client.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 4,
+                    ApiKey.SASL_AUTHENTICATE.request().newMessage().set("AuthBytes", new byte[0])));
+            assertThat(client.closedByBroker()).as("closed with nothing written").isTrue();
+        }
+    }
+
     @Test
     void withoutALifetimeTheSessionNeverEnds() throws Exception {
         ManualClock clock = new ManualClock();

@@ -1,7 +1,12 @@
 package io.minibroker.broker.quota;
 
+import io.minibroker.broker.cluster.NodeChannel;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.MetadataRequestView;
+import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -97,5 +102,40 @@ class ControllerMutationThrottleTest {
             assertThat(other.describeTopics(Set.of("b")).allTopicNames().get().get("b").partitions()).hasSize(3);
             assertThat(other.listTopics().names().get()).containsExactlyInAnyOrder("b", "c");
         }
+    }
+    /**
+     * As Kafka's broker, which forwards a Metadata request's auto-creations to its controller as the client's
+     * CreateTopics (its single combined node too), a topic a Metadata request creates counts against the client's
+     * quota: over it, the topic is not created and stays unknown; once the bucket refilled, the client's next Metadata
+     * creates it and takes its partition from the bucket, so the client's next CreateTopics waits again.
+     */
+    @Test
+    void aTopicAutoCreatedByMetadataCountsAgainstTheClientsQuota() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (Broker broker = TestBrokers.start(logDir, Map.of("controller.quota.window.num", "2"), clock);
+             Admin mutator = admin(broker, "mutator"); Admin other = admin(broker, "other");
+             NodeChannel asMutator = new NodeChannel("localhost", broker.boundPort("PLAINTEXT"), "mutator", 30_000)) {
+            other.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                    new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "mutator")),
+                    List.of(new ClientQuotaAlteration.Op(QuotaConfig.CONTROLLER_MUTATION_RATE, 10.0))))).all().get();
+            mutator.createTopics(List.of(new NewTopic("a", 21, (short) 1)), NO_RETRY).all().get();
+
+            assertThat(autoCreatingMetadata(asMutator, "wanted")).as("one token short")
+                    .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            assertThat(other.listTopics().names().get()).doesNotContain("wanted");
+
+            clock.advance(100);
+            assertThat(autoCreatingMetadata(asMutator, "wanted")).isEqualTo(Errors.NONE);
+            assertThat(refusedThrottleMs(() -> get(mutator.createTopics(List.of(new NewTopic("b", 1, (short) 1)),
+                    NO_RETRY).all()))).as("the auto-created topic's partition taken").isEqualTo(100);
+        }
+    }
+
+    /** The error a Metadata v12 allowing auto-creation answers for {@code topic}. */
+    private static Errors autoCreatingMetadata(NodeChannel node, String topic) throws Exception {
+        MetadataRequestView request = new MetadataRequestView().allowAutoTopicCreation(true);
+        request.addTopic().name(topic);
+        return Errors.forCode(new MetadataResponseView(node.send(ApiKey.METADATA, (short) 12, request.struct()))
+                .topics().get(0).errorCode());
     }
 }

@@ -27,14 +27,23 @@ final class TestReplicaManagers {
     static ReplicaManager nodeZero(TopicRegistry topics, int controllerPort, long replicaLagTimeMaxMs,
                                    BrokerClock clock) {
         BrokerConfig config = BrokerConfig.of(Map.of());
+        return nodeZero(topics, controllerPort, replicaLagTimeMaxMs, clock,
+                ReplicationQuota.leader(config, topics::overrides, clock::monotonicMs),
+                ReplicationQuota.follower(config, topics::overrides, clock::monotonicMs));
+    }
+
+    /** {@link #nodeZero(TopicRegistry, int, long, BrokerClock)} with these replication throttles. */
+    static ReplicaManager nodeZero(TopicRegistry topics, int controllerPort, long replicaLagTimeMaxMs,
+                                   BrokerClock clock, ReplicationQuota leaderQuota, ReplicationQuota followerQuota) {
+        BrokerConfig config = BrokerConfig.of(Map.of());
         return new ReplicaManager(0, topics, ProduceHandler.newPurgatory(1000, clock.purgatoryClock()),
                 FetchHandler.newPurgatory(1000, clock.purgatoryClock()),
                 DelayedDeleteRecords.newPurgatory(1000, clock.purgatoryClock()),
                 new ReplicaFetchers(0, () -> 1, FetcherSettings.of(config), ClientSecurity.NONE,
                         new BrokerTopicMetrics(new SimpleMeterRegistry()),
-                        ReplicationQuota.follower(config, topics::overrides, clock::monotonicMs), partition -> { }),
+                        followerQuota, partition -> { }),
                 new NodeChannel("localhost", controllerPort, "replica-manager-test", 10_000), replicaLagTimeMaxMs,
                 9_000, 60_000, () -> 1, ReplicaSelector.LEADER,
-                ReplicationQuota.leader(config, topics::overrides, clock::monotonicMs), clock);
+                leaderQuota, clock);
     }
 }

@@ -5,7 +5,10 @@ import io.minibroker.broker.cluster.ClusterMetadata.BrokerNode;
 import io.minibroker.broker.cluster.ClusterMetadata.PartitionImage;
 import io.minibroker.broker.cluster.ClusterMetadata.TopicImage;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.quota.ReplicationQuota;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.purgatory.time.ManualClock;
@@ -20,8 +23,10 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -87,6 +92,30 @@ class TopicDeletionsFromImagesTest {
             assertThat(deleted.name()).isEqualTo("elsewhere");
             assertThat(deleted.id()).isEqualTo(ELSEWHERE.id());
         });
+    }
+
+    /** Both replication throttles forget a deleted topic's throttled-replica lists. */
+    @Test
+    void aTopicGoneFromTheImageLeavesNoThrottledReplicaListBehind() {
+        replicas.close();
+        BrokerConfig config = BrokerConfig.of(Map.of());
+        ManualClock clock = new ManualClock();
+        Map<String, String> throttledEverywhere = Map.of(TopicConfig.LEADER_REPLICATION_THROTTLED_REPLICAS, "*",
+                TopicConfig.FOLLOWER_REPLICATION_THROTTLED_REPLICAS, "*");
+        Function<String, Optional<Map<String, String>>> overrides = name -> Optional.of(throttledEverywhere);
+        ReplicationQuota leader = ReplicationQuota.leader(config, overrides, clock::nowMs);
+        ReplicationQuota follower = ReplicationQuota.follower(config, overrides, clock::nowMs);
+        replicas = TestReplicaManagers.nodeZero(topics, 1, 30_000, BrokerClock.manual(clock), leader, follower);
+        replicas.apply(image(HOSTED, ELSEWHERE));
+        for (ReplicationQuota quota : List.of(leader, follower)) {
+            assertThat(quota.isThrottled(new TopicPartition("hosted", 0))).isTrue();
+            assertThat(quota.isThrottled(new TopicPartition("elsewhere", 0))).isTrue();
+        }
+
+        replicas.apply(image(ELSEWHERE));
+
+        assertThat(leader.keptTopics()).containsExactly("elsewhere");
+        assertThat(follower.keptTopics()).containsExactly("elsewhere");
     }
 
     private static TopicImage topic(String name, UUID id, int replica) {
