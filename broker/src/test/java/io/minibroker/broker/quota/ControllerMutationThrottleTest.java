@@ -125,6 +125,9 @@ class ControllerMutationThrottleTest {
             assertThat(other.listTopics().names().get()).doesNotContain("wanted");
 
             clock.advance(100);
+            assertThat(autoCreatingMetadata(asMutator, "wanted")).as("created, answered as Kafka while it creates")
+                    .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            assertThat(other.listTopics().names().get()).contains("wanted");
             assertThat(autoCreatingMetadata(asMutator, "wanted")).isEqualTo(Errors.NONE);
             assertThat(refusedThrottleMs(() -> get(mutator.createTopics(List.of(new NewTopic("b", 1, (short) 1)),
                     NO_RETRY).all()))).as("the auto-created topic's partition taken").isEqualTo(100);
