@@ -50,11 +50,6 @@ public final class ReplicaFetchers implements AutoCloseable {
      * @param onProgress  told, on a fetcher's thread, of each followed partition an answer appended to or moved the
      *                    high watermark of: consumers' fetches served by this follower (KIP-392) park on it
      */
-    /** The follower's side of the replication throttle, which every fetcher records into. */
-    public ReplicationQuota quota() {
-        return quota;
-    }
-
     public ReplicaFetchers(int nodeId, LongSupplier brokerEpoch, FetcherSettings settings, ClientSecurity security,
                            BrokerTopicMetrics metrics, ReplicationQuota quota, Consumer<TopicPartition> onProgress) {
         this.nodeId = nodeId;
@@ -86,6 +81,11 @@ public final class ReplicaFetchers implements AutoCloseable {
             byLeader.computeIfAbsent(leaderId, id -> ReplicaFetcher.start(nodeId, brokerEpoch, leader, settings,
                     security, pauses, delays, flushHolds, metrics, quota, onProgress)).setPartitions(partitions);
         });
+    }
+
+    /** The follower's side of the replication throttle, which every fetcher records into. */
+    public ReplicationQuota quota() {
+        return quota;
     }
 
     /** Tells the follower's throttle of the topics the image no longer has. */
