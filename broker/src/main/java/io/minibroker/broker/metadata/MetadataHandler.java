@@ -78,9 +78,9 @@ public final class MetadataHandler implements ApiHandler {
             return CompletableFuture.completedFuture(errorResponse(metadataRequest.topics(), invalid));
         }
         if (autoCreate && metadataRequest.allowAutoTopicCreation() && namesAnUnknownTopic(metadataRequest)) {
-            return CompletableFuture.supplyAsync(() -> answer(context, request, metadataRequest), creation);
+            return CompletableFuture.supplyAsync(() -> answer(context, request, metadataRequest, true), creation);
         }
-        return CompletableFuture.completedFuture(answer(context, request, metadataRequest));
+        return CompletableFuture.completedFuture(answer(context, request, metadataRequest, false));
     }
 
     private boolean namesAnUnknownTopic(MetadataRequestView metadataRequest) {
@@ -146,7 +146,12 @@ public final class MetadataHandler implements ApiHandler {
         return response.struct();
     }
 
-    private Struct answer(RequestContext context, Request request, MetadataRequestView metadataRequest) {
+    /**
+     * @param creates whether the request names a topic to create: only then is its client's mutation quota looked up,
+     *                not at every metadata refresh a client allowing auto-creation sends
+     */
+    private Struct answer(RequestContext context, Request request, MetadataRequestView metadataRequest,
+                          boolean creates) {
         MetadataResponseView response = new MetadataResponseView()
                 .clusterId(node.clusterId())
                 .controllerId(node.nodeId());
@@ -157,7 +162,7 @@ public final class MetadataHandler implements ApiHandler {
         if (asksForAllTopics(request.version(), requested)) {
             topics.all().forEach(topic -> describe(topic, response.addTopic()));
         } else {
-            ControllerMutationQuotas.Quota creations = autoCreate && metadataRequest.allowAutoTopicCreation()
+            ControllerMutationQuotas.Quota creations = creates
                     ? mutationQuotas.newQuotaForCreationsOf(context.principal().name(), request.header().clientId())
                     : null;
             boolean idsOnly = answersByIdOnly(requested);
