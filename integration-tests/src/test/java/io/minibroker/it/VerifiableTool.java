@@ -7,7 +7,6 @@ import io.minibroker.broker.tools.KafkaToolProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +34,7 @@ final class VerifiableTool implements AutoCloseable {
     private final Path stderr;
     private final List<JsonNode> events = new CopyOnWriteArrayList<>();
     private final Thread reader;
+    private volatile IOException readFailure;
 
     private VerifiableTool(String name, Process process, Path stderr) {
         this.name = name;
@@ -64,7 +64,7 @@ final class VerifiableTool implements AutoCloseable {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            readFailure = e; // awaitExit fails on it: a lost line is a lost event
         }
     }
 
@@ -94,16 +94,22 @@ final class VerifiableTool implements AutoCloseable {
 
     /**
      * Stops the tool as ducktape's clean shutdown does (SIGTERM: the tool's shutdown hook closes its clients and
-     * prints its last events) and waits for its exit (the JVM's 143 after a SIGTERM).
+     * prints its last events) and waits for its exit (the JVM's 143 after a SIGTERM). The signal goes through the
+     * process handle: {@link Process#destroy()} also closes our end of the tool's standard output at once, losing
+     * what the tool prints while it shuts down (its last records consumed, the commit it retries after the wakeup),
+     * so the records it consumed last would look skipped.
      */
     void stop() throws Exception {
-        process.destroy();
+        process.toHandle().destroy();
         awaitExit(143);
     }
 
-    /** Kills the tool as ducktape's hard shutdown does (SIGKILL): nothing of its clients is closed. */
+    /**
+     * Kills the tool as ducktape's hard shutdown does (SIGKILL): nothing of its clients is closed. Through the process
+     * handle, as {@link #stop()}: what it printed before the signal is still read.
+     */
     void kill() throws Exception {
-        process.destroyForcibly();
+        process.toHandle().destroyForcibly();
         awaitExit(137);
     }
 
@@ -112,6 +118,7 @@ final class VerifiableTool implements AutoCloseable {
             throw new AssertionError(name + " still running after " + EXIT_SECONDS + " s: " + describe());
         }
         reader.join(TimeUnit.SECONDS.toMillis(EXIT_SECONDS));
+        assertThat(readFailure).as("reading the output of " + name).isNull();
         assertThat(process.exitValue()).as("exit of " + name + ": " + describe()).isEqualTo(exit);
     }
 
