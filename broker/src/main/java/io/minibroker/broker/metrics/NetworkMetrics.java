@@ -33,6 +33,10 @@ import java.util.function.IntConsumer;
  *   kafka.server.socket.server.metrics.expired.connections.killed.count  counter  listener
  *                                                   socket-server-metrics expired-connections-killed-count
  *                                                   (connections closed at a request past their SASL session)
+ *   kafka.server.socket.server.metrics.successful.authentication  counter  listener
+ *                                                   socket-server-metrics successful-authentication-total
+ *   kafka.server.socket.server.metrics.failed.authentication  counter  listener
+ *                                                   socket-server-metrics failed-authentication-total
  *   kafka.server.socket.server.metrics.successful.reauthentication  counter  listener
  *                                                   socket-server-metrics successful-reauthentication-total (KIP-368)
  *   kafka.server.socket.server.metrics.failed.reauthentication  counter  listener
@@ -46,7 +50,11 @@ import java.util.function.IntConsumer;
  *   minibroker.network.requests.waiting         gauge    listener         none (requests read that wait for an
  *                                                                        earlier one of their connection)
  * </pre>
- * Kafka's RequestsPerSec also carries the request's version, which these do not. An error series is created the
+ * Kafka's RequestsPerSec also carries the request's version, which these do not. Kafka's socket-server-metrics also
+ * carry a {@code networkProcessor} tag, its listener's processor thread; here a connection is served by one of the
+ * broker's Netty event loops, shared by every listener, so the series are per listener only (Kafka's summed over
+ * its processors). Kafka's Meters ({@code -rate} and {@code -total}) are exported as their total, a counter whose
+ * {@code rate()} is the rate. An error series is created the
  * first time its request answers that error, as Kafka's are; everything else up front, so recording allocates
  * nothing once a series exists. One instance per listener, with a request series for each API the listener serves,
  * as Kafka registers the broker's or the controller's APIs by listener type (two listeners serving one API share
@@ -61,6 +69,8 @@ public final class NetworkMetrics implements SaslSession.Outcomes {
     private final Counter incomingBytes;
     private final Counter outgoingBytes;
     private final Counter expiredConnectionsKilled;
+    private final Counter successfulAuthentications;
+    private final Counter failedAuthentications;
     private final Counter successfulReauthentications;
     private final Counter failedReauthentications;
     private final Counter authenticationsWithoutReauthentication;
@@ -89,6 +99,12 @@ public final class NetworkMetrics implements SaslSession.Outcomes {
         expiredConnectionsKilled = Counter.builder("kafka.server.socket.server.metrics.expired.connections.killed.count")
                 .tag("listener", listenerName)
                 .description("Connections closed at a request that came after their SASL session ended")
+                .register(registry);
+        successfulAuthentications = Counter.builder("kafka.server.socket.server.metrics.successful.authentication")
+                .tag("listener", listenerName).description("connections with successful authentication")
+                .register(registry);
+        failedAuthentications = Counter.builder("kafka.server.socket.server.metrics.failed.authentication")
+                .tag("listener", listenerName).description("connections with failed authentication")
                 .register(registry);
         successfulReauthentications = Counter.builder("kafka.server.socket.server.metrics.successful.reauthentication")
                 .tag("listener", listenerName).description("successful re-authentication of connections")
@@ -193,14 +209,25 @@ public final class NetworkMetrics implements SaslSession.Outcomes {
     }
 
     /**
-     * A connection's first authentication (its SASL exchange, or on an SSL listener its TLS handshake): counted in
-     * successful-authentication-no-reauth-total if the client cannot re-authenticate, as Kafka's selector counts it.
+     * A connection's first authentication (its SASL exchange, or on an SSL listener its TLS handshake), as Kafka's
+     * selector counts it once its channel is ready: also in successful-authentication-no-reauth-total if the client
+     * cannot re-authenticate. A PLAINTEXT connection is never counted: Kafka's channel is ready from the start.
      */
     @Override
     public void authenticated(boolean clientSupportsReauthentication) {
+        successfulAuthentications.increment();
         if (!clientSupportsReauthentication) {
             authenticationsWithoutReauthentication.increment();
         }
+    }
+
+    /**
+     * A connection's first authentication failed (a SASL step refused, or a TLS handshake failed), as Kafka's selector
+     * counts the AuthenticationException its channel's preparation throws before the first success.
+     */
+    @Override
+    public void authenticationFailed() {
+        failedAuthentications.increment();
     }
 
     @Override
