@@ -141,4 +141,36 @@ class ClientQuotaMetricsTest {
                     .as("the refused request's 100 ms").isEqualTo(100.0);
         }
     }
+
+    /**
+     * As Kafka's ControllerMutationQuotaManager, which gives every client a quota sensor once a
+     * {@code controller_mutation_rate} is set for anyone: a client without one of its own has its mutation-rate too,
+     * under the tags Kafka's callback gives it (a client-id quota is set: {@code user=""}), and is never throttled;
+     * before any is set, no client's is recorded.
+     */
+    @Test
+    void everyClientsMutationRateIsRecordedOnceAControllerMutationRateIsSetForAnyone() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (Broker broker = TestBrokers.start(logDir, Map.of(), clock);
+             Admin other = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                     "localhost:" + broker.boundPort("PLAINTEXT"), AdminClientConfig.CLIENT_ID_CONFIG, "other"))) {
+            MeterRegistry registry = broker.meterRegistry();
+            other.createTopics(List.of(new NewTopic("before", 4, (short) 1))).all().get();
+            assertThat(registry.find("kafka.server.controllermutation.mutation.rate").gauges())
+                    .as("no controller_mutation_rate set: nothing recorded").isEmpty();
+
+            other.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                    new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "mutator")),
+                    List.of(new ClientQuotaAlteration.Op(QuotaConfig.CONTROLLER_MUTATION_RATE, 1.0))))).all().get();
+            other.createTopics(List.of(new NewTopic("a", 30, (short) 1))).all().get();
+            other.createPartitions(Map.of("a", org.apache.kafka.clients.admin.NewPartitions.increaseTo(33))).all()
+                    .get();
+            other.deleteTopics(List.of("before")).all().get();
+            // Kafka's Rate over the metrics' default 2 windows of 30 s: 30 + 3 + 4 partitions in 30 s.
+            assertThat(gauge(registry, "kafka.server.controllermutation.mutation.rate", "", "other").value())
+                    .isEqualTo(37 / 30.0);
+            assertThat(gauge(registry, "kafka.server.controllermutation.throttle.time", "", "other").value())
+                    .as("never throttled").isNaN();
+        }
+    }
 }
