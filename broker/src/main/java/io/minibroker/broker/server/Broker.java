@@ -348,6 +348,8 @@ public final class Broker implements AutoCloseable {
         transactions.register(apis, onDisk, partitionExists, groupCoordinator::offsetsPartitionFor);
         if (cluster != null) {
             cluster.replicas().bindMetersTo(registry);
+            maintenance.scheduleEvery(30_000, "replication quota sensor expiry",
+                    cluster.replicas()::expireIdleQuotaSensors);
         } else {
             ReplicaManagerMeters.singleNode(registry, topics.logs().allLogs());
         }
