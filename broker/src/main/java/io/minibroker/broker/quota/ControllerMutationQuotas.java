@@ -22,8 +22,9 @@ import java.util.function.LongSupplier;
  * throttle the request met (the time the bucket needed to get back to zero), and the connection is muted that long.
  *
  * <p>Its metrics ({@link QuotaMeters}), as ControllerMutationQuotaManager's sensors, of every client once a
- * {@code controller_mutation_rate} is set for anyone: {@code mutation-rate}, the permits taken per second, a Rate over the metrics' default windows (2 of 30 s, the sensor having no config of its
- * own), and {@code throttle-time}, the average of the throttle times answered, per entity.
+ * {@code controller_mutation_rate} is set for anyone: {@code mutation-rate}, the permits taken per second, a Rate
+ * over the metrics' default windows (2 of 30 s, the sensor having no config of its own), {@code throttle-time}, the
+ * average of the throttle times answered, and {@code tokens}, what is left in the entity's token bucket, per entity.
  */
 public final class ControllerMutationQuotas {
 
@@ -57,7 +58,25 @@ public final class ControllerMutationQuotas {
         this.clockMs = clockMs;
         this.burstSeconds = (double) windows * windowSeconds;
         this.mutationRates = new RateTable<>(SampledStat.DEFAULT_SAMPLES, SampledStat.DEFAULT_WINDOW_MS,
-                (tags, entry) -> meters.entity(tags.user(), tags.clientId(), () -> entry.measure(clockMs.getAsLong())));
+                (tags, entry) -> meters.tokenBucketEntity(tags.user(), tags.clientId(),
+                        () -> entry.measure(clockMs.getAsLong()), () -> tokens(tags)));
+    }
+
+    /**
+     * Kafka's {@code tokens} of an entity: its bucket refilled to now under the quota its tags have now (Kafka's
+     * sensor measures under the quota its config was last updated to); a bucket dropped full, or never made (no
+     * limit), is full: its burst, which without a limit is Long.MAX_VALUE's, as Kafka's bucket bounded at it.
+     */
+    private double tokens(Tags tags) {
+        double bound = resolution.bound(tags);
+        double burst = bound * burstSeconds;
+        TokenBucket bucket = buckets.get(tags);
+        if (bucket == null) {
+            return burst;
+        }
+        synchronized (bucket) {
+            return bucket.measure(bound, burst, clockMs.getAsLong());
+        }
     }
 
     /**
