@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleSupplier;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -22,6 +23,7 @@ import java.util.function.LongSupplier;
  *   kafka.server.request.request.time / .throttle.time                      Request (percent of a thread)
  *   kafka.server.controllermutation.mutation.rate / .throttle.time          ControllerMutation (partitions/s)
  *   kafka.server.controllermutation.tokens         gauge  user, client-id  ControllerMutation tokens (KIP-599)
+ *   kafka.server.produce.queue.size (fetch, request, controllermutation)  gauge  <type> queue-size (muted connections)
  * </pre>
  * The rate is the quota's own (over the quota's windows); {@code throttle-time} is Kafka's Avg of the throttles the
  * entity's clients got from this quota kind, over the metrics' default windows ({@link SampledStat#kafkaDefault}),
@@ -109,6 +111,15 @@ public final class ClientQuotaMeters implements QuotaMeters {
         Gauge.builder(kafkaServerMeter("Request", "exempt-request-time"), rate, DoubleSupplier::getAsDouble)
                 .strongReference(true).description("Tracking exempt-request-time utilization percentage")
                 .register(registry);
+    }
+
+    /**
+     * Kafka's {@code queue-size} of a quota type's manager ({@code kafka.server:type=<type>}, no entity tags): the
+     * throttled channels waiting in its delay queue for their throttle to end.
+     */
+    public static void bindQueueSize(MeterRegistry registry, String quotaType, IntSupplier size) {
+        Gauge.builder(kafkaServerMeter(quotaType, "queue-size"), size, IntSupplier::getAsInt).strongReference(true)
+                .description("Tracks the size of the delay queue").register(registry);
     }
 
     /** Kafka's Sanitizer.sanitize, which its quota tags give the user's name through. */
