@@ -96,28 +96,19 @@ public final class NetworkMetrics implements SaslSession.Outcomes {
                 .tag("listener", listenerName).register(registry);
         outgoingBytes = Counter.builder("kafka.server.socket.server.metrics.outgoing.byte")
                 .tag("listener", listenerName).register(registry);
-        expiredConnectionsKilled = Counter.builder("kafka.server.socket.server.metrics.expired.connections.killed.count")
-                .tag("listener", listenerName)
-                .description("Connections closed at a request that came after their SASL session ended")
-                .register(registry);
-        successfulAuthentications = Counter.builder("kafka.server.socket.server.metrics.successful.authentication")
-                .tag("listener", listenerName).description("connections with successful authentication")
-                .register(registry);
-        failedAuthentications = Counter.builder("kafka.server.socket.server.metrics.failed.authentication")
-                .tag("listener", listenerName).description("connections with failed authentication")
-                .register(registry);
-        successfulReauthentications = Counter.builder("kafka.server.socket.server.metrics.successful.reauthentication")
-                .tag("listener", listenerName).description("successful re-authentication of connections")
-                .register(registry);
-        failedReauthentications = Counter.builder("kafka.server.socket.server.metrics.failed.reauthentication")
-                .tag("listener", listenerName).description("failed re-authentication of connections")
-                .register(registry);
-        authenticationsWithoutReauthentication = Counter.builder(
-                        "kafka.server.socket.server.metrics.successful.authentication.no.reauth")
-                .tag("listener", listenerName)
-                .description("Connections with successful authentication where the client does not support"
-                        + " re-authentication")
-                .register(registry);
+        expiredConnectionsKilled = socketServerCounter(registry, listenerName, "expired.connections.killed.count",
+                "Connections closed at a request that came after their SASL session ended");
+        successfulAuthentications = socketServerCounter(registry, listenerName, "successful.authentication",
+                "connections with successful authentication");
+        failedAuthentications = socketServerCounter(registry, listenerName, "failed.authentication",
+                "connections with failed authentication");
+        successfulReauthentications = socketServerCounter(registry, listenerName, "successful.reauthentication",
+                "successful re-authentication of connections");
+        failedReauthentications = socketServerCounter(registry, listenerName, "failed.reauthentication",
+                "failed re-authentication of connections");
+        authenticationsWithoutReauthentication = socketServerCounter(registry, listenerName,
+                "successful.authentication.no.reauth",
+                "Connections with successful authentication where the client does not support re-authentication");
         Gauge.builder("kafka.server.socket.server.metrics.reauthentication.latency.max", reauthenticationLatency,
                         latency -> latency.max(clock.monotonicMs()))
                 .tag("listener", listenerName).description("The max latency observed due to re-authentication")
@@ -132,6 +123,13 @@ public final class NetworkMetrics implements SaslSession.Outcomes {
                 .tag("listener", listenerName)
                 .description("Requests read that wait for an earlier request of their connection to be answered")
                 .register(registry);
+    }
+
+    /** A listener's counter of Kafka's socket-server-metrics, {@code metric} in the meter's dotted form. */
+    private static Counter socketServerCounter(MeterRegistry registry, String listenerName, String metric,
+                                               String description) {
+        return Counter.builder("kafka.server.socket.server.metrics." + metric).tag("listener", listenerName)
+                .description(description).register(registry);
     }
 
     /**
