@@ -122,6 +122,9 @@ public final class CreateTopicsHandler implements ApiHandler {
             fail(result, outcome.error(), outcome.message());
             return;
         }
+        if (!quota.bounded()) {
+            quota.record(outcome.topic().partitions()); // no limit to check: only the client's mutation-rate, if recorded
+        }
         result.topicId(outcome.topic().id())
                 .numPartitions(outcome.topic().partitions())
                 .replicationFactor((short) 1);

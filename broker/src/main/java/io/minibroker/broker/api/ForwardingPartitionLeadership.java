@@ -11,6 +11,8 @@ import io.minibroker.protocol.error.Errors;
  * the wrapped leadership answers in its own way (which replicas it hosts, an epoch check read from one state) is
  * what the wrapper answers, never the default recomputed from the wrapper's other answers.
  */
+import java.util.Map;
+
 public abstract class ForwardingPartitionLeadership implements PartitionLeadership {
 
     private final PartitionLeadership delegate;
@@ -35,8 +37,8 @@ public abstract class ForwardingPartitionLeadership implements PartitionLeadersh
     }
 
     @Override
-    public void sentToFollower(TopicPartition partition, long bytes) {
-        delegate.sentToFollower(partition, bytes);
+    public void answeredFollower(Map<TopicPartition, Integer> bytesByPartition) {
+        delegate.answeredFollower(bytesByPartition);
     }
 
     @Override

@@ -9,6 +9,8 @@ import io.minibroker.protocol.error.Errors;
  * Which partitions this broker leads, and what a follower's fetch tells the leader. A single node leads every
  * partition it has and has no followers.
  */
+import java.util.Map;
+
 public interface PartitionLeadership {
 
     PartitionLeadership SINGLE_NODE = new PartitionLeadership() {
@@ -133,8 +135,12 @@ public interface PartitionLeadership {
         return false;
     }
 
-    /** Bytes of this partition sent to a follower: counted against the leader's throttle if it throttles it. */
-    default void sentToFollower(TopicPartition partition, long bytes) {
+    /**
+     * A follower's fetch answered, with the bytes read for each of its partitions: those of the partitions the leader
+     * throttles are counted against its throttle, in one record per answer (none too), as Kafka's KafkaApis records
+     * every follower fetch's throttled bytes.
+     */
+    default void answeredFollower(Map<TopicPartition, Integer> bytesByPartition) {
     }
 
     /**

@@ -88,6 +88,9 @@ public final class ControllerCreateTopicsHandler implements ApiHandler {
             CreateTopicsHandler.fail(result, outcome.error(), outcome.message());
             return;
         }
+        if (!quota.bounded()) {
+            quota.record(outcome.topic().partitions().size()); // no limit to check: only the client's mutation-rate, if recorded
+        }
         result.topicId(outcome.topic().id())
                 .numPartitions(outcome.topic().partitions().size())
                 .replicationFactor((short) outcome.topic().partitions().get(0).replicas().size());

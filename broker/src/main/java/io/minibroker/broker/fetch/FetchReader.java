@@ -248,7 +248,9 @@ final class FetchReader {
                 }
             }
         }
-        sentToFollower.forEach(plan.leadership()::sentToFollower);
+        if (plan.fromFollower()) {
+            plan.leadership().answeredFollower(sentToFollower);
+        }
     }
 
     private static FetchableTopicResponse addTopic(FetchResponseView response, FetchPlan.TopicPlan topic) {

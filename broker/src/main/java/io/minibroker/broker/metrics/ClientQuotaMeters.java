@@ -7,8 +7,10 @@ import io.micrometer.core.instrument.Tags;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleSupplier;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -20,6 +22,8 @@ import java.util.function.LongSupplier;
  *   kafka.server.fetch.byte.rate / .throttle.time
  *   kafka.server.request.request.time / .throttle.time                      Request (percent of a thread)
  *   kafka.server.controllermutation.mutation.rate / .throttle.time          ControllerMutation (partitions/s)
+ *   kafka.server.controllermutation.tokens         gauge  user, client-id  ControllerMutation tokens (KIP-599)
+ *   kafka.server.produce.queue.size (fetch, request, controllermutation)  gauge  <type> queue-size (muted connections)
  * </pre>
  * The rate is the quota's own (over the quota's windows); {@code throttle-time} is Kafka's Avg of the throttles the
  * entity's clients got from this quota kind, over the metrics' default windows ({@link SampledStat#kafkaDefault}),
@@ -29,6 +33,7 @@ import java.util.function.LongSupplier;
 public final class ClientQuotaMeters implements QuotaMeters {
 
     private final MeterRegistry registry;
+    private final String quotaType;
     private final String rateMeter;
     private final String throttleTimeMeter;
     private final String rateDescription;
@@ -40,6 +45,7 @@ public final class ClientQuotaMeters implements QuotaMeters {
      */
     public ClientQuotaMeters(MeterRegistry registry, String quotaType, String rateName, LongSupplier clockMs) {
         this.registry = registry;
+        this.quotaType = quotaType;
         this.rateMeter = kafkaServerMeter(quotaType, rateName);
         this.throttleTimeMeter = kafkaServerMeter(quotaType, "throttle-time");
         this.rateDescription = "Tracking " + rateName + " per user/client-id";
@@ -58,7 +64,23 @@ public final class ClientQuotaMeters implements QuotaMeters {
 
     @Override
     public Entity entity(String user, String clientId, DoubleSupplier rate) {
-        Tags tags = Tags.of("user", sanitize(user), "client-id", clientId);
+        return entity(entityTags(user, clientId), rate, List.of());
+    }
+
+    @Override
+    public Entity tokenBucketEntity(String user, String clientId, DoubleSupplier rate, DoubleSupplier tokens) {
+        Tags tags = entityTags(user, clientId);
+        return entity(tags, rate, List.of(Gauge.builder(kafkaServerMeter(quotaType, "tokens"), tokens,
+                        DoubleSupplier::getAsDouble).tags(tags).strongReference(true)
+                .description("Tracking remaining tokens in the token bucket per user/client-id").register(registry)));
+    }
+
+    private static Tags entityTags(String user, String clientId) {
+        return Tags.of("user", sanitize(user), "client-id", clientId);
+    }
+
+    /** The entity's rate and throttle-time, registered with {@code others}, and removed with them. */
+    private Entity entity(Tags tags, DoubleSupplier rate, List<Meter> others) {
         SampledStat throttleTimes = SampledStat.kafkaDefault();
         // Held strongly: a gauge only weakly references what it reads, and nothing else holds the rate's reader.
         Meter rateGauge = Gauge.builder(rateMeter, rate, DoubleSupplier::getAsDouble).tags(tags).strongReference(true)
@@ -76,6 +98,7 @@ public final class ClientQuotaMeters implements QuotaMeters {
             public void remove() {
                 registry.remove(rateGauge);
                 registry.remove(throttleGauge);
+                others.forEach(registry::remove);
             }
         };
     }
@@ -88,6 +111,15 @@ public final class ClientQuotaMeters implements QuotaMeters {
         Gauge.builder(kafkaServerMeter("Request", "exempt-request-time"), rate, DoubleSupplier::getAsDouble)
                 .strongReference(true).description("Tracking exempt-request-time utilization percentage")
                 .register(registry);
+    }
+
+    /**
+     * Kafka's {@code queue-size} of a quota type's manager ({@code kafka.server:type=<type>}, no entity tags): the
+     * throttled channels waiting in its delay queue for their throttle to end.
+     */
+    public static void bindQueueSize(MeterRegistry registry, String quotaType, IntSupplier size) {
+        Gauge.builder(kafkaServerMeter(quotaType, "queue-size"), size, IntSupplier::getAsInt).strongReference(true)
+                .description("Tracks the size of the delay queue").register(registry);
     }
 
     /** Kafka's Sanitizer.sanitize, which its quota tags give the user's name through. */

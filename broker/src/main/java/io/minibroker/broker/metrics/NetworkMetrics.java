@@ -33,6 +33,10 @@ import java.util.function.IntConsumer;
  *   kafka.server.socket.server.metrics.expired.connections.killed.count  counter  listener
  *                                                   socket-server-metrics expired-connections-killed-count
  *                                                   (connections closed at a request past their SASL session)
+ *   kafka.server.socket.server.metrics.successful.authentication  counter  listener
+ *                                                   socket-server-metrics successful-authentication-total
+ *   kafka.server.socket.server.metrics.failed.authentication  counter  listener
+ *                                                   socket-server-metrics failed-authentication-total
  *   kafka.server.socket.server.metrics.successful.reauthentication  counter  listener
  *                                                   socket-server-metrics successful-reauthentication-total (KIP-368)
  *   kafka.server.socket.server.metrics.failed.reauthentication  counter  listener
@@ -46,7 +50,11 @@ import java.util.function.IntConsumer;
  *   minibroker.network.requests.waiting         gauge    listener         none (requests read that wait for an
  *                                                                        earlier one of their connection)
  * </pre>
- * Kafka's RequestsPerSec also carries the request's version, which these do not. An error series is created the
+ * Kafka's RequestsPerSec also carries the request's version, which these do not. Kafka's socket-server-metrics also
+ * carry a {@code networkProcessor} tag, its listener's processor thread; here a connection is served by one of the
+ * broker's Netty event loops, shared by every listener, so the series are per listener only (Kafka's summed over
+ * its processors). Kafka's Meters ({@code -rate} and {@code -total}) are exported as their total, a counter whose
+ * {@code rate()} is the rate. An error series is created the
  * first time its request answers that error, as Kafka's are; everything else up front, so recording allocates
  * nothing once a series exists. One instance per listener, with a request series for each API the listener serves,
  * as Kafka registers the broker's or the controller's APIs by listener type (two listeners serving one API share
@@ -61,6 +69,8 @@ public final class NetworkMetrics implements SaslSession.Outcomes {
     private final Counter incomingBytes;
     private final Counter outgoingBytes;
     private final Counter expiredConnectionsKilled;
+    private final Counter successfulAuthentications;
+    private final Counter failedAuthentications;
     private final Counter successfulReauthentications;
     private final Counter failedReauthentications;
     private final Counter authenticationsWithoutReauthentication;
@@ -86,22 +96,19 @@ public final class NetworkMetrics implements SaslSession.Outcomes {
                 .tag("listener", listenerName).register(registry);
         outgoingBytes = Counter.builder("kafka.server.socket.server.metrics.outgoing.byte")
                 .tag("listener", listenerName).register(registry);
-        expiredConnectionsKilled = Counter.builder("kafka.server.socket.server.metrics.expired.connections.killed.count")
-                .tag("listener", listenerName)
-                .description("Connections closed at a request that came after their SASL session ended")
-                .register(registry);
-        successfulReauthentications = Counter.builder("kafka.server.socket.server.metrics.successful.reauthentication")
-                .tag("listener", listenerName).description("successful re-authentication of connections")
-                .register(registry);
-        failedReauthentications = Counter.builder("kafka.server.socket.server.metrics.failed.reauthentication")
-                .tag("listener", listenerName).description("failed re-authentication of connections")
-                .register(registry);
-        authenticationsWithoutReauthentication = Counter.builder(
-                        "kafka.server.socket.server.metrics.successful.authentication.no.reauth")
-                .tag("listener", listenerName)
-                .description("Connections with successful authentication where the client does not support"
-                        + " re-authentication")
-                .register(registry);
+        expiredConnectionsKilled = socketServerCounter(registry, listenerName, "expired.connections.killed.count",
+                "Connections closed at a request that came after their SASL session ended");
+        successfulAuthentications = socketServerCounter(registry, listenerName, "successful.authentication",
+                "connections with successful authentication");
+        failedAuthentications = socketServerCounter(registry, listenerName, "failed.authentication",
+                "connections with failed authentication");
+        successfulReauthentications = socketServerCounter(registry, listenerName, "successful.reauthentication",
+                "successful re-authentication of connections");
+        failedReauthentications = socketServerCounter(registry, listenerName, "failed.reauthentication",
+                "failed re-authentication of connections");
+        authenticationsWithoutReauthentication = socketServerCounter(registry, listenerName,
+                "successful.authentication.no.reauth",
+                "Connections with successful authentication where the client does not support re-authentication");
         Gauge.builder("kafka.server.socket.server.metrics.reauthentication.latency.max", reauthenticationLatency,
                         latency -> latency.max(clock.monotonicMs()))
                 .tag("listener", listenerName).description("The max latency observed due to re-authentication")
@@ -116,6 +123,13 @@ public final class NetworkMetrics implements SaslSession.Outcomes {
                 .tag("listener", listenerName)
                 .description("Requests read that wait for an earlier request of their connection to be answered")
                 .register(registry);
+    }
+
+    /** A listener's counter of Kafka's socket-server-metrics, {@code metric} in the meter's dotted form. */
+    private static Counter socketServerCounter(MeterRegistry registry, String listenerName, String metric,
+                                               String description) {
+        return Counter.builder("kafka.server.socket.server.metrics." + metric).tag("listener", listenerName)
+                .description(description).register(registry);
     }
 
     /**
@@ -193,14 +207,25 @@ public final class NetworkMetrics implements SaslSession.Outcomes {
     }
 
     /**
-     * A connection's first authentication (its SASL exchange, or on an SSL listener its TLS handshake): counted in
-     * successful-authentication-no-reauth-total if the client cannot re-authenticate, as Kafka's selector counts it.
+     * A connection's first authentication (its SASL exchange, or on an SSL listener its TLS handshake), as Kafka's
+     * selector counts it once its channel is ready: also in successful-authentication-no-reauth-total if the client
+     * cannot re-authenticate. A PLAINTEXT connection is never counted: Kafka's channel is ready from the start.
      */
     @Override
     public void authenticated(boolean clientSupportsReauthentication) {
+        successfulAuthentications.increment();
         if (!clientSupportsReauthentication) {
             authenticationsWithoutReauthentication.increment();
         }
+    }
+
+    /**
+     * A connection's first authentication failed (a SASL step refused, or a TLS handshake failed), as Kafka's selector
+     * counts the AuthenticationException its channel's preparation throws before the first success.
+     */
+    @Override
+    public void authenticationFailed() {
+        failedAuthentications.increment();
     }
 
     @Override

@@ -10,7 +10,17 @@ import java.util.function.DoubleSupplier;
 public interface QuotaMeters {
 
     /** Nothing exported (a quota kind no one reads, or a test's). */
-    QuotaMeters NONE = (user, clientId, rate) -> Entity.NONE;
+    QuotaMeters NONE = new QuotaMeters() {
+        @Override
+        public Entity entity(String user, String clientId, DoubleSupplier rate) {
+            return Entity.NONE;
+        }
+
+        @Override
+        public Entity tokenBucketEntity(String user, String clientId, DoubleSupplier rate, DoubleSupplier tokens) {
+            return Entity.NONE;
+        }
+    };
 
     /** Makes the metrics of a quota kind: Kafka's QuotaType name ({@code Produce}...) and its rate's name. */
     interface Factory {
@@ -25,6 +35,14 @@ public interface QuotaMeters {
      * @param rate     the entity's rate now, read when the metrics are
      */
     Entity entity(String user, String clientId, DoubleSupplier rate);
+
+    /**
+     * As {@link #entity}, for a quota kind bounded by a token bucket (ControllerMutation, KIP-599): also Kafka's
+     * {@code tokens}, what is left in the entity's bucket now.
+     *
+     * @param tokens the entity's tokens now, read when the metrics are
+     */
+    Entity tokenBucketEntity(String user, String clientId, DoubleSupplier rate, DoubleSupplier tokens);
 
     /** One entity's metrics. */
     interface Entity {

@@ -1,30 +1,48 @@
 package io.minibroker.broker.metrics;
 
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.function.DoubleSupplier;
 
 /**
- * The replication throttles' metrics (KIP-73), as Kafka's ReplicationQuotaManager names them, exported under the
- * Prometheus names Kafka's JMX exporter gives them:
+ * One side of the replication throttles' metrics (KIP-73), as Kafka's ReplicationQuotaManager names them, exported
+ * under the Prometheus names Kafka's JMX exporter gives them:
  * <pre>
  *   kafka.server.leaderreplication.byte.rate    gauge  LeaderReplication byte-rate (throttled bytes sent to followers, B/s)
  *   kafka.server.followerreplication.byte.rate  gauge  FollowerReplication byte-rate (throttled bytes fetched, B/s)
  * </pre>
  * Kafka's SimpleRate over {@code replication.quota.window.num} windows of {@code replication.quota.window.size.seconds}
- * of the throttled partitions' bytes only. Registered with the replica manager's meters; Kafka's sensor appears at
- * the first throttled partition's fetch and is dropped after an hour without throttled bytes.
+ * of the throttled partitions' bytes only. Registered and removed as the quota's sensor comes and goes, as Kafka's
+ * metric lives with its sensor.
  */
 public final class ReplicationQuotaMeters {
 
-    private ReplicationQuotaMeters() {
-    }
+    private final MeterRegistry registry;
+    private final String name;
+    private final String description;
+    private Meter byteRate;
 
     /** @param replicationType Kafka's QuotaType name: {@code LeaderReplication} or {@code FollowerReplication} */
-    public static void bind(MeterRegistry registry, String replicationType, DoubleSupplier byteRate) {
-        Gauge.builder(ClientQuotaMeters.kafkaServerMeter(replicationType, "byte-rate"), byteRate,
-                        DoubleSupplier::getAsDouble)
-                .strongReference(true).description("Tracking byte-rate for " + replicationType).register(registry);
+    public ReplicationQuotaMeters(MeterRegistry registry, String replicationType) {
+        this.registry = registry;
+        this.name = ClientQuotaMeters.kafkaServerMeter(replicationType, "byte-rate");
+        this.description = "Tracking byte-rate for " + replicationType;
+    }
+
+    /** Registers the byte-rate, read from {@code rate}, unless it is registered already. */
+    public synchronized void register(DoubleSupplier rate) {
+        if (byteRate == null) {
+            byteRate = Gauge.builder(name, rate, DoubleSupplier::getAsDouble).strongReference(true)
+                    .description(description).register(registry);
+        }
+    }
+
+    public synchronized void remove() {
+        if (byteRate != null) {
+            registry.remove(byteRate);
+            byteRate = null;
+        }
     }
 }

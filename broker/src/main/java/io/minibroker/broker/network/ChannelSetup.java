@@ -90,7 +90,8 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
         ReadGate gate = new ReadGate();
         FrameDecoder frames = new FrameDecoder(() -> authentication.isAuthenticated() ? maxFrameBytes
                 : Math.min(maxFrameBytes, sasl.limits().maxReceiveBytes()), authentication::isAuthenticated,
-                limits.requestBytes(), limits.unauthenticatedRequestBytes(), gate);
+                limits.requestBytes(), limits.unauthenticatedRequestBytes(), gate,
+                sasl == null ? () -> { } : sasl::receiveSizeRefused);
         pipeline.addLast("read-gate", gate);
         if (tls != null) {
             SslHandler ssl = new SslHandler(tls.newServerEngine());
@@ -98,9 +99,10 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
             pipeline
                     .addLast("ssl", ssl)
                     // On an SSL listener the handshake is the authentication, which Kafka's selector counts as one
-                    // whose client cannot re-authenticate; on SASL_SSL the SASL exchange is.
+                    // whose client cannot re-authenticate; on SASL_SSL the SASL exchange is. A failed handshake is a
+                    // failed authentication on both, as Kafka's SslAuthenticationException.
                     .addLast("tls-handshake", new TlsHandshakeWatcher(tls,
-                            sasl == null ? () -> metrics.authenticated(false) : () -> { }))
+                            sasl == null ? () -> metrics.authenticated(false) : () -> { }, metrics::authenticationFailed))
                     .addLast("copy-file-regions", new FileRegionCopier());
         }
         pipeline

@@ -37,6 +37,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private final MemoryBudget budget;
     private final MemoryBudget unauthenticatedBudget;
     private final ReadGate gate;
+    /** Told of a frame refused for its size before the connection authenticated: a failed SASL authentication. */
+    private final Runnable refusedUnauthenticated;
     private ChannelHandlerContext ctx;
     /** The budget the frame being read holds bytes of, and how many; null and 0 when it holds none. */
     private MemoryBudget heldFrom;
@@ -45,16 +47,17 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     /** Unbudgeted, for tests and connections that are not a listener's. */
     public FrameDecoder(int maxFrameBytes) {
-        this(() -> maxFrameBytes, () -> true, null, null, null);
+        this(() -> maxFrameBytes, () -> true, null, null, null, () -> { });
     }
 
     FrameDecoder(IntSupplier maxFrameBytes, BooleanSupplier authenticated, MemoryBudget budget,
-                 MemoryBudget unauthenticatedBudget, ReadGate gate) {
+                 MemoryBudget unauthenticatedBudget, ReadGate gate, Runnable refusedUnauthenticated) {
         this.maxFrameBytes = maxFrameBytes;
         this.authenticated = authenticated;
         this.budget = budget;
         this.unauthenticatedBudget = unauthenticatedBudget;
         this.gate = gate;
+        this.refusedUnauthenticated = refusedUnauthenticated;
     }
 
     @Override
@@ -64,7 +67,15 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        ByteBuf frame = Frames.readFrame(in, maxFrameBytes.getAsInt());
+        ByteBuf frame;
+        try {
+            frame = Frames.readFrame(in, maxFrameBytes.getAsInt());
+        } catch (ProtocolException e) {
+            if (!authenticated.getAsBoolean()) {
+                refusedUnauthenticated.run();
+            }
+            throw e;
+        }
         if (frame != null) {
             out.add(frame);
             release();

@@ -407,11 +407,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
             if (intercepted != null) {
                 intercepted.answered(body);
             }
-            int throttleMs = 0;
+            ClientQuotaEnforcement.Throttle throttle = null;
             if (quotas != null) {
-                ClientQuotaEnforcement.Throttle throttle = quotas.throttle(request, context.principal().name(),
+                throttle = quotas.throttle(request, context.principal().name(),
                         frameBytes - Frames.SIZE_PREFIX_BYTES, context.handlerTime(), body);
-                throttleMs = throttle.throttleMs();
                 if (throttle.answer() != body) { // a fetch answered empty: its records are not sent
                     releasePayloads(body);
                     body = throttle.answer();
@@ -424,10 +423,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
                 closeAfterFailedAuthentication(ctx, place, response);
                 return;
             }
-            if (throttleMs > 0) {
+            if (throttle != null && throttle.throttleMs() > 0) {
                 // Before the answer goes out, as Kafka starts the throttle before sending: the client, told the
                 // throttle time, must find the connection muted from then on.
-                throttle(ctx, throttleMs);
+                throttle(ctx, throttle);
             }
             responses.complete(place, response, ctx.channel());
             serveWaiting(ctx);
@@ -438,10 +437,10 @@ public final class RequestHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Mutes the connection for {@code throttleMs} after a throttled answer was written, on the broker's clock. */
-    private void throttle(ChannelHandlerContext ctx, int throttleMs) {
+    /** Mutes the connection for the throttle's time after a throttled answer was written, on the broker's clock. */
+    private void throttle(ChannelHandlerContext ctx, ClientQuotaEnforcement.Throttle throttle) {
         throttles++;
-        quotas.afterThrottle(ctx.channel().eventLoop(), throttleMs, () -> {
+        quotas.afterThrottle(ctx.channel().eventLoop(), throttle, () -> {
             throttles--;
             serveWaiting(ctx);
             updateAutoRead(ctx);

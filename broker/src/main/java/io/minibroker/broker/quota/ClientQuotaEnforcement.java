@@ -16,8 +16,11 @@ import io.minibroker.protocol.message.view.ProduceResponseView;
 import io.minibroker.protocol.message.view.ShareFetchResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The client quotas of requests, as Kafka's KafkaApis applies them once a request is served: a Produce records its
@@ -27,7 +30,8 @@ import java.util.concurrent.TimeUnit;
  * ThrottleTimeMs, and the connection is then muted for that long (KIP-219), which the request handler does; so it is
  * for the throttle time a CreateTopics, CreatePartitions or DeleteTopics answer carries ({@code controller_mutation_rate}).
  * Where two quotas throttle one answer, it carries the longer throttle, and the connection is muted that long, as
- * Kafka's; that quota's {@code throttle-time} records it. Kafka's Request {@code exempt-request-time} is kept here.
+ * Kafka's; that quota's {@code throttle-time} records it, and its {@code queue-size} counts the connection while it is
+ * muted. Kafka's Request {@code exempt-request-time} is kept here.
  */
 public final class ClientQuotaEnforcement {
 
@@ -45,6 +49,12 @@ public final class ClientQuotaEnforcement {
     private final SampledRate exemptRequestTime = new SampledRate(SampledStat.DEFAULT_SAMPLES,
             SampledStat.DEFAULT_WINDOW_MS);
     private final BrokerClock clock;
+    /**
+     * Kafka's {@code queue-size} of each quota manager, the throttled channels in its delay queue: the connections
+     * muted for a throttle of that kind, from the answer until the throttle time has passed (also if the connection
+     * closed meanwhile, as Kafka's entry stays until it expires).
+     */
+    private final Map<QuotaType, AtomicInteger> delayQueues = new EnumMap<>(QuotaType.class);
 
     /**
      * @param windows       {@code quota.window.num}
@@ -59,12 +69,21 @@ public final class ClientQuotaEnforcement {
                                   QuotaMeters.Factory meters) {
         this.clock = clock;
         this.produce = new ClientQuotaManager(QuotaConfig.PRODUCER_BYTE_RATE, quotas, clock::monotonicMs, windows,
-                windowSeconds, Long.MAX_VALUE, meters.of("Produce", "byte-rate"));
+                windowSeconds, Long.MAX_VALUE, meters.of(QuotaType.PRODUCE.kafkaName(), "byte-rate"));
         this.fetch = new ClientQuotaManager(QuotaConfig.CONSUMER_BYTE_RATE, quotas, clock::monotonicMs, windows,
-                windowSeconds, Long.MAX_VALUE, meters.of("Fetch", "byte-rate"));
+                windowSeconds, Long.MAX_VALUE, meters.of(QuotaType.FETCH.kafkaName(), "byte-rate"));
         // A request quota's throttle is at most one window, as ClientRequestQuotaManager bounds it.
         this.requestTime = new ClientQuotaManager(QuotaConfig.REQUEST_PERCENTAGE, quotas, clock::monotonicMs, windows,
-                windowSeconds, TimeUnit.SECONDS.toMillis(windowSeconds), meters.of("Request", "request-time"));
+                windowSeconds, TimeUnit.SECONDS.toMillis(windowSeconds),
+                meters.of(QuotaType.REQUEST.kafkaName(), "request-time"));
+        for (QuotaType type : QuotaType.values()) {
+            delayQueues.put(type, new AtomicInteger());
+        }
+    }
+
+    /** Kafka's {@code queue-size} of the quota type's manager now: the connections muted for its throttles. */
+    public int queueSize(QuotaType type) {
+        return delayQueues.get(type).get();
     }
 
     /** Kafka's Request exempt-request-time now: percent of a thread, per second. */
@@ -79,9 +98,17 @@ public final class ClientQuotaEnforcement {
         requestTime.expireIdle();
     }
 
-    /** Runs {@code unmute} on the connection's event loop once the throttle time has passed on the broker's clock. */
-    public void afterThrottle(ScheduledExecutorService eventLoop, int throttleMs, Runnable unmute) {
-        clock.scheduleOnce(eventLoop, "the end of a client quota throttle", throttleMs, unmute);
+    /**
+     * Runs {@code unmute} on the connection's event loop once the throttle's time has passed on the broker's clock,
+     * counting the connection in its quota type's queue-size meanwhile.
+     */
+    public void afterThrottle(ScheduledExecutorService eventLoop, Throttle throttle, Runnable unmute) {
+        AtomicInteger queue = delayQueues.get(throttle.throttledBy());
+        queue.incrementAndGet();
+        clock.scheduleOnce(eventLoop, "the end of a client quota throttle", throttle.throttleMs(), () -> {
+            queue.decrementAndGet();
+            unmute.run();
+        });
     }
 
     /**
@@ -93,8 +120,14 @@ public final class ClientQuotaEnforcement {
         return requestTime.enabled() ? HandlerTime.counted(clock::monotonicNanos) : HandlerTime.NOT_COUNTED;
     }
 
-    /** A served request's outcome: how long to mute the connection (0: not at all), and the answer to send. */
-    public record Throttle(int throttleMs, Struct answer) {
+    /**
+     * A served request's outcome: how long to mute the connection (0: not at all), the answer to send, and the quota
+     * type whose throttle it is (null when none).
+     */
+    public record Throttle(int throttleMs, Struct answer, QuotaType throttledBy) {
+        static Throttle none(Struct answer) {
+            return new Throttle(0, answer, null);
+        }
     }
 
     /**
@@ -113,20 +146,21 @@ public final class ClientQuotaEnforcement {
             int bandwidthThrottleMs = produce.recordAndGetThrottleTimeMs(user, clientId, requestBytes);
             if (response == null) { // acks=0: exempt from the request quota, as Kafka's no-op response
                 recordExempt(handlerTime);
-                recordThrottle(produce, user, clientId, bandwidthThrottleMs, 0);
-                return new Throttle(bandwidthThrottleMs, null);
+                return new Throttle(bandwidthThrottleMs, null,
+                        recordThrottle(QuotaType.PRODUCE, user, clientId, bandwidthThrottleMs, 0));
             }
             int requestThrottleMs = requestThrottleMs(user, clientId, handlerTime);
-            recordThrottle(produce, user, clientId, bandwidthThrottleMs, requestThrottleMs);
+            QuotaType throttledBy = recordThrottle(QuotaType.PRODUCE, user, clientId, bandwidthThrottleMs,
+                    requestThrottleMs);
             int throttleMs = Math.max(bandwidthThrottleMs, requestThrottleMs);
             if (throttleMs > 0) {
                 new ProduceResponseView(response).throttleTimeMs(throttleMs);
             }
-            return new Throttle(throttleMs, response);
+            return new Throttle(throttleMs, response, throttledBy);
         }
         if (response == null || exemptFromRequestQuota(request)) {
             recordExempt(handlerTime);
-            return new Throttle(0, response);
+            return Throttle.none(response);
         }
         int requestThrottleMs = requestThrottleMs(user, clientId, handlerTime);
         boolean consumerFetch = request.api() == ApiKey.FETCH || request.api() == ApiKey.SHARE_FETCH;
@@ -134,13 +168,13 @@ public final class ClientQuotaEnforcement {
             return consumerFetchThrottle(request, user, clientId, response, requestThrottleMs);
         }
         int controllerThrottleMs = controllerMutationThrottleMs(request.api(), response);
-        // A controller mutation throttle is recorded by the quota that set it (ControllerMutationQuotas).
-        recordThrottle(null, user, clientId, controllerThrottleMs, requestThrottleMs);
+        QuotaType throttledBy = recordThrottle(QuotaType.CONTROLLER_MUTATION, user, clientId, controllerThrottleMs,
+                requestThrottleMs);
         int throttleMs = Math.max(controllerThrottleMs, requestThrottleMs);
         if (throttleMs > 0) {
             request.api().response().maybeSetThrottleTimeMs(response, request.version(), throttleMs);
         }
-        return new Throttle(throttleMs, response);
+        return new Throttle(throttleMs, response, throttledBy);
     }
 
     /**
@@ -157,32 +191,40 @@ public final class ClientQuotaEnforcement {
             responseBytes = Frames.SIZE_PREFIX_BYTES + request.api().response().sizeOf(response, request.version());
             bandwidthThrottleMs = fetch.recordAndGetThrottleTimeMs(user, clientId, responseBytes);
         }
-        recordThrottle(fetch, user, clientId, bandwidthThrottleMs, requestThrottleMs);
+        QuotaType throttledBy = recordThrottle(QuotaType.FETCH, user, clientId, bandwidthThrottleMs,
+                requestThrottleMs);
         int throttleMs = Math.max(bandwidthThrottleMs, requestThrottleMs);
         if (throttleMs == 0) {
-            return new Throttle(0, response);
+            return Throttle.none(response);
         }
         if (responseBytes > 0) {
             fetch.unrecord(user, clientId, responseBytes); // the records are not sent
         }
         return new Throttle(throttleMs, request.api() == ApiKey.FETCH
-                ? throttledFetch(request, response, throttleMs) : throttledShareFetch(response, throttleMs));
+                ? throttledFetch(request, response, throttleMs) : throttledShareFetch(response, throttleMs),
+                throttledBy);
     }
 
     /**
-     * The throttle-time of the quota whose throttle the client gets, as KafkaApis throttles with one manager: the
-     * other quota's ({@code other}: the byte rate's, or the controller mutations', which records its own when null)
-     * if it is longer than the request quota's, else the request quota's.
+     * The quota whose throttle the client gets, as KafkaApis throttles with one manager, and its throttle-time: the
+     * other quota's ({@code other}: a byte rate's, or the controller mutations', which ControllerMutationQuotas
+     * records itself) if it is longer than the request quota's, else the request quota's; null if neither throttles.
      */
-    private void recordThrottle(ClientQuotaManager other, String user, String clientId, int otherThrottleMs,
-                                int requestThrottleMs) {
+    private QuotaType recordThrottle(QuotaType other, String user, String clientId, int otherThrottleMs,
+                                     int requestThrottleMs) {
         if (otherThrottleMs > requestThrottleMs) {
-            if (other != null) {
-                other.throttled(user, clientId, otherThrottleMs);
+            if (other == QuotaType.PRODUCE) {
+                produce.throttled(user, clientId, otherThrottleMs);
+            } else if (other == QuotaType.FETCH) {
+                fetch.throttled(user, clientId, otherThrottleMs);
             }
-        } else if (requestThrottleMs > 0) {
-            requestTime.throttled(user, clientId, requestThrottleMs);
+            return other;
         }
+        if (requestThrottleMs > 0) {
+            requestTime.throttled(user, clientId, requestThrottleMs);
+            return QuotaType.REQUEST;
+        }
+        return null;
     }
 
     /** An exempt request's time in its handler, if counted (only while a request quota is set). */

@@ -21,9 +21,10 @@ import java.util.function.LongSupplier;
  * request gets a permissive one: every topic goes through. The answer's ThrottleTimeMs is what is left of the
  * throttle the request met (the time the bucket needed to get back to zero), and the connection is muted that long.
  *
- * <p>Its metrics ({@link QuotaMeters}), as ControllerMutationQuotaManager's sensors: {@code mutation-rate}, the
- * permits taken per second, a Rate over the metrics' default windows (2 of 30 s, the sensor having no config of its
- * own), and {@code throttle-time}, the average of the throttle times answered, per entity.
+ * <p>Its metrics ({@link QuotaMeters}), as ControllerMutationQuotaManager's sensors, of every client once a
+ * {@code controller_mutation_rate} is set for anyone: {@code mutation-rate}, the permits taken per second, a Rate
+ * over the metrics' default windows (2 of 30 s, the sensor having no config of its own), {@code throttle-time}, the
+ * average of the throttle times answered, and {@code tokens}, what is left in the entity's token bucket, per entity.
  */
 public final class ControllerMutationQuotas {
 
@@ -57,7 +58,25 @@ public final class ControllerMutationQuotas {
         this.clockMs = clockMs;
         this.burstSeconds = (double) windows * windowSeconds;
         this.mutationRates = new RateTable<>(SampledStat.DEFAULT_SAMPLES, SampledStat.DEFAULT_WINDOW_MS,
-                (tags, entry) -> meters.entity(tags.user(), tags.clientId(), () -> entry.measure(clockMs.getAsLong())));
+                (tags, entry) -> meters.tokenBucketEntity(tags.user(), tags.clientId(),
+                        () -> entry.measure(clockMs.getAsLong()), () -> tokens(tags)));
+    }
+
+    /**
+     * Kafka's {@code tokens} of an entity: its bucket refilled to now under the quota its tags have now (Kafka's
+     * sensor measures under the quota its config was last updated to); a bucket dropped full, or never made (no
+     * limit), is full: its burst, which without a limit is Long.MAX_VALUE's, as Kafka's bucket bounded at it.
+     */
+    private double tokens(Tags tags) {
+        double bound = resolution.bound(tags);
+        double burst = bound * burstSeconds;
+        TokenBucket bucket = buckets.get(tags);
+        if (bucket == null) {
+            return burst;
+        }
+        synchronized (bucket) {
+            return bucket.measure(bound, burst, clockMs.getAsLong());
+        }
     }
 
     /**
@@ -70,13 +89,15 @@ public final class ControllerMutationQuotas {
     }
 
     /**
-     * The quota one request's topics are counted against, strict from {@code strictSinceVersion} on. A client no
-     * {@code controller_mutation_rate} applies to is not counted at all (Kafka records its mutation-rate all the same).
+     * The quota one request's topics are counted against, strict from {@code strictSinceVersion} on. While no
+     * {@code controller_mutation_rate} is set for anyone nothing is counted; once one is, every client's topics are,
+     * one without a quota of its own into its mutation-rate only (under the tags Kafka's callback gives it), never
+     * refused nor throttled, as Kafka's ControllerMutationQuotaManager gives every client a quota sensor once quotas
+     * are enabled, bounded at Long.MAX_VALUE for a client without one.
      */
     public Quota newQuotaFor(String user, String clientId, short version, short strictSinceVersion) {
         Applied applied = resolution.applied(user, clientId == null ? "" : clientId);
-        return applied == null || !applied.bounded() ? Quota.UNBOUNDED
-                : new Quota(this, applied, version >= strictSinceVersion);
+        return applied == null ? Quota.UNBOUNDED : new Quota(this, applied, version >= strictSinceVersion);
     }
 
     /** Drops the mutation rates (and their metrics) of entities idle for an hour, as Kafka expires its sensors. */
@@ -102,7 +123,7 @@ public final class ControllerMutationQuotas {
     /** One request's quota: what its topics record, and the throttle time its answer carries. */
     public static final class Quota {
 
-        /** No controller_mutation_rate applies: every topic goes through, no throttle. */
+        /** No controller_mutation_rate is set for anyone: every topic goes through, uncounted, no throttle. */
         public static final Quota UNBOUNDED = new Quota(null, null, false);
 
         private final ControllerMutationQuotas quotas;
@@ -118,22 +139,27 @@ public final class ControllerMutationQuotas {
         }
 
         /**
-         * Whether a quota applies: only then does a handler check a topic before counting it and then creating it;
-         * without one it creates (or validates) the topic at once.
+         * Whether a quota with a limit applies: only then does a handler check a topic before counting it and then
+         * creating it; without one it creates (or validates) the topic at once, and then records it.
          */
         public boolean bounded() {
-            return applied != null;
+            return applied != null && applied.bounded();
         }
 
         /**
          * Takes a topic's {@code permits} (its partitions); false if the strict quota refuses the topic
-         * (THROTTLING_QUOTA_EXCEEDED), in which case nothing is taken.
+         * (THROTTLING_QUOTA_EXCEEDED), in which case nothing is taken. Without a limit, only the mutation-rate
+         * records them (nothing at all while no controller_mutation_rate is set).
          */
         public boolean record(int permits) {
             if (applied == null) {
                 return true;
             }
             long now = quotas.clockMs.getAsLong();
+            if (!applied.bounded()) {
+                quotas.mutationRates.get(applied.tags(), now).record(permits, now);
+                return true;
+            }
             double bound = applied.bound();
             double burst = bound * quotas.burstSeconds;
             TokenBucket bucket = quotas.bucket(applied.tags(), now);

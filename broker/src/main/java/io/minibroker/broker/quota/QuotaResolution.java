@@ -93,6 +93,32 @@ final class QuotaResolution {
     }
 
     /**
+     * The quota that bounds the rate of these tags now ({@link Applied#UNBOUNDED} if none does), as Kafka's default
+     * callback's quotaLimit reads it from a sensor's metric tags: for a user and client id, their quota, the user's
+     * with the default client id, the default user's with the client id, the defaults'; for a user alone, the user's,
+     * the default user's; for a client id alone, the client id's, the default client id's.
+     */
+    double bound(Tags tags) {
+        Map<QuotaEntity, Map<String, Double>> all = resolved(quotas.all()).quotas();
+        boolean user = !tags.user().isEmpty();
+        boolean clientId = !tags.clientId().isEmpty();
+        List<QuotaEntity> order = user && clientId
+                ? List.of(entity(tags.user(), tags.clientId()), entity(tags.user(), null),
+                        entity(null, tags.clientId()), entity(null, null))
+                : user ? List.of(QuotaEntity.of(QuotaEntity.USER, tags.user()), QuotaEntity.of(QuotaEntity.USER, null))
+                : clientId ? List.of(QuotaEntity.of(QuotaEntity.CLIENT_ID, tags.clientId()),
+                        QuotaEntity.of(QuotaEntity.CLIENT_ID, null))
+                : List.of();
+        for (QuotaEntity entity : order) {
+            Double bound = all.getOrDefault(entity, Map.of()).get(key);
+            if (bound != null) {
+                return bound;
+            }
+        }
+        return Applied.UNBOUNDED;
+    }
+
+    /**
      * Kafka's default callback order: the first of the eight entities with a quota of this kind; if none has one, the
      * tags Kafka's callback gives a client without a quota: those of the one shape of entity set, or the client id's
      * when several are.

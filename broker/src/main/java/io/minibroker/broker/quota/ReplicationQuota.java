@@ -3,6 +3,7 @@ package io.minibroker.broker.quota;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.ConfigKey;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.metrics.ReplicationQuotaMeters;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicDeletionListener;
 import io.minibroker.broker.topic.TopicMetadata;
@@ -30,8 +31,20 @@ public final class ReplicationQuota implements TopicDeletionListener {
     private final String throttledReplicasKey;
     private final int brokerId;
     private final Function<String, Optional<Map<String, String>>> topicOverrides;
-    /** The bytes recorded against the throttled rate, which it reads at each check: a dynamic change applies at once. */
-    private final ThrottledRate recorded;
+    private final LongSupplier rate;
+    private final LongSupplier clockMs;
+    private final int samples;
+    private final int windowSeconds;
+    /**
+     * The bytes recorded against the throttled rate, which it reads at each check (a dynamic change applies at once):
+     * Kafka's sensor, made at the first record or check, made anew (empty) after it expired.
+     */
+    private ThrottledRate recorded;
+    /** When the sensor was last recorded into (or made), and whether it exists: guarded by this. */
+    private long lastRecordMs;
+    private boolean sensorExists;
+    /** Where its byte-rate is exported, once the broker's meters are bound; null before. */
+    private ReplicationQuotaMeters meters;
     /**
      * Each topic's list as last parsed, with the text it was parsed from: a fetch asks about every partition it
      * reads, and a reassignment's list names every replica of the topic, so it is parsed again only once changed.
@@ -52,7 +65,19 @@ public final class ReplicationQuota implements TopicDeletionListener {
         this.throttledReplicasKey = throttledReplicasKey;
         this.brokerId = brokerId;
         this.topicOverrides = topicOverrides;
+        this.rate = rate;
+        this.clockMs = clockMs;
+        this.samples = samples;
+        this.windowSeconds = windowSeconds;
         this.recorded = new ThrottledRate(rate, clockMs, samples, windowSeconds);
+    }
+
+    /** Exports the byte-rate to {@code meters} while the sensor exists. */
+    public synchronized void exportTo(ReplicationQuotaMeters meters) {
+        this.meters = meters;
+        if (sensorExists) {
+            meters.register(this::byteRate);
+        }
     }
 
     /** The leader's side: bytes sent to followers, as Kafka's QuotaFactory makes its leader quota. */
@@ -108,17 +133,47 @@ public final class ReplicationQuota implements TopicDeletionListener {
     }
 
     /** Whether the bytes recorded are, as a rate, above the throttled rate now (never when none is set). */
-    public boolean isQuotaExceeded() {
-        return recorded.isExceeded();
+    public synchronized boolean isQuotaExceeded() {
+        return sensor().isExceeded();
     }
 
     /** Kafka's {@code byte-rate} of this side: the throttled partitions' bytes per second now. */
-    public double byteRate() {
+    public synchronized double byteRate() {
         return recorded.byteRate();
     }
 
-    /** Records bytes of throttled partitions sent (leader) or fetched (follower). */
-    public void record(long bytes) {
-        recorded.record(bytes);
+    /**
+     * Records bytes of throttled partitions sent (leader: every follower fetch answered, 0 too, as Kafka's KafkaApis)
+     * or fetched (follower).
+     */
+    public synchronized void record(long bytes) {
+        sensor().record(bytes);
+        lastRecordMs = clockMs.getAsLong();
+    }
+
+    /**
+     * Drops the sensor, and its byte-rate, an hour after its last record, as Kafka's ReplicationQuotaManager makes it
+     * with that inactivity expiry; the next record or check makes a new one, empty.
+     */
+    public synchronized void expireIdle() {
+        if (sensorExists && clockMs.getAsLong() - lastRecordMs > RateTable.IDLE_EXPIRY_MS) {
+            sensorExists = false;
+            recorded = new ThrottledRate(rate, clockMs, samples, windowSeconds);
+            if (meters != null) {
+                meters.remove();
+            }
+        }
+    }
+
+    /** Kafka's ReplicationQuotaManager.sensor(): the sensor, made (its metric registered) if there is none. */
+    private ThrottledRate sensor() {
+        if (!sensorExists) {
+            sensorExists = true;
+            lastRecordMs = clockMs.getAsLong(); // as a new Kafka Sensor's last record time
+            if (meters != null) {
+                meters.register(this::byteRate);
+            }
+        }
+        return recorded;
     }
 }

@@ -214,8 +214,17 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                         .count();
             }
         });
-        ReplicationQuotaMeters.bind(registry, "LeaderReplication", leaderQuota::byteRate);
-        ReplicationQuotaMeters.bind(registry, "FollowerReplication", fetchers.quota()::byteRate);
+        leaderQuota.exportTo(new ReplicationQuotaMeters(registry, "LeaderReplication"));
+        fetchers.quota().exportTo(new ReplicationQuotaMeters(registry, "FollowerReplication"));
+    }
+
+    /**
+     * Drops the replication throttles' sensors (and their byte-rate) an hour after their last record, as Kafka's
+     * metrics expire them; run every 30 s, as Kafka's sensor expiry task.
+     */
+    public void expireIdleQuotaSensors() {
+        leaderQuota.expireIdle();
+        fetchers.quota().expireIdle();
     }
 
     /** Sets who is told of leadership changes; before the first image, which the broker's lifecycle fetches. */
@@ -569,12 +578,19 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 && leaderQuota.isThrottled(partition) && leaderQuota.isQuotaExceeded();
     }
 
-    /** As Kafka's KafkaApis: a throttled partition's bytes count whichever follower they go to, in sync or not. */
+    /**
+     * As Kafka's KafkaApis: a throttled partition's bytes count whichever follower they go to, in sync or not, and
+     * every follower fetch answered records its throttled bytes, 0 too (which keeps the leader's byte-rate sensor).
+     */
     @Override
-    public void sentToFollower(TopicPartition partition, long bytes) {
-        if (leaderQuota.isThrottled(partition)) {
-            leaderQuota.record(bytes);
+    public void answeredFollower(Map<TopicPartition, Integer> bytesByPartition) {
+        long throttled = 0;
+        for (Map.Entry<TopicPartition, Integer> sent : bytesByPartition.entrySet()) {
+            if (leaderQuota.isThrottled(sent.getKey())) {
+                throttled += sent.getValue();
+            }
         }
+        leaderQuota.record(throttled);
     }
 
     @Override

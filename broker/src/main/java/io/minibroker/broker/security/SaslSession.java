@@ -26,8 +26,8 @@ import java.util.function.LongSupplier;
  *
  * <p>What the authentications come to goes to {@link Outcomes}, Kafka's selector metrics: a first authentication
  * (and whether the client can re-authenticate: it sent a SaslAuthenticate v1 or later, as Kafka's authenticator
- * judges), a re-authentication and its latency (from the SaslHandshake that began it to its success), a failed
- * re-authentication (any step refused during one).
+ * judges), a failed first authentication (any step refused before it succeeded), a re-authentication and its latency
+ * (from the SaslHandshake that began it to its success), a failed re-authentication (any step refused during one).
  *
  * <p>Used by one connection's event loop only: no synchronisation.
  */
@@ -80,6 +80,10 @@ public final class SaslSession {
             }
 
             @Override
+            public void authenticationFailed() {
+            }
+
+            @Override
             public void reauthenticated(long latencyMs) {
             }
 
@@ -90,6 +94,9 @@ public final class SaslSession {
 
         /** A connection's first authentication succeeded. */
         void authenticated(boolean clientSupportsReauthentication);
+
+        /** A connection's first authentication failed: the connection closes. */
+        void authenticationFailed();
 
         /** A re-authentication succeeded, {@code latencyMs} after the SaslHandshake that began it. */
         void reauthenticated(long latencyMs);
@@ -250,6 +257,17 @@ public final class SaslSession {
         fail(Errors.ILLEGAL_SASL_STATE, null);
     }
 
+    /**
+     * A frame of a size the connection may not send before it authenticated (above {@code sasl.server.max.receive.size},
+     * or negative) came: the authentication fails, as Kafka's authenticator fails it on an invalid receive size, and the
+     * connection closes at once. Nothing more is counted once a step already failed.
+     */
+    public void receiveSizeRefused() {
+        if (state != State.FAILED) {
+            fail(Errors.SASL_AUTHENTICATION_FAILED, null);
+        }
+    }
+
     /** Called when an ApiVersions before authenticating is answered with the table, without an error. */
     public void apiVersionsAnswered() {
         apiVersionsAnswered = true;
@@ -383,6 +401,8 @@ public final class SaslSession {
         if (reauthenticating) {
             outcomes.reauthenticationFailed();
             reauthenticating = false;
+        } else {
+            outcomes.authenticationFailed();
         }
         state = State.FAILED;
         return new Step(error, message);

@@ -22,6 +22,7 @@ import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.EligibleLeaderReplicasSafety;
 import io.minibroker.broker.quota.ClientQuotaEnforcement;
 import io.minibroker.broker.quota.ClientQuotas;
+import io.minibroker.broker.quota.QuotaType;
 import io.minibroker.broker.quota.ThrottledRate;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.config.SecurityKeys;
@@ -222,6 +223,10 @@ public final class Broker implements AutoCloseable {
                     (quotaType, rateName) -> new ClientQuotaMeters(broker.registry, quotaType, rateName,
                             clock::monotonicMs));
             ClientQuotaMeters.bindExemptRequestTime(broker.registry, broker.clientQuotaEnforcement::exemptRequestTime);
+            ClientQuotaEnforcement enforcement = broker.clientQuotaEnforcement;
+            for (QuotaType type : QuotaType.values()) {
+                ClientQuotaMeters.bindQueueSize(broker.registry, type.kafkaName(), () -> enforcement.queueSize(type));
+            }
             short transactionVersion = config.get(BrokerConfig.TRANSACTION_VERSION).shortValue();
             broker.features = config.inCluster() ? FinalizedFeatures.mirror(transactionVersion)
                     : FinalizedFeatures.open(config.logDirs().get(0), transactionVersion, () -> { });
@@ -348,6 +353,8 @@ public final class Broker implements AutoCloseable {
         transactions.register(apis, onDisk, partitionExists, groupCoordinator::offsetsPartitionFor);
         if (cluster != null) {
             cluster.replicas().bindMetersTo(registry);
+            maintenance.scheduleEvery(30_000, "replication quota sensor expiry",
+                    cluster.replicas()::expireIdleQuotaSensors);
         } else {
             ReplicaManagerMeters.singleNode(registry, topics.logs().allLogs());
         }

@@ -17,7 +17,7 @@ class FrameDecoderBudgetTest {
     private EmbeddedChannel connection(boolean authenticated) {
         ReadGate gate = new ReadGate();
         return new EmbeddedChannel(gate,
-                new FrameDecoder(() -> 1000, () -> authenticated, budget, unauthenticated, gate));
+                new FrameDecoder(() -> 1000, () -> authenticated, budget, unauthenticated, gate, () -> { }));
     }
 
     /** The size prefix of a frame of {@code size} bytes and its first {@code sent} bytes. */

@@ -45,7 +45,7 @@ class QueuedFramesBudgetTest {
                     : CompletableFuture.completedFuture(new MetadataResponseView().struct());
         });
         ReadGate gate = new ReadGate();
-        return new EmbeddedChannel(gate, new FrameDecoder(() -> 100_000, () -> true, budget, budget, gate),
+        return new EmbeddedChannel(gate, new FrameDecoder(() -> 100_000, () -> true, budget, budget, gate, () -> { }),
                 new RequestHandler(apis, "PLAINTEXT", new NetworkMetrics(new SimpleMeterRegistry(), "PLAINTEXT",
                         apis.entries().keySet(), BrokerClock.system()), null, null, null, budget));
     }

@@ -118,10 +118,11 @@ class SaslReauthenticationTest {
     }
 
     /**
-     * Kafka's selector metrics of the listener: successful-authentication-no-reauth-total counts the client that
-     * authenticated with SaslAuthenticate v0 only, successful-reauthentication-total and the latency from the
-     * re-authentication's SaslHandshake to its success (max and avg over the metrics' 2 windows of 30 s, NaN after),
-     * failed-reauthentication-total a re-authentication as another user.
+     * Kafka's selector metrics of the listener: successful-authentication-total counts each connection's first
+     * authentication, successful-authentication-no-reauth-total the client that authenticated with SaslAuthenticate v0
+     * only, successful-reauthentication-total and the latency from the re-authentication's SaslHandshake to its
+     * success (max and avg over the metrics' 2 windows of 30 s, NaN after), failed-reauthentication-total a
+     * re-authentication as another user, which failed-authentication-total does not count.
      */
     @Test
     void theListenersReauthenticationMetricsCountWhatItsConnectionsDid() throws Exception {
@@ -133,6 +134,7 @@ class SaslReauthenticationTest {
             assertThat(count("successful.authentication.no.reauth")).as("a SaslAuthenticate v2 client").isZero();
             assertThat(signIn(old, "bob", 1, (short) 0, clock, 0).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
             assertThat(count("successful.authentication.no.reauth")).as("a SaslAuthenticate v0 client").isOne();
+            assertThat(count("successful.authentication")).as("both connections").isEqualTo(2);
             assertThat(gauge("reauthentication.latency.max")).as("none yet").isNaN();
 
             clock.advance(50_000);
@@ -148,10 +150,66 @@ class SaslReauthenticationTest {
             assertThat(count("failed.reauthentication")).isOne();
             assertThat(count("successful.reauthentication")).isOne();
             assertThat(count("successful.authentication.no.reauth")).as("first authentications only").isOne();
+            assertThat(count("successful.authentication")).as("first authentications only").isEqualTo(2);
+            assertThat(count("failed.authentication")).as("a re-authentication's failure is not counted").isZero();
 
             clock.advance(60_000);
             assertThat(gauge("reauthentication.latency.avg")).as("out of both windows").isNaN();
         }
+    }
+
+    /**
+     * failed-authentication-total counts a connection whose first authentication failed, as Kafka's selector counts
+     * the AuthenticationException of its channel: a wrong password, a request out of turn after the handshake
+     * (IllegalSaslStateException), a frame larger than {@code sasl.server.max.receive.size} before authenticating
+     * (Kafka's "invalid receive size"); not a second ApiVersions before the handshake, which Kafka's authenticator
+     * takes for an invalid request. A PLAINTEXT listener counts nothing.
+     */
+    @Test
+    void theListenersFailedAuthenticationsAreCountedOncePerConnection() throws Exception {
+        broker = TestBrokers.start(logDir, settings("60000"));
+        try (RawClient mallory = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            byte[] token = "\u0000mallory\u0000guess".getBytes(StandardCharsets.UTF_8);
+            mallory.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, 1,
+                    ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
+            mallory.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 2,
+                    ApiKey.SASL_AUTHENTICATE.request().newMessage().set("AuthBytes", token)));
+            mallory.send(RawClient.request(ApiKey.SASL_AUTHENTICATE, (short) 2, 3,
+                    ApiKey.SASL_AUTHENTICATE.request().newMessage().set("AuthBytes", token)));
+            mallory.receive(ApiKey.SASL_HANDSHAKE, (short) 1);
+            assertThat(mallory.receive(ApiKey.SASL_AUTHENTICATE, (short) 2).body().getInt16("ErrorCode"))
+                    .isEqualTo(Errors.SASL_AUTHENTICATION_FAILED.code());
+            assertThat(mallory.closedByBroker()).isTrue();
+        }
+        assertThat(count("failed.authentication")).as("the wrong password, not the request behind it").isOne();
+        try (RawClient outOfTurn = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            outOfTurn.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, 1,
+                    ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
+            outOfTurn.send(metadata(2));
+            outOfTurn.receive(ApiKey.SASL_HANDSHAKE, (short) 1);
+            assertThat(outOfTurn.closedByBroker()).isTrue();
+        }
+        assertThat(count("failed.authentication")).isEqualTo(2);
+        try (RawClient huge = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            huge.send(new byte[] {0, 0x10, 0, 0}); // a frame of 1 MiB, above the 512 KiB before authenticating
+            assertThat(huge.closedByBroker()).isTrue();
+        }
+        assertThat(count("failed.authentication")).isEqualTo(3);
+        try (RawClient twice = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            twice.send(RawClient.apiVersions((short) 3, 1));
+            twice.receive(ApiKey.API_VERSIONS, (short) 3);
+            twice.send(RawClient.apiVersions((short) 3, 2));
+            assertThat(twice.closedByBroker()).isTrue();
+        }
+        assertThat(count("failed.authentication")).as("an invalid request, not a failed authentication").isEqualTo(3);
+        assertThat(count("successful.authentication")).isZero();
+
+        try (RawClient plaintext = new RawClient(broker.boundPort("PLAINTEXT"))) {
+            plaintext.askApiVersions((short) 3, 1);
+        }
+        assertThat(broker.meterRegistry().get("kafka.server.socket.server.metrics.successful.authentication")
+                .tag("listener", "PLAINTEXT").counter().count())
+                .as("Kafka's PLAINTEXT channel is ready from the start: never counted").isZero();
     }
 
     private double count(String name) {

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,14 +34,16 @@ import java.util.concurrent.TimeUnit;
 
 import static io.minibroker.broker.security.TestCertificates.ALICE;
 import static io.minibroker.broker.security.TestCertificates.ALICE_DN;
+import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The principal a request on an SSL listener carries in its RequestContext: the client certificate's
  * distinguished name mapped by {@code ssl.principal.mapping.rules}, ANONYMOUS without a certificate, and no
- * connection at all for a certificate no rule maps. The client is this broker's own NodeChannel over TLS, which
- * also checks the broker's certificate and host name as inter-broker links do.
+ * connection at all for a certificate no rule maps; and what the listener's metrics count of them, as Kafka's
+ * selector. The client is this broker's own NodeChannel over TLS, which also checks the broker's certificate and
+ * host name as inter-broker links do.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TlsPrincipalTest {
@@ -72,6 +75,8 @@ class TlsPrincipalTest {
         assertThat(authenticationsWithoutReauthentication())
                 .as("Kafka's selector counts an SSL connection's handshake as an authentication without re-auth")
                 .isOne();
+        assertThat(count("successful.authentication")).isOne();
+        assertThat(count("failed.authentication")).isZero();
     }
 
     @Test
@@ -87,12 +92,45 @@ class TlsPrincipalTest {
                 "ssl.principal.mapping.rules", "RULE:^CN=([^,]+),OU=admins,.*$/$1/"));
         assertThatThrownBy(() -> ask(port, ALICE)).isInstanceOf(IOException.class);
         assertThat(seen).isEmpty();
-        assertThat(authenticationsWithoutReauthentication()).isZero();
+        assertThat(count("successful.authentication"))
+                .as("Kafka counts the handshake: it maps the certificate only at the first request").isOne();
+        assertThat(authenticationsWithoutReauthentication()).isOne();
+        assertThat(count("failed.authentication")).isZero();
+    }
+
+    /**
+     * A handshake that fails in TLS is a failed authentication, as Kafka's SslAuthenticationException: bytes that are
+     * not TLS, a client certificate the broker does not trust. A client that closes its connection during the
+     * handshake is not (an IOException to Kafka).
+     */
+    @Test
+    void aHandshakeThatFailsInTlsIsAFailedAuthentication() throws Exception {
+        int port = serve(Map.of("ssl.client.auth", "required"));
+        try (RawClient plaintext = new RawClient(port)) {
+            plaintext.send(RawClient.apiVersions((short) 3, 1));
+            assertThat(plaintext.closedByBroker()).isTrue();
+        }
+        await(() -> count("failed.authentication") == 1, "the plaintext connection counted");
+        try (Socket quitter = new Socket("localhost", port)) {
+            quitter.getOutputStream().write(new byte[] {0x16, 3, 3}); // the start of a TLS record, then nothing
+            await(() -> connections() == 1, "the connection open");
+        }
+        await(() -> connections() == 0, "the connection closed");
+        assertThat(count("failed.authentication")).as("closed by the client: not counted").isOne();
+        assertThat(count("successful.authentication")).isZero();
+    }
+
+    private double count(String name) {
+        return registry.get("kafka.server.socket.server.metrics." + name).tag("listener", "SSL").counter().count();
+    }
+
+    private double connections() {
+        return registry.get("kafka.server.socket.server.metrics.connection.count").tag("listener", "SSL").gauge()
+                .value();
     }
 
     private double authenticationsWithoutReauthentication() {
-        return registry.get("kafka.server.socket.server.metrics.successful.authentication.no.reauth")
-                .tag("listener", "SSL").counter().count();
+        return count("successful.authentication.no.reauth");
     }
 
     private int serve(Map<String, String> more) throws InterruptedException {

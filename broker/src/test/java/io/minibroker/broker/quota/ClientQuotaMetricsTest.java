@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -29,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Kafka's client quota metrics of a broker on a manual clock, read from its registry after driving a throttle: the
  * Produce {@code byte-rate} and {@code throttle-time} of each client (one without a quota of its own too, under the
  * tags Kafka gives it), none before a quota of the kind is set, the Request metrics, and the ControllerMutation
- * {@code mutation-rate} and {@code throttle-time}; all gone once their client has been idle for an hour.
+ * {@code mutation-rate} and {@code throttle-time}; all gone once their client has been idle for an hour; and each
+ * kind's {@code queue-size} while a connection is muted for its throttle.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ClientQuotaMetricsTest {
@@ -70,6 +72,8 @@ class ClientQuotaMetricsTest {
                 client.send(request);
                 assertThat(client.receive(ApiKey.PRODUCE, MeteredTopic.PRODUCE_V9).body().getInt32("ThrottleTimeMs"))
                         .isEqualTo(throttleMs);
+                assertThat(queueSize(registry, "produce")).as("muted from the answer on").isOne();
+                assertThat(queueSize(registry, "request")).isZero();
                 other.send(unmetered);
                 other.receive(ApiKey.PRODUCE, MeteredTopic.PRODUCE_V9);
             }
@@ -86,6 +90,7 @@ class ClientQuotaMetricsTest {
             assertThat(registry.find("kafka.server.request.exempt.request.time").gauge().value()).isZero();
 
             clock.advance(30_000);
+            await(() -> queueSize(registry, "produce") == 0, "the throttle to end");
             assertThat(gauge(registry, PRODUCE_THROTTLE_TIME, "", "metered-producer").value())
                     .as("still in the second of the metrics' two 30 s windows").isEqualTo(throttleMs);
             clock.advance(30_000);
@@ -139,6 +144,46 @@ class ClientQuotaMetricsTest {
                     .isEqualTo(21 / 30.0);
             assertThat(gauge(registry, "kafka.server.controllermutation.throttle.time", "", "mutator").value())
                     .as("the refused request's 100 ms").isEqualTo(100.0);
+            assertThat(queueSize(registry, "controllermutation")).as("muted for it").isOne();
+            clock.advance(100);
+            await(() -> queueSize(registry, "controllermutation") == 0, "the throttle to end");
+        }
+    }
+
+    /** Kafka's {@code kafka.server:type=<type>} {@code queue-size}: the connections muted for that kind's throttles. */
+    private static double queueSize(MeterRegistry registry, String type) {
+        return registry.get("kafka.server." + type + ".queue.size").gauge().value();
+    }
+
+    /**
+     * As Kafka's ControllerMutationQuotaManager, which gives every client a quota sensor once a
+     * {@code controller_mutation_rate} is set for anyone: a client without one of its own has its mutation-rate too,
+     * under the tags Kafka's callback gives it (a client-id quota is set: {@code user=""}), and is never throttled;
+     * before any is set, no client's is recorded.
+     */
+    @Test
+    void everyClientsMutationRateIsRecordedOnceAControllerMutationRateIsSetForAnyone() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (Broker broker = TestBrokers.start(logDir, Map.of(), clock);
+             Admin other = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                     "localhost:" + broker.boundPort("PLAINTEXT"), AdminClientConfig.CLIENT_ID_CONFIG, "other"))) {
+            MeterRegistry registry = broker.meterRegistry();
+            other.createTopics(List.of(new NewTopic("before", 4, (short) 1))).all().get();
+            assertThat(registry.find("kafka.server.controllermutation.mutation.rate").gauges())
+                    .as("no controller_mutation_rate set: nothing recorded").isEmpty();
+
+            other.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                    new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "mutator")),
+                    List.of(new ClientQuotaAlteration.Op(QuotaConfig.CONTROLLER_MUTATION_RATE, 1.0))))).all().get();
+            other.createTopics(List.of(new NewTopic("a", 30, (short) 1))).all().get();
+            other.createPartitions(Map.of("a", org.apache.kafka.clients.admin.NewPartitions.increaseTo(33))).all()
+                    .get();
+            other.deleteTopics(List.of("before")).all().get();
+            // Kafka's Rate over the metrics' default 2 windows of 30 s: 30 + 3 + 4 partitions in 30 s.
+            assertThat(gauge(registry, "kafka.server.controllermutation.mutation.rate", "", "other").value())
+                    .isEqualTo(37 / 30.0);
+            assertThat(gauge(registry, "kafka.server.controllermutation.throttle.time", "", "other").value())
+                    .as("never throttled").isNaN();
         }
     }
 }

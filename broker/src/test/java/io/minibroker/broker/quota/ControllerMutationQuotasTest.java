@@ -1,5 +1,7 @@
 package io.minibroker.broker.quota;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.minibroker.broker.metrics.ClientQuotaMeters;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.Metrics;
@@ -104,6 +106,63 @@ class ControllerMutationQuotasTest {
         assertThat(refused).as("the script refuses some topics and lets others through").isBetween(3, 6);
     }
 
+    /**
+     * Kafka's {@code tokens} metric, per entity: the client's bucket after each step of a strict script, as Kafka's
+     * TokenBucket measures under the same quota and windows; a client without a quota of its own (once one is set
+     * for anyone) reads the burst of Kafka's bucket bounded at Long.MAX_VALUE; a changed quota is measured under at
+     * once, as Kafka updates its sensors' configs.
+     */
+    @Test
+    void theTokensMetricIsKafkasTokenBucket() throws IOException {
+        ClientQuotas clientQuotas = ClientQuotas.open(dir);
+        clientQuotas.alter(Map.of(QuotaEntity.of(QuotaEntity.CLIENT_ID, "admin"),
+                Map.of(QuotaConfig.CONTROLLER_MUTATION_RATE, 2.0)));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        ControllerMutationQuotas ours = new ControllerMutationQuotas(clientQuotas, time::milliseconds, 11, 1,
+                ClientQuotaMeters.controllerMutation(registry, time::milliseconds));
+        Metrics kafkaMetrics = new Metrics(new MetricConfig(), time);
+        MetricName tokens = new MetricName("tokens", "ControllerMutation", "", Map.of());
+        Sensor kafka = kafkaMetrics.sensor("admin");
+        kafka.add(tokens, new TokenBucket(), bucketConfig(2));
+        int[][] script = {{0, 30}, {0, 1}, {1500, 1, 1}, {2500, 4}, {10_000, 12, 12}, {200, 3}, {20_000, 22}};
+        for (int[] step : script) {
+            nowMs.addAndGet(step[0]);
+            ControllerMutationQuotas.Quota quota = ours.newQuotaFor("ANONYMOUS", "admin", STRICT, STRICT);
+            for (int topic = 1; topic < step.length; topic++) {
+                quota.record(step[topic]);
+                kafkaStrict(kafka, step[topic]);
+            }
+            assertThat(tokensGauge(registry, "admin")).as("at +%d ms", step[0])
+                    .isEqualTo((double) kafkaMetrics.metric(tokens).metricValue());
+        }
+        nowMs.addAndGet(700);
+        assertThat(tokensGauge(registry, "admin")).as("refilled on reading").isEqualTo(
+                (double) kafkaMetrics.metric(tokens).metricValue());
+
+        clientQuotas.alter(Map.of(QuotaEntity.of(QuotaEntity.CLIENT_ID, "admin"),
+                Map.of(QuotaConfig.CONTROLLER_MUTATION_RATE, 5.0)));
+        kafkaMetrics.metric(tokens).config(bucketConfig(5));
+        nowMs.addAndGet(300);
+        assertThat(tokensGauge(registry, "admin")).as("under the new quota").isEqualTo(
+                (double) kafkaMetrics.metric(tokens).metricValue());
+
+        Sensor unbounded = kafkaMetrics.sensor("other");
+        MetricName otherTokens = new MetricName("tokens", "ControllerMutation", "", Map.of("client-id", "other"));
+        unbounded.add(otherTokens, new TokenBucket(), bucketConfig(Long.MAX_VALUE));
+        ours.newQuotaFor("ANONYMOUS", "other", STRICT, STRICT).record(7);
+        unbounded.record(7, nowMs.get(), false);
+        assertThat(tokensGauge(registry, "other")).isEqualTo((double) kafkaMetrics.metric(otherTokens).metricValue());
+    }
+
+    private static MetricConfig bucketConfig(double rate) {
+        return new MetricConfig().timeWindow(1, TimeUnit.SECONDS).samples(11).quota(Quota.upperBound(rate));
+    }
+
+    private static double tokensGauge(SimpleMeterRegistry registry, String clientId) {
+        return registry.get("kafka.server.controllermutation.tokens").tag("user", "").tag("client-id", clientId)
+                .gauge().value();
+    }
+
     @Test
     void permissiveRequestsGoThroughWithKafkasThrottleTime() throws IOException {
         ControllerMutationQuotas ours = quotas(2);
@@ -132,10 +191,10 @@ class ControllerMutationQuotasTest {
         nowMs.addAndGet(1000);
         assertThat(refused.throttleTimeMs()).as("what is left of it").isEqualTo(3000);
 
-        assertThat(ours.newQuotaFor("ANONYMOUS", "other", STRICT, STRICT))
-                .as("no quota for that client id").isSameAs(ControllerMutationQuotas.Quota.UNBOUNDED);
-        assertThat(ControllerMutationQuotas.Quota.UNBOUNDED.record(1_000_000)).isTrue();
-        assertThat(ControllerMutationQuotas.Quota.UNBOUNDED.throttleTimeMs()).isZero();
+        ControllerMutationQuotas.Quota other = ours.newQuotaFor("ANONYMOUS", "other", STRICT, STRICT);
+        assertThat(other.bounded()).as("no quota for that client id").isFalse();
+        assertThat(other.record(1_000_000)).isTrue();
+        assertThat(other.throttleTimeMs()).isZero();
         nowMs.addAndGet(3000);
         assertThat(ours.newQuotaFor("ANONYMOUS", "admin", STRICT, STRICT).record(1)).as("back to zero: let through")
                 .isTrue();

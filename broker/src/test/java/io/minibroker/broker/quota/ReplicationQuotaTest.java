@@ -1,10 +1,16 @@
 package io.minibroker.broker.quota;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.minibroker.broker.log.TopicPartition;
+import io.minibroker.broker.metrics.ReplicationQuotaMeters;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.purgatory.time.ManualClock;
+import org.apache.kafka.common.metrics.MetricConfig;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.Sensor;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,11 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * KIP-73's throttled-replica lists as Kafka's TopicConfigHandler reads them for one broker, and the replication
  * quota's decision as Kafka's ReplicationQuotaManager makes it: the rate over {@code replication.quota.window.num}
- * windows (at least all but one counted) against the throttled rate, on a manual clock.
+ * windows (at least all but one counted) against the throttled rate, on a manual clock; and the lifetime of its
+ * byte-rate metric, Kafka's sensor's.
  */
 class ReplicationQuotaTest {
 
     private static final String KEY = TopicConfig.LEADER_REPLICATION_THROTTLED_REPLICAS;
+    private static final String BYTE_RATE = "kafka.server.leaderreplication.byte.rate";
 
     @Test
     void aListThrottlesThePartitionsPairedWithThisBroker() {
@@ -84,6 +92,47 @@ class ReplicationQuotaTest {
         assertThat(quota.isQuotaExceeded()).as("11 s after the first bytes they are gone: 1000 B over 9.9 s").isTrue();
         clock.advance(200);
         assertThat(quota.isQuotaExceeded()).as("1000 B over 10.1 s").isFalse();
+    }
+
+    /**
+     * The byte-rate lives with Kafka's sensor: made at the first check or record, kept by each record (0 bytes too,
+     * as every follower fetch a leader answers records), dropped once more than an hour passed since the last record,
+     * when Kafka's own Sensor (3600 s of inactivity, the same records on the same clock) says it has expired; the next
+     * check makes it anew, empty.
+     */
+    @Test
+    void theByteRateComesWithTheFirstCheckOrRecordAndGoesAnHourAfterTheLastRecord() {
+        AtomicLong nowMs = new AtomicLong(1_000_000);
+        ScriptedTime time = new ScriptedTime(nowMs);
+        Sensor kafka = new Metrics(new MetricConfig(), List.of(), time, false).sensor("LeaderReplication", null,
+                3600);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        ReplicationQuota quota = new ReplicationQuota(KEY, 0, topic -> Optional.empty(), () -> 100, nowMs::get, 11, 1);
+        quota.exportTo(new ReplicationQuotaMeters(registry, "LeaderReplication"));
+        assertThat(registry.find(BYTE_RATE).gauge()).as("no sensor before the first check").isNull();
+
+        assertThat(quota.isQuotaExceeded()).isFalse();
+        assertThat(registry.get(BYTE_RATE).gauge().value()).isZero();
+        nowMs.addAndGet(60_000);
+        quota.record(0);
+        kafka.record(0, nowMs.get());
+        nowMs.addAndGet(3_600_000);
+        quota.expireIdle();
+        assertThat(kafka.hasExpired()).isFalse();
+        assertThat(registry.find(BYTE_RATE).gauge()).as("an hour since the last record: kept").isNotNull();
+
+        quota.record(500);
+        kafka.record(500, nowMs.get());
+        assertThat(registry.get(BYTE_RATE).gauge().value()).as("500 B over at least one window of 1 s")
+                .isEqualTo(500.0);
+        nowMs.addAndGet(3_600_001);
+        quota.isQuotaExceeded(); // a check keeps nothing alive
+        quota.expireIdle();
+        assertThat(kafka.hasExpired()).isTrue();
+        assertThat(registry.find(BYTE_RATE).gauge()).as("idle for more than an hour: dropped").isNull();
+
+        quota.isQuotaExceeded();
+        assertThat(registry.get(BYTE_RATE).gauge().value()).as("made anew, empty").isZero();
     }
 
     @Test
