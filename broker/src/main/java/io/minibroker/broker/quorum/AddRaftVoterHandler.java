@@ -40,14 +40,8 @@ public final class AddRaftVoterHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         AddRaftVoterRequestView add = new AddRaftVoterRequestView(request.body());
-        VoterChangeRefusal refusal = VoterChangeRefusal.ofRequest(clusterId, add.clusterId(), add.voterId(),
-                add.voterDirectoryId(), "Add");
-        if (refusal == null) {
-            refusal = refusalOfEndpoints(add);
-        }
-        if (refusal == null) {
-            refusal = VoterChangeRefusal.ofStaticQuorum("adding");
-        }
+        VoterChangeRefusal refusal = VoterChangeRefusal.of(VoterChangeRefusal.Change.ADD, clusterId, add.clusterId(),
+                add.voterId(), add.voterDirectoryId(), () -> refusalOfEndpoints(add));
         return CompletableFuture.completedFuture(new AddRaftVoterResponseView()
                 .errorCode(refusal.error().code()).errorMessage(refusal.message()).struct());
     }

@@ -27,11 +27,8 @@ public final class RemoveRaftVoterHandler implements ApiHandler {
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         RemoveRaftVoterRequestView remove = new RemoveRaftVoterRequestView(request.body());
-        VoterChangeRefusal refusal = VoterChangeRefusal.ofRequest(clusterId, remove.clusterId(), remove.voterId(),
-                remove.voterDirectoryId(), "Remove");
-        if (refusal == null) {
-            refusal = VoterChangeRefusal.ofStaticQuorum("removing");
-        }
+        VoterChangeRefusal refusal = VoterChangeRefusal.of(VoterChangeRefusal.Change.REMOVE, clusterId,
+                remove.clusterId(), remove.voterId(), remove.voterDirectoryId(), () -> null);
         return CompletableFuture.completedFuture(new RemoveRaftVoterResponseView()
                 .errorCode(refusal.error().code()).errorMessage(refusal.message()).struct());
     }

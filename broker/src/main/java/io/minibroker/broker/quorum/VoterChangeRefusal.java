@@ -3,6 +3,7 @@ package io.minibroker.broker.quorum;
 import io.minibroker.protocol.error.Errors;
 
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * Why a change of the quorum's voters (AddRaftVoter, RemoveRaftVoter: KIP-853) is refused, checked as Kafka 4.3.1's
@@ -13,13 +14,26 @@ import java.util.UUID;
  */
 record VoterChangeRefusal(Errors error, String message) {
 
+    /** The two changes, with Kafka's words for them in its messages. */
+    enum Change {
+        ADD("Add", "adding"), REMOVE("Remove", "removing");
+
+        private final String request;
+        private final String gerund;
+
+        Change(String request, String gerund) {
+            this.request = request;
+            this.gerund = gerund;
+        }
+    }
+
     /**
-     * The refusal of the request's cluster id or of the voter it names, or null when both pass.
-     *
-     * @param request "Add" or "Remove", Kafka's word for the request in its message
+     * The refusal of a change of the voter {@code voterId}, {@code voterDirectoryId}: of the request's cluster id, of
+     * the voter it names, of what {@code changeChecks} checks of this change alone (null when it passes), else of the
+     * static quorum itself.
      */
-    static VoterChangeRefusal ofRequest(String clusterId, String requestClusterId, int voterId,
-                                        UUID voterDirectoryId, String request) {
+    static VoterChangeRefusal of(Change change, String clusterId, String requestClusterId, int voterId,
+                                 UUID voterDirectoryId, Supplier<VoterChangeRefusal> changeChecks) {
         // A request that names no cluster is taken for this one's, as Kafka's hasValidClusterId takes it.
         if (requestClusterId != null && !requestClusterId.equals(clusterId)) {
             return new VoterChangeRefusal(Errors.INCONSISTENT_CLUSTER_ID, String.format(
@@ -30,20 +44,15 @@ record VoterChangeRefusal(Errors error, String message) {
         // DescribeQuorum shows for a static voter names no voter that could be added or removed.
         if (voterId < 0 || QuorumReport.NO_DIRECTORY.equals(voterDirectoryId)) {
             return new VoterChangeRefusal(Errors.INVALID_REQUEST,
-                    request + " voter request didn't include a valid voter");
+                    change.request + " voter request didn't include a valid voter");
         }
-        return null;
-    }
-
-    /**
-     * The refusal of a request that passed its checks: Kafka's at kraft.version 0. Kafka's handlers first refuse a
-     * change while another is pending or before the leader's high watermark is known; neither happens here, where
-     * no change is ever made and the one voter's high watermark is its own.
-     *
-     * @param change "adding" or "removing", Kafka's word in its message
-     */
-    static VoterChangeRefusal ofStaticQuorum(String change) {
+        VoterChangeRefusal refusal = changeChecks.get();
+        if (refusal != null) {
+            return refusal;
+        }
+        // Kafka's handlers first refuse a change while another is pending or before the leader's high watermark is
+        // known; neither happens here, where no change is ever made and the one voter's high watermark is its own.
         return new VoterChangeRefusal(Errors.UNSUPPORTED_VERSION,
-                "Cluster doesn't support " + change + " voter because the kraft.version feature is 0");
+                "Cluster doesn't support " + change.gerund + " voter because the kraft.version feature is 0");
     }
 }

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
@@ -147,11 +148,7 @@ class ControllerForwarderTest {
                     .get(30, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).cause().isInstanceOf(CloseConnection.class);
         }
-        int closedPort;
-        try (ServerSocket gone = new ServerSocket(0)) {
-            closedPort = gone.getLocalPort();
-        }
-        try (NodeChannel channel = new NodeChannel("localhost", closedPort, "forwarder-test", SOCKET_TIMEOUT_MS)) {
+        try (NodeChannel channel = unreachable()) {
             CreateTopicsResponseView answer = new CreateTopicsResponseView(forwarderOn(channel)
                     .handlerFor(ApiKey.CREATE_TOPICS, ForwardingFailure::createTopics).handle(CLIENT, create)
                     .toCompletableFuture().get(30, TimeUnit.SECONDS));
@@ -179,17 +176,22 @@ class ControllerForwarderTest {
             assertThat(answer.errorMessage())
                     .isEqualTo("The server experienced an unexpected error when processing the request.");
         }
-        int closedPort;
-        try (ServerSocket gone = new ServerSocket(0)) {
-            closedPort = gone.getLocalPort();
-        }
-        try (NodeChannel channel = new NodeChannel("localhost", closedPort, "forwarder-test", SOCKET_TIMEOUT_MS)) {
+        try (NodeChannel channel = unreachable()) {
             RemoveRaftVoterResponseView answer = new RemoveRaftVoterResponseView(forwarderOn(channel)
                     .handlerFor(ApiKey.REMOVE_RAFT_VOTER, ForwardingFailure::removeRaftVoter).handle(CLIENT, remove)
                     .toCompletableFuture().get(30, TimeUnit.SECONDS));
             assertThat(answer.errorCode()).isEqualTo(Errors.REQUEST_TIMED_OUT.code());
             assertThat(answer.errorMessage()).isEqualTo("The request timed out.");
         }
+    }
+
+    /** A channel to a port nothing listens on: a controller that cannot be reached. */
+    private static NodeChannel unreachable() throws IOException {
+        int closedPort;
+        try (ServerSocket gone = new ServerSocket(0)) {
+            closedPort = gone.getLocalPort();
+        }
+        return new NodeChannel("localhost", closedPort, "forwarder-test", SOCKET_TIMEOUT_MS);
     }
 
     /** A controller that answers every envelope with this error and nothing inside, as Kafka's refuses one. */

@@ -96,15 +96,7 @@ class RaftVoterChangesTest {
     void aSingleNodeConfiguredWithAControllerListenerTakesItForTheQuorums() throws Exception {
         try (Broker broker = TestBrokers.start(logDir, Map.of("controller.listener.names", "CONTROLLER"));
              RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
-            AddRaftVoterRequestView onThePlaintextListener = addition(null, 2, SOME_DIRECTORY);
-            onThePlaintextListener.addListener().name("PLAINTEXT").host("localhost").port(9092);
-            assertAddition(client, (short) 1, onThePlaintextListener, Errors.INVALID_REQUEST,
-                    "Add voter request didn't include the endpoint (Endpoints(endpoints={ListenerName(PLAINTEXT)="
-                            + "localhost/<unresolved>:9092})) for the default listener ListenerName(CONTROLLER)");
-            AddRaftVoterRequestView onTheControllerListener = addition(null, 2, SOME_DIRECTORY);
-            onTheControllerListener.addListener().name("CONTROLLER").host("localhost").port(9093);
-            assertAddition(client, (short) 1, onTheControllerListener, Errors.UNSUPPORTED_VERSION,
-                    "Cluster doesn't support adding voter because the kraft.version feature is 0");
+            assertTheQuorumListenerIsController(client);
         }
     }
 
@@ -117,16 +109,21 @@ class RaftVoterChangesTest {
             assertRemoval(client, null, MiniCluster.CONTROLLER_ID, SOME_DIRECTORY, Errors.UNSUPPORTED_VERSION,
                     "Cluster doesn't support removing voter because the kraft.version feature is 0");
 
-            AddRaftVoterRequestView onTheBrokersListener = addition(null, 2, SOME_DIRECTORY);
-            onTheBrokersListener.addListener().name("PLAINTEXT").host("localhost").port(9092);
-            assertAddition(client, (short) 1, onTheBrokersListener, Errors.INVALID_REQUEST,
-                    "Add voter request didn't include the endpoint (Endpoints(endpoints={ListenerName(PLAINTEXT)="
-                            + "localhost/<unresolved>:9092})) for the default listener ListenerName(CONTROLLER)");
-            AddRaftVoterRequestView onTheControllerListener = addition(CLUSTER_ID, 2, SOME_DIRECTORY);
-            onTheControllerListener.addListener().name("CONTROLLER").host("localhost").port(9093);
-            assertAddition(client, (short) 1, onTheControllerListener, Errors.UNSUPPORTED_VERSION,
-                    "Cluster doesn't support adding voter because the kraft.version feature is 0");
+            assertTheQuorumListenerIsController(client);
         }
+    }
+
+    /** A voter named on PLAINTEXT only is refused for the quorum's CONTROLLER listener; one on CONTROLLER passes. */
+    private static void assertTheQuorumListenerIsController(RawClient client) throws IOException {
+        AddRaftVoterRequestView onThePlaintextListener = addition(null, 2, SOME_DIRECTORY);
+        onThePlaintextListener.addListener().name("PLAINTEXT").host("localhost").port(9092);
+        assertAddition(client, (short) 1, onThePlaintextListener, Errors.INVALID_REQUEST,
+                "Add voter request didn't include the endpoint (Endpoints(endpoints={ListenerName(PLAINTEXT)="
+                        + "localhost/<unresolved>:9092})) for the default listener ListenerName(CONTROLLER)");
+        AddRaftVoterRequestView onTheControllerListener = addition(null, 2, SOME_DIRECTORY);
+        onTheControllerListener.addListener().name("CONTROLLER").host("localhost").port(9093);
+        assertAddition(client, (short) 1, onTheControllerListener, Errors.UNSUPPORTED_VERSION,
+                "Cluster doesn't support adding voter because the kraft.version feature is 0");
     }
 
     private static AddRaftVoterRequestView addition(String clusterId, int voterId, UUID directoryId) {
