@@ -28,6 +28,15 @@ final class KafkaTool {
     }
 
     /**
+     * What the command printed on standard output and on standard error (where a refusal's message goes), failing
+     * the test unless it exits with {@code exit}.
+     */
+    static KafkaToolProcess.Output runForOutput(int exit, Class<?> command, String... args) throws Exception {
+        return KafkaToolProcess.runForOutput(classPathWith("kafka.tools.clients.jar"), exit, command,
+                Arrays.asList(args));
+    }
+
+    /**
      * The same for any main class, with the kafka-clients jar the build copied to where this system property
      * names (integration-tests/pom.xml) in place of this module's 4.4.0.
      */

@@ -333,6 +333,15 @@ final class AdminApiChecks {
         return Access.answer(response.struct());
     }
 
+    /**
+     * AddRaftVoter and RemoveRaftVoter: ALTER on the cluster, as Kafka's ControllerApis asks, whose refusal carries
+     * the error's message (Kafka's getErrorResponse of both sets it).
+     */
+    static CompletionStage<Struct> raftVoterChange(Access access) {
+        return access.allowedOnCluster(AclOperation.ALTER) ? access.serve()
+                : access.refuseWithMessage(Errors.CLUSTER_AUTHORIZATION_FAILED);
+    }
+
     static CompletionStage<Struct> onCluster(Access access, AclOperation operation) {
         return access.allowedOnCluster(operation) ? access.serve()
                 : access.refuse(Errors.CLUSTER_AUTHORIZATION_FAILED);

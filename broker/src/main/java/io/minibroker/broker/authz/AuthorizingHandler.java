@@ -137,6 +137,7 @@ public final class AuthorizingHandler implements ApiHandler {
             case ALTER_CLIENT_QUOTAS -> AdminApiChecks::alterClientQuotas;
             case UPDATE_FEATURES, UNREGISTER_BROKER -> access -> AdminApiChecks.onCluster(access, AclOperation.ALTER);
             case DESCRIBE_QUORUM -> access -> AdminApiChecks.onCluster(access, AclOperation.DESCRIBE);
+            case ADD_RAFT_VOTER, REMOVE_RAFT_VOTER -> AdminApiChecks::raftVoterChange;
             case ALTER_PARTITION, BROKER_REGISTRATION, BROKER_HEARTBEAT, ENVELOPE ->
                     access -> AdminApiChecks.onCluster(access, AclOperation.CLUSTER_ACTION);
             case READ_SHARE_GROUP_STATE -> ShareStateApiChecks::read;

@@ -2,8 +2,10 @@ package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.token.DelegationTokenApis;
+import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.AddRaftVoterResponseView;
 import io.minibroker.protocol.message.view.AlterConfigsRequestView;
 import io.minibroker.protocol.message.view.AlterUserScramCredentialsRequestView;
 import io.minibroker.protocol.message.view.AlterUserScramCredentialsResponseView;
@@ -28,6 +30,7 @@ import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
 import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
 import io.minibroker.protocol.message.view.ListPartitionReassignmentsResponseView;
 import io.minibroker.protocol.message.view.DescribeQuorumResponseView;
+import io.minibroker.protocol.message.view.RemoveRaftVoterResponseView;
 import io.minibroker.protocol.message.view.UnregisterBrokerResponseView;
 import io.minibroker.protocol.message.view.UpdateFeaturesResponseView;
 import io.minibroker.protocol.schema.Struct;
@@ -40,8 +43,8 @@ import java.util.Set;
  * The answers a broker gives to a forwarded request that the controller did not answer, as Kafka's
  * ForwardingManager makes them with the request's {@code getErrorResponse}: every topic or resource of the request
  * the error (REQUEST_TIMED_OUT when the controller cannot be reached, which clients retry; UNKNOWN_SERVER_ERROR when
- * it refused the envelope), with no message, as Kafka's ApiError.fromThrowable leaves none for either; one method
- * per API's response shape.
+ * it refused the envelope), with no message, as Kafka's ApiError.fromThrowable leaves none for either (but where an
+ * API's getErrorResponse sets the error's own); one method per API's response shape.
  */
 public final class ForwardingFailure {
 
@@ -83,6 +86,18 @@ public final class ForwardingFailure {
 
     public static Struct describeQuorum(Request request, Errors error) {
         return new DescribeQuorumResponseView().errorCode(error.code()).errorMessage(null).struct();
+    }
+
+    /** With the error's own message, which Kafka's AddRaftVoterRequest.getErrorResponse sets. */
+    public static Struct addRaftVoter(Request request, Errors error) {
+        return new AddRaftVoterResponseView().errorCode(error.code()).errorMessage(DefaultMessages.of(error))
+                .struct();
+    }
+
+    /** With the error's own message, which Kafka's RemoveRaftVoterRequest.getErrorResponse sets. */
+    public static Struct removeRaftVoter(Request request, Errors error) {
+        return new RemoveRaftVoterResponseView().errorCode(error.code()).errorMessage(DefaultMessages.of(error))
+                .struct();
     }
 
     public static Struct createPartitions(Request request, Errors error) {

@@ -24,7 +24,9 @@ import io.minibroker.broker.config.EligibleLeaderReplicasSafety;
 import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.config.Endpoint;
+import io.minibroker.broker.quorum.AddRaftVoterHandler;
 import io.minibroker.broker.quorum.DescribeQuorumHandler;
+import io.minibroker.broker.quorum.RemoveRaftVoterHandler;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.admin.UnregisterBrokerHandler;
 import io.minibroker.broker.admin.UpdateFeaturesHandler;
@@ -51,7 +53,7 @@ import java.util.function.LongSupplier;
  * forward: CreateTopics, DeleteTopics, CreatePartitions, ElectLeaders, AlterPartitionReassignments,
  * ListPartitionReassignments, AlterConfigs and IncrementalAlterConfigs (of
  * topics and of groups), CreateAcls, DeleteAcls, AlterUserScramCredentials, the delegation token changes,
- * UpdateFeatures, UnregisterBroker and DescribeQuorum, plus
+ * UpdateFeatures, UnregisterBroker, DescribeQuorum, AddRaftVoter and RemoveRaftVoter, plus
  * DescribeConfigs, which brokers send for the topics' config overrides); clients are never told of this listener.
  */
 public final class ControllerApis {
@@ -141,7 +143,10 @@ public final class ControllerApis {
                 .add(ApiKey.ALTER_CLIENT_QUOTAS, onDisk.apply(new AlterClientQuotasHandler(clientQuotas)))
                 .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> followers.report(nodeId,
                         version.current(), List.of(new Endpoint(config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES)
-                                .get(0), config.controllerVoter().host(), config.controllerVoter().port())))));
+                                .get(0), config.controllerVoter().host(), config.controllerVoter().port())))))
+                .add(ApiKey.ADD_RAFT_VOTER, new AddRaftVoterHandler(clusterId,
+                        () -> config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).get(0)))
+                .add(ApiKey.REMOVE_RAFT_VOTER, new RemoveRaftVoterHandler(clusterId));
         // The security changes brokers forward: saved on the disk thread, then the image's version moves on, so
         // that every broker fetches them.
         ApiHandler scramChanges = changesImage(onDisk.apply(new AlterUserScramCredentialsHandler(credentials)),

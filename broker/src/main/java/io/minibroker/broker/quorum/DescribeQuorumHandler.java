@@ -10,7 +10,6 @@ import io.minibroker.protocol.message.view.DescribeQuorumResponseView;
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -28,7 +27,6 @@ public final class DescribeQuorumHandler implements ApiHandler {
 
     private static final String METADATA_TOPIC = "__cluster_metadata";
     private static final String NOT_HOSTED = "This server does not host this topic-partition.";
-    private static final UUID NO_DIRECTORY = new UUID(0, 0);
 
     private final Supplier<QuorumReport> quorum;
 
@@ -71,7 +69,7 @@ public final class DescribeQuorumHandler implements ApiHandler {
     }
 
     private static void fill(DescribeQuorumResponseView.ReplicaState state, QuorumReport.Replica replica) {
-        state.replicaId(replica.replicaId()).replicaDirectoryId(NO_DIRECTORY).logEndOffset(replica.logEndOffset())
+        state.replicaId(replica.replicaId()).replicaDirectoryId(QuorumReport.NO_DIRECTORY).logEndOffset(replica.logEndOffset())
                 .lastFetchTimestamp(replica.lastFetchMs()).lastCaughtUpTimestamp(replica.lastCaughtUpMs());
     }
 }

@@ -3,6 +3,7 @@ package io.minibroker.broker.quorum;
 import io.minibroker.broker.config.Endpoint;
 
 import java.util.List;
+import java.util.UUID;
 
 /**
  * What DescribeQuorum reports of the metadata quorum. This broker has no Raft quorum: one controller (a single node
@@ -17,6 +18,13 @@ public record QuorumReport(int leaderId, long highWatermark, List<Replica> voter
 
     /** The one leader epoch: no election is ever held. */
     public static final int LEADER_EPOCH = 1;
+
+    /**
+     * A voter's directory id: none, the zero id, as a static quorum ({@code controller.quorum.voters}, kraft.version
+     * 0) knows its voters by their ids alone. What DescribeQuorum shows, and what AddRaftVoter and RemoveRaftVoter,
+     * as Kafka's, take for no voter at all.
+     */
+    public static final UUID NO_DIRECTORY = new UUID(0, 0);
 
     /**
      * A replica of the metadata: its id, how far it has got, when it last fetched and when it last was caught up,

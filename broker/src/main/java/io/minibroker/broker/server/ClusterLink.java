@@ -161,6 +161,10 @@ final class ClusterLink {
                         ForwardingFailure::alterClientQuotas))
                 .add(ApiKey.DESCRIBE_QUORUM, controller.handlerFor(ApiKey.DESCRIBE_QUORUM,
                         ForwardingFailure::describeQuorum))
+                .add(ApiKey.ADD_RAFT_VOTER, controller.handlerFor(ApiKey.ADD_RAFT_VOTER,
+                        ForwardingFailure::addRaftVoter))
+                .add(ApiKey.REMOVE_RAFT_VOTER, controller.handlerFor(ApiKey.REMOVE_RAFT_VOTER,
+                        ForwardingFailure::removeRaftVoter))
                 .add(ApiKey.ALTER_CONFIGS, new PreprocessedAlterConfigs(ApiKey.ALTER_CONFIGS, brokerChanges,
                         controller.handlerFor(ApiKey.ALTER_CONFIGS, ForwardingFailure::alterConfigs)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, new PreprocessedAlterConfigs(ApiKey.INCREMENTAL_ALTER_CONFIGS,

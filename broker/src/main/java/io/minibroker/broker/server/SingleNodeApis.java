@@ -22,7 +22,9 @@ import io.minibroker.broker.metrics.QuotaMeters;
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.cluster.DescribeTopicPartitionsHandler;
+import io.minibroker.broker.quorum.AddRaftVoterHandler;
 import io.minibroker.broker.quorum.DescribeQuorumHandler;
+import io.minibroker.broker.quorum.RemoveRaftVoterHandler;
 import io.minibroker.broker.quorum.QuorumReport;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.admin.UnregisterBrokerHandler;
@@ -103,9 +105,22 @@ final class SingleNodeApis {
                 .add(ApiKey.ALTER_CLIENT_QUOTAS, onDisk.apply(new AlterClientQuotasHandler(clientQuotas)))
                 // The node is its own controller, the only voter: no one fetches an image from it.
                 .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> QuorumReport.leaderAlone(node.nodeId(),
-                        0, clock.wallClockMs(), List.of(), node.advertisedListeners().get())));
+                        0, clock.wallClockMs(), List.of(), node.advertisedListeners().get())))
+                .add(ApiKey.ADD_RAFT_VOTER, new AddRaftVoterHandler(clusterId, () -> quorumListener(config, node)))
+                .add(ApiKey.REMOVE_RAFT_VOTER, new RemoveRaftVoterHandler(clusterId));
         return new LocalTopicAutoCreation(topics, topicCreation, new TopicCreationErrors(clock::monotonicMs),
                 client -> mutationQuotas.newQuotaForCreationsOf(client.principalName(), client.clientId())::record);
+    }
+
+    /**
+     * The listener of the node's quorum, which a voter added to it would have to name: the controller listener of a
+     * Kafka configuration it was started with, else the first of its listeners, the first endpoint DescribeQuorum
+     * gives its one voter.
+     */
+    private static String quorumListener(BrokerConfig config, LocalNode node) {
+        List<String> controllerListeners = config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES);
+        return controllerListeners.isEmpty() ? node.advertisedListeners().get().get(0).listenerName()
+                : controllerListeners.get(0);
     }
 
     /** Whether a partition is one of this node's (what AddPartitionsToTxn may add). */

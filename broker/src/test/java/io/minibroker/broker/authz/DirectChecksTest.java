@@ -11,6 +11,8 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.AddPartitionsToTxnRequestView;
 import io.minibroker.protocol.message.view.AddPartitionsToTxnResponseView;
+import io.minibroker.protocol.message.view.AddRaftVoterRequestView;
+import io.minibroker.protocol.message.view.AddRaftVoterResponseView;
 import io.minibroker.protocol.message.view.AlterPartitionResponseView;
 import io.minibroker.protocol.message.view.BrokerHeartbeatResponseView;
 import io.minibroker.protocol.message.view.ConsumerGroupDescribeRequestView;
@@ -39,6 +41,8 @@ import io.minibroker.protocol.message.view.ReadShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.ReadShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.ReadShareGroupStateSummaryRequestView;
 import io.minibroker.protocol.message.view.ReadShareGroupStateSummaryResponseView;
+import io.minibroker.protocol.message.view.RemoveRaftVoterRequestView;
+import io.minibroker.protocol.message.view.RemoveRaftVoterResponseView;
 import io.minibroker.protocol.message.view.WriteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.WriteShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.WriteTxnMarkersRequestView;
@@ -256,6 +260,31 @@ class DirectChecksTest {
                 .containsExactly(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
         call(BROKER, ApiKey.FIND_COORDINATOR, (short) 6, request, () -> new FindCoordinatorResponseView().struct());
         assertThat(served).hasSize(1);
+    }
+
+    /**
+     * AddRaftVoter and RemoveRaftVoter need ALTER on the cluster, as Kafka's ControllerApis asks; refused, they carry
+     * the error's message, as Kafka's getErrorResponse of both sets it.
+     */
+    @Test
+    void aRaftVoterChangeNeedsAlterOnTheCluster() throws Exception {
+        AddRaftVoterResponseView added = new AddRaftVoterResponseView(call(CLIENT, ApiKey.ADD_RAFT_VOTER, (short) 1,
+                new AddRaftVoterRequestView().struct(), () -> new AddRaftVoterResponseView().struct()));
+        RemoveRaftVoterResponseView removed = new RemoveRaftVoterResponseView(call(CLIENT, ApiKey.REMOVE_RAFT_VOTER,
+                (short) 0, new RemoveRaftVoterRequestView().struct(), () -> new RemoveRaftVoterResponseView().struct()));
+        assertThat(served).as("nothing served").isEmpty();
+        assertThat(added.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        assertThat(added.errorMessage()).isEqualTo("Cluster authorization failed.");
+        assertThat(removed.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        assertThat(removed.errorMessage()).isEqualTo("Cluster authorization failed.");
+
+        authorizer.create(List.of(new AclBinding(ResourceType.CLUSTER, AclBinding.CLUSTER_NAME, PatternType.LITERAL,
+                "User:client", "*", AclOperation.ALTER, AclPermissionType.ALLOW)));
+        call(CLIENT, ApiKey.ADD_RAFT_VOTER, (short) 1, new AddRaftVoterRequestView().struct(),
+                () -> new AddRaftVoterResponseView().struct());
+        call(CLIENT, ApiKey.REMOVE_RAFT_VOTER, (short) 0, new RemoveRaftVoterRequestView().struct(),
+                () -> new RemoveRaftVoterResponseView().struct());
+        assertThat(served).extracting(Request::api).containsExactly(ApiKey.ADD_RAFT_VOTER, ApiKey.REMOVE_RAFT_VOTER);
     }
 
     /** A DeleteTopics v5 refusal by name carries the error's message (the field exists from v5). */

@@ -11,16 +11,21 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
+import io.minibroker.protocol.message.view.AddRaftVoterRequestView;
+import io.minibroker.protocol.message.view.AddRaftVoterResponseView;
 import io.minibroker.protocol.message.view.ApiVersionsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView;
 import io.minibroker.protocol.message.view.EnvelopeResponseView;
+import io.minibroker.protocol.message.view.RemoveRaftVoterRequestView;
+import io.minibroker.protocol.message.view.RemoveRaftVoterResponseView;
 import io.minibroker.protocol.schema.Struct;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
@@ -143,17 +148,50 @@ class ControllerForwarderTest {
                     .get(30, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).cause().isInstanceOf(CloseConnection.class);
         }
-        int closedPort;
-        try (ServerSocket gone = new ServerSocket(0)) {
-            closedPort = gone.getLocalPort();
-        }
-        try (NodeChannel channel = new NodeChannel("localhost", closedPort, "forwarder-test", SOCKET_TIMEOUT_MS)) {
+        try (NodeChannel channel = unreachable()) {
             CreateTopicsResponseView answer = new CreateTopicsResponseView(forwarderOn(channel)
                     .handlerFor(ApiKey.CREATE_TOPICS, ForwardingFailure::createTopics).handle(CLIENT, create)
                     .toCompletableFuture().get(30, TimeUnit.SECONDS));
             assertThat(answer.topics()).singleElement().satisfies(topic -> assertThat(topic.errorCode())
                     .isEqualTo(Errors.REQUEST_TIMED_OUT.code()));
         }
+    }
+
+    /**
+     * AddRaftVoter's and RemoveRaftVoter's answers carry the error's own message, which Kafka's getErrorResponse of
+     * both sets (the forwarded APIs' others leave it null).
+     */
+    @Test
+    void aRaftVoterChangeNotAnsweredCarriesTheErrorsMessage() throws Exception {
+        Request add = new Request(new RequestHeader(ApiKey.ADD_RAFT_VOTER.id(), (short) 1, 5, "app"),
+                ApiKey.ADD_RAFT_VOTER, new AddRaftVoterRequestView().voterId(2).struct());
+        Request remove = new Request(new RequestHeader(ApiKey.REMOVE_RAFT_VOTER.id(), (short) 0, 6, "app"),
+                ApiKey.REMOVE_RAFT_VOTER, new RemoveRaftVoterRequestView().voterId(2).struct());
+        try (ScriptedPeer refusing = refusing(Errors.CLUSTER_AUTHORIZATION_FAILED);
+             NodeChannel channel = new NodeChannel("localhost", refusing.port(), "forwarder-test", SOCKET_TIMEOUT_MS)) {
+            AddRaftVoterResponseView answer = new AddRaftVoterResponseView(forwarderOn(channel)
+                    .handlerFor(ApiKey.ADD_RAFT_VOTER, ForwardingFailure::addRaftVoter).handle(CLIENT, add)
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS));
+            assertThat(answer.errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+            assertThat(answer.errorMessage())
+                    .isEqualTo("The server experienced an unexpected error when processing the request.");
+        }
+        try (NodeChannel channel = unreachable()) {
+            RemoveRaftVoterResponseView answer = new RemoveRaftVoterResponseView(forwarderOn(channel)
+                    .handlerFor(ApiKey.REMOVE_RAFT_VOTER, ForwardingFailure::removeRaftVoter).handle(CLIENT, remove)
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS));
+            assertThat(answer.errorCode()).isEqualTo(Errors.REQUEST_TIMED_OUT.code());
+            assertThat(answer.errorMessage()).isEqualTo("The request timed out.");
+        }
+    }
+
+    /** A channel to a port nothing listens on: a controller that cannot be reached. */
+    private static NodeChannel unreachable() throws IOException {
+        int closedPort;
+        try (ServerSocket gone = new ServerSocket(0)) {
+            closedPort = gone.getLocalPort();
+        }
+        return new NodeChannel("localhost", closedPort, "forwarder-test", SOCKET_TIMEOUT_MS);
     }
 
     /** A controller that answers every envelope with this error and nothing inside, as Kafka's refuses one. */

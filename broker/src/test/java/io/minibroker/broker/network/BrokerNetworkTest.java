@@ -100,7 +100,8 @@ class BrokerNetworkTest {
                             ApiKey.DELETE_SHARE_GROUP_OFFSETS.id(), ApiKey.READ_SHARE_GROUP_STATE.id(),
                             ApiKey.WRITE_SHARE_GROUP_STATE.id(), ApiKey.DELETE_SHARE_GROUP_STATE.id(),
                             ApiKey.INITIALIZE_SHARE_GROUP_STATE.id(), ApiKey.READ_SHARE_GROUP_STATE_SUMMARY.id(),
-                            ApiKey.DESCRIBE_QUORUM.id(), ApiKey.UPDATE_FEATURES.id(),
+                            ApiKey.DESCRIBE_QUORUM.id(), ApiKey.ADD_RAFT_VOTER.id(), ApiKey.REMOVE_RAFT_VOTER.id(),
+                            ApiKey.UPDATE_FEATURES.id(),
                             ApiKey.DESCRIBE_TOPIC_PARTITIONS.id(), ApiKey.LIST_CONFIG_RESOURCES.id(),
                             ApiKey.UNREGISTER_BROKER.id(), ApiKey.CREATE_DELEGATION_TOKEN.id(),
                             ApiKey.RENEW_DELEGATION_TOKEN.id(), ApiKey.EXPIRE_DELEGATION_TOKEN.id(),
@@ -109,6 +110,7 @@ class BrokerNetworkTest {
                     .satisfies(produce -> assertThat(produce.minVersion()).as("KAFKA-18659").isZero());
             // As a Kafka 4.3.1 node advertises them (kafka-broker-api-versions against one).
             assertThat(view.apiKeys()).filteredOn(v -> v.apiKey() == ApiKey.DESCRIBE_QUORUM.id()
+                            || v.apiKey() == ApiKey.ADD_RAFT_VOTER.id() || v.apiKey() == ApiKey.REMOVE_RAFT_VOTER.id()
                             || v.apiKey() == ApiKey.UPDATE_FEATURES.id()
                             || v.apiKey() == ApiKey.DESCRIBE_TOPIC_PARTITIONS.id()
                             || v.apiKey() == ApiKey.DESCRIBE_CLUSTER.id()
@@ -119,7 +121,7 @@ class BrokerNetworkTest {
                                 && v.apiKey() <= ApiKey.DESCRIBE_DELEGATION_TOKEN.id()))
                     .extracting(v -> v.apiKey() + ":" + v.minVersion() + "-" + v.maxVersion())
                     .containsExactlyInAnyOrder("34:1-2", "55:0-2", "57:0-2", "60:0-2", "64:0-0", "74:0-1", "75:0-0",
-                            "38:1-3", "39:1-2", "40:1-2", "41:1-3");
+                            "38:1-3", "39:1-2", "40:1-2", "41:1-3", "80:0-1", "81:0-0");
         }
     }
 

@@ -36,6 +36,16 @@ public final class KafkaToolProcess {
      * {@value #TIMEOUT_SECONDS} seconds.
      */
     public static String run(String classPath, int exit, Class<?> command, List<String> args) throws Exception {
+        return runForOutput(classPath, exit, command, args).stdout();
+    }
+
+    /** What a command printed: on standard output, and on standard error (a refusal's message, the logs). */
+    public record Output(String stdout, String stderr) {
+    }
+
+    /** {@link #run}, for both of what the command printed. */
+    public static Output runForOutput(String classPath, int exit, Class<?> command, List<String> args)
+            throws Exception {
         String name = command.getSimpleName();
         Path out = Files.createTempFile(name, ".out");
         Path err = Files.createTempFile(name, ".err");
@@ -48,9 +58,10 @@ public final class KafkaToolProcess {
                         + Files.readString(out) + Files.readString(err));
             }
             String stdout = Files.readString(out);
-            assertThat(process.exitValue()).as("exit of " + name + " " + args + ": " + stdout
-                    + Files.readString(err)).isEqualTo(exit);
-            return stdout;
+            String stderr = Files.readString(err);
+            assertThat(process.exitValue()).as("exit of " + name + " " + args + ": " + stdout + stderr)
+                    .isEqualTo(exit);
+            return new Output(stdout, stderr);
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);

@@ -75,6 +75,8 @@ public enum ApiKey {
     SHARE_GROUP_DESCRIBE(77, ShareGroupDescribeMessages.REQUEST, ShareGroupDescribeMessages.RESPONSE),
     SHARE_FETCH(78, ShareFetchMessages.REQUEST, ShareFetchMessages.RESPONSE),
     SHARE_ACKNOWLEDGE(79, ShareAcknowledgeMessages.REQUEST, ShareAcknowledgeMessages.RESPONSE),
+    ADD_RAFT_VOTER(80, AddRaftVoterMessages.REQUEST, AddRaftVoterMessages.RESPONSE),
+    REMOVE_RAFT_VOTER(81, RemoveRaftVoterMessages.REQUEST, RemoveRaftVoterMessages.RESPONSE),
     INITIALIZE_SHARE_GROUP_STATE(83, InitializeShareGroupStateMessages.REQUEST, InitializeShareGroupStateMessages.RESPONSE),
     READ_SHARE_GROUP_STATE(84, ReadShareGroupStateMessages.REQUEST, ReadShareGroupStateMessages.RESPONSE),
     WRITE_SHARE_GROUP_STATE(85, WriteShareGroupStateMessages.REQUEST, WriteShareGroupStateMessages.RESPONSE),

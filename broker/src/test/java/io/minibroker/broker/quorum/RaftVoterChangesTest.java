@@ -1,0 +1,153 @@
+package io.minibroker.broker.quorum;
+
+import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.network.RawClient;
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.AddRaftVoterRequestView;
+import io.minibroker.protocol.message.view.AddRaftVoterResponseView;
+import io.minibroker.protocol.message.view.RemoveRaftVoterRequestView;
+import io.minibroker.protocol.message.view.RemoveRaftVoterResponseView;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * AddRaftVoter and RemoveRaftVoter on the wire, each refusal as a Kafka 4.3.1 static quorum (controller.quorum.voters,
+ * kraft.version 0) answers it, in Kafka's order: another cluster's id, then a voter without a directory id (the zero
+ * id DescribeQuorum shows for the static voter among them), then for AddRaftVoter a voter without an endpoint on the
+ * quorum's listener, and last the static quorum itself. A single node answers; a cluster's broker forwards them to
+ * the controller, whose listener is the quorum's.
+ */
+@Timeout(120)
+class RaftVoterChangesTest {
+
+    private static final String CLUSTER_ID = "voters-test-cluster";
+    private static final UUID SOME_DIRECTORY = UUID.fromString("5c3c0ac4-2bd2-4f5b-a0c5-a6b0a5d1e0b1");
+
+    @TempDir
+    Path logDir;
+
+    @Test
+    void aSingleNodeRefusesARemovalAsAStaticQuorum() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of("cluster.id", CLUSTER_ID));
+             RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+            assertRemoval(client, null, 2, QuorumReport.NO_DIRECTORY, Errors.INVALID_REQUEST,
+                    "Remove voter request didn't include a valid voter");
+            assertRemoval(client, null, 1, QuorumReport.NO_DIRECTORY, Errors.INVALID_REQUEST,
+                    "Remove voter request didn't include a valid voter");
+            assertRemoval(client, CLUSTER_ID, -1, SOME_DIRECTORY, Errors.INVALID_REQUEST,
+                    "Remove voter request didn't include a valid voter");
+            // The cluster id is checked first, before the voter.
+            assertRemoval(client, "another", 1, QuorumReport.NO_DIRECTORY, Errors.INCONSISTENT_CLUSTER_ID,
+                    "The given id \"another\" doesn't match the cluster id \"" + CLUSTER_ID + "\"");
+            // Any voter with a directory id, this node or another, meets kraft.version 0, as on Kafka.
+            assertRemoval(client, CLUSTER_ID, 1, SOME_DIRECTORY, Errors.UNSUPPORTED_VERSION,
+                    "Cluster doesn't support removing voter because the kraft.version feature is 0");
+            assertRemoval(client, null, 7, SOME_DIRECTORY, Errors.UNSUPPORTED_VERSION,
+                    "Cluster doesn't support removing voter because the kraft.version feature is 0");
+        }
+    }
+
+    @Test
+    void aSingleNodeRefusesAnAdditionAsAStaticQuorum() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of("cluster.id", CLUSTER_ID));
+             RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+            AddRaftVoterRequestView otherCluster = addition("another", 2, QuorumReport.NO_DIRECTORY);
+            assertAddition(client, (short) 1, otherCluster, Errors.INCONSISTENT_CLUSTER_ID,
+                    "The given id \"another\" doesn't match the cluster id \"" + CLUSTER_ID + "\"");
+            assertAddition(client, (short) 1, addition(null, 2, QuorumReport.NO_DIRECTORY), Errors.INVALID_REQUEST,
+                    "Add voter request didn't include a valid voter");
+
+            // Without a controller listener, the node's quorum listener is its own, the voter's in DescribeQuorum.
+            AddRaftVoterRequestView elsewhere = addition(CLUSTER_ID, 2, SOME_DIRECTORY);
+            elsewhere.addListener().name("controller").host("localhost").port(9093);
+            elsewhere.addListener().name("SSL").host("h").port(1);
+            elsewhere.addListener().name("EXTERNAL").host("::1").port(2);
+            // Kafka's Endpoints and ListenerName as printed by kafka-raft 4.3.1 for these three listeners.
+            assertAddition(client, (short) 1, elsewhere, Errors.INVALID_REQUEST, "Add voter request didn't include"
+                    + " the endpoint (Endpoints(endpoints={ListenerName(CONTROLLER)=localhost/<unresolved>:9093,"
+                    + " ListenerName(EXTERNAL)=::1/<unresolved>:2, ListenerName(SSL)=h/<unresolved>:1})) for the"
+                    + " default listener ListenerName(PLAINTEXT)");
+            assertAddition(client, (short) 0, addition(null, 2, SOME_DIRECTORY), Errors.INVALID_REQUEST,
+                    "Add voter request didn't include the endpoint (Endpoints(endpoints={})) for the default"
+                            + " listener ListenerName(PLAINTEXT)");
+
+            for (short version = 0; version <= 1; version++) {
+                AddRaftVoterRequestView onTheQuorumListener = addition(null, 2, SOME_DIRECTORY);
+                onTheQuorumListener.addListener().name("plaintext").host("localhost").port(9093);
+                assertAddition(client, version, onTheQuorumListener, Errors.UNSUPPORTED_VERSION,
+                        "Cluster doesn't support adding voter because the kraft.version feature is 0");
+            }
+        }
+    }
+
+    /** A Kafka configuration's controller listener is the quorum's listener, as on the Kafka node it configured. */
+    @Test
+    void aSingleNodeConfiguredWithAControllerListenerTakesItForTheQuorums() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of("controller.listener.names", "CONTROLLER"));
+             RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+            assertTheQuorumListenerIsController(client);
+        }
+    }
+
+    @Test
+    void aClustersBrokerForwardsThemToTheControllerWhoseListenerIsTheQuorums() throws Exception {
+        try (MiniCluster cluster = MiniCluster.start(2, Map.of("cluster.id", CLUSTER_ID));
+             RawClient client = new RawClient(cluster.node(1).boundPort("PLAINTEXT"))) {
+            assertRemoval(client, null, MiniCluster.CONTROLLER_ID, QuorumReport.NO_DIRECTORY, Errors.INVALID_REQUEST,
+                    "Remove voter request didn't include a valid voter");
+            assertRemoval(client, null, MiniCluster.CONTROLLER_ID, SOME_DIRECTORY, Errors.UNSUPPORTED_VERSION,
+                    "Cluster doesn't support removing voter because the kraft.version feature is 0");
+
+            assertTheQuorumListenerIsController(client);
+        }
+    }
+
+    /** A voter named on PLAINTEXT only is refused for the quorum's CONTROLLER listener; one on CONTROLLER passes. */
+    private static void assertTheQuorumListenerIsController(RawClient client) throws IOException {
+        AddRaftVoterRequestView onThePlaintextListener = addition(null, 2, SOME_DIRECTORY);
+        onThePlaintextListener.addListener().name("PLAINTEXT").host("localhost").port(9092);
+        assertAddition(client, (short) 1, onThePlaintextListener, Errors.INVALID_REQUEST,
+                "Add voter request didn't include the endpoint (Endpoints(endpoints={ListenerName(PLAINTEXT)="
+                        + "localhost/<unresolved>:9092})) for the default listener ListenerName(CONTROLLER)");
+        AddRaftVoterRequestView onTheControllerListener = addition(null, 2, SOME_DIRECTORY);
+        onTheControllerListener.addListener().name("CONTROLLER").host("localhost").port(9093);
+        assertAddition(client, (short) 1, onTheControllerListener, Errors.UNSUPPORTED_VERSION,
+                "Cluster doesn't support adding voter because the kraft.version feature is 0");
+    }
+
+    private static AddRaftVoterRequestView addition(String clusterId, int voterId, UUID directoryId) {
+        return new AddRaftVoterRequestView().clusterId(clusterId).timeoutMs(30_000).voterId(voterId)
+                .voterDirectoryId(directoryId);
+    }
+
+    private static void assertRemoval(RawClient client, String clusterId, int voterId, UUID directoryId,
+                                      Errors error, String message) throws IOException {
+        client.send(RawClient.request(ApiKey.REMOVE_RAFT_VOTER, (short) 0, 5, new RemoveRaftVoterRequestView()
+                .clusterId(clusterId).voterId(voterId).voterDirectoryId(directoryId).struct()));
+        RemoveRaftVoterResponseView response = new RemoveRaftVoterResponseView(
+                client.receive(ApiKey.REMOVE_RAFT_VOTER, (short) 0).body());
+        assertThat(Errors.forCode(response.errorCode())).as("voter %d, directory %s", voterId, directoryId)
+                .isEqualTo(error);
+        assertThat(response.errorMessage()).isEqualTo(message);
+    }
+
+    private static void assertAddition(RawClient client, short version, AddRaftVoterRequestView request,
+                                       Errors error, String message) throws IOException {
+        client.send(RawClient.request(ApiKey.ADD_RAFT_VOTER, version, 6, request.struct()));
+        AddRaftVoterResponseView response = new AddRaftVoterResponseView(
+                client.receive(ApiKey.ADD_RAFT_VOTER, version).body());
+        assertThat(Errors.forCode(response.errorCode())).as("v%d", version).isEqualTo(error);
+        assertThat(response.errorMessage()).isEqualTo(message);
+    }
+}

@@ -1,0 +1,126 @@
+package io.minibroker.it;
+
+import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.tools.KafkaToolProcess;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.tools.MetadataQuorumCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * kafka-metadata-quorum.sh remove-controller and add-controller (kafka-tools 4.3.1, in a child JVM as the script runs
+ * it) through a broker's listener, against one node and a cluster (whose broker forwards both to the controller).
+ * remove-controller printed, against a Kafka 4.3.1 single node formatted with {@code controller.quorum.voters}
+ * (node.id 1, kraft.version 0; 2026-11-29): exit 1, nothing on standard output, and on standard error the refusal
+ * below: a voter named with the zero directory id (which DescribeQuorum shows for it) is no valid voter, and one
+ * named with its meta.properties' directory id meets kraft.version 0. add-controller (its --command-config a
+ * controller's properties: its id, controller listener and metadata directory's meta.properties) was not run against
+ * that node; its refusal here is what kafka-raft 4.3.1's AddVoterHandler answers at kraft.version 0.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class MetadataQuorumControllersCommandTest {
+
+    private static final String ZERO_DIRECTORY = "AAAAAAAAAAAAAAAAAAAAAA";
+    private static final String NO_VALID_VOTER =
+            "org.apache.kafka.common.errors.InvalidRequestException: Remove voter request didn't include a valid voter";
+    private static final String REMOVAL_UNSUPPORTED = "org.apache.kafka.common.errors.UnsupportedVersionException:"
+            + " Cluster doesn't support removing voter because the kraft.version feature is 0";
+    private static final String ADDITION_UNSUPPORTED = "org.apache.kafka.common.errors.UnsupportedVersionException:"
+            + " Cluster doesn't support adding voter because the kraft.version feature is 0";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void removeControllerIsRefusedAsByAKafka431StaticQuorum() throws Exception {
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("node-1"), Map.of())) {
+            String bootstrap = broker.bootstrapServers();
+            assertRefused(removeController(bootstrap, 2, ZERO_DIRECTORY), NO_VALID_VOTER);
+            assertRefused(removeController(bootstrap, 1, ZERO_DIRECTORY), NO_VALID_VOTER);
+            assertRefused(removeController(bootstrap, 1, directoryId(broker.logDir())), REMOVAL_UNSUPPORTED);
+        }
+    }
+
+    /**
+     * A node started with a Kafka configuration's controller listener takes it for its quorum's, as that Kafka node
+     * does; one without takes its own listener, the voter's endpoint in its DescribeQuorum.
+     */
+    @Test
+    void addControllerIsRefusedAsByAKafka431StaticQuorum() throws Exception {
+        Path controller = controllerConfig(2, 36501);
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("node-1"),
+                Map.of("controller.listener.names", "CONTROLLER"))) {
+            assertRefused(addController(broker.bootstrapServers(), controller), ADDITION_UNSUPPORTED);
+        }
+        try (EmbeddedBroker broker = EmbeddedBroker.start(dir.resolve("node-1b"), Map.of())) {
+            assertRefused(addController(broker.bootstrapServers(), controller),
+                    "org.apache.kafka.common.errors.InvalidRequestException: Add voter request didn't include the"
+                            + " endpoint (Endpoints(endpoints={ListenerName(CONTROLLER)=localhost/<unresolved>:36501}))"
+                            + " for the default listener ListenerName(PLAINTEXT)");
+        }
+    }
+
+    @Test
+    void aClustersBrokerHasTheControllerRefuseThem() throws Exception {
+        try (MiniCluster cluster = MiniCluster.start(2, Map.of())) {
+            String bootstrap = "localhost:" + cluster.node(1).boundPort("PLAINTEXT");
+            int controllerId = MiniCluster.CONTROLLER_ID;
+            assertRefused(removeController(bootstrap, controllerId, ZERO_DIRECTORY), NO_VALID_VOTER);
+            assertRefused(removeController(bootstrap, controllerId, directoryId(cluster.logDir(controllerId))),
+                    REMOVAL_UNSUPPORTED);
+            assertRefused(addController(bootstrap, controllerConfig(2, 36502)), ADDITION_UNSUPPORTED);
+        }
+    }
+
+    private static KafkaToolProcess.Output removeController(String bootstrap, int id, String directoryId)
+            throws Exception {
+        return KafkaTool.runForOutput(1, MetadataQuorumCommand.class, "--bootstrap-server", bootstrap,
+                "remove-controller", "--controller-id", String.valueOf(id), "--controller-directory-id", directoryId);
+    }
+
+    private static KafkaToolProcess.Output addController(String bootstrap, Path controllerConfig) throws Exception {
+        return KafkaTool.runForOutput(1, MetadataQuorumCommand.class, "--bootstrap-server", bootstrap,
+                "--command-config", controllerConfig.toString(), "add-controller");
+    }
+
+    /** Nothing on standard output; the refusal first on standard error, then its stack trace. */
+    private static void assertRefused(KafkaToolProcess.Output output, String refusal) {
+        assertThat(output.stdout()).isEmpty();
+        assertThat(output.stderr().lines().findFirst()).as(output.stderr()).hasValue(refusal);
+    }
+
+    /** A directory's directory.id, from its meta.properties. */
+    private static String directoryId(Path logDir) throws Exception {
+        Properties meta = new Properties();
+        try (Reader reader = Files.newBufferedReader(logDir.resolve("meta.properties"))) {
+            meta.load(reader);
+        }
+        return meta.getProperty("directory.id");
+    }
+
+    /**
+     * A controller's properties as add-controller reads them, and its formatted metadata directory: the
+     * meta.properties kafka-storage format writes, with a directory id of its own.
+     */
+    private Path controllerConfig(int nodeId, int port) throws Exception {
+        Path metadataDir = Files.createDirectories(dir.resolve("controller-" + nodeId + "-" + port));
+        Files.writeString(metadataDir.resolve("meta.properties"), "version=1\ncluster.id=controller-test\nnode.id="
+                + nodeId + "\ndirectory.id=" + Uuid.randomUuid() + "\n");
+        Path config = dir.resolve("controller-" + nodeId + "-" + port + ".properties");
+        Files.writeString(config, "process.roles=controller\nnode.id=" + nodeId
+                + "\ncontroller.listener.names=CONTROLLER\nlisteners=CONTROLLER://localhost:" + port
+                + "\nlog.dirs=" + metadataDir + "\n");
+        return config;
+    }
+}
