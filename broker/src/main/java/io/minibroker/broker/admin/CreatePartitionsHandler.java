@@ -71,7 +71,8 @@ public final class CreatePartitionsHandler implements ApiHandler {
      * A CreatePartitions response as Kafka's controller answers: a topic named more than once is answered
      * INVALID_REQUEST once, first, and left alone; if the others add more partitions in all than Kafka allows
      * ({@link PartitionsPerRequest}; {@code currentCount} gives a topic's count, -1 for none) each is answered
-     * POLICY_VIOLATION, else {@code add} fills each one's result.
+     * POLICY_VIOLATION, else {@code add} fills each one's result. A request with a TimeoutMs of 0 or less that leaves
+     * any topic to add to is answered {@link PastDeadline} and adds nothing.
      */
     public static CreatePartitionsResponseView eachDistinctTopic(
             CreatePartitionsRequestView request, ToIntFunction<String> currentCount,
@@ -83,6 +84,11 @@ public final class CreatePartitionsHandler implements ApiHandler {
             if (!seen.add(topic.name())) {
                 duplicated.add(topic.name());
             }
+        }
+        if (seen.size() > duplicated.size() && PastDeadline.at(request.timeoutMs())) {
+            request.topics().forEach(topic -> response.addResult().name(topic.name())
+                    .errorCode(PastDeadline.ERROR.code()).errorMessage(null));
+            return response;
         }
         duplicated.forEach(name -> response.addResult().name(name).errorCode(Errors.INVALID_REQUEST.code())
                 .errorMessage(DUPLICATE_TOPIC));

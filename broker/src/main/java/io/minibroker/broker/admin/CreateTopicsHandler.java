@@ -67,7 +67,8 @@ public final class CreateTopicsHandler implements ApiHandler {
      * controller sets null, not the schema's empty default); then a name asked more than once is answered once,
      * INVALID_REQUEST, and {@code __cluster_metadata} INVALID_REQUEST, neither created. If the others ask for more
      * partitions in all than Kafka allows ({@link PartitionsPerRequest}), none is created and each is answered
-     * POLICY_VIOLATION.
+     * POLICY_VIOLATION. A request with a TimeoutMs of 0 or less that leaves anything to create is answered
+     * {@link PastDeadline} and creates nothing.
      */
     public static CreateTopicsResponseView eachDistinctTopic(CreateTopicsRequestView request, int defaultPartitions,
                                                              BiConsumer<CreatableTopic, CreatableTopicResult> create) {
@@ -81,6 +82,11 @@ public final class CreateTopicsHandler implements ApiHandler {
         }
         List<CreatableTopic> distinct = request.topics().stream().filter(topic -> !duplicated.contains(topic.name())
                 && !topic.name().equals(CLUSTER_METADATA)).toList();
+        if (!distinct.isEmpty() && PastDeadline.at(request.timeoutMs())) {
+            request.topics().forEach(topic -> fail(response.addTopic().name(topic.name()),
+                    PastDeadline.ERROR, null));
+            return response;
+        }
         boolean tooMany = PartitionsPerRequest.tooManyToCreate(distinct, defaultPartitions);
         for (CreatableTopic topic : distinct) {
             CreatableTopicResult result = response.addTopic().name(topic.name()).errorMessage(null);

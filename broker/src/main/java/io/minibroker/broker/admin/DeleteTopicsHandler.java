@@ -63,15 +63,12 @@ public final class DeleteTopicsHandler implements ApiHandler {
     private void handle(Request request, DeleteTopicsRequestView delete, DeleteTopicsResponseView response,
                         ControllerMutationQuotas.Quota quota) {
         if (!deleteEnabled) {
-            // Kafka refuses the request whole (DeleteTopicsRequest.getErrorResponse): every entry, repeats included.
-            Errors disabled = request.version() < DELETION_DISABLED_ERROR_FROM_VERSION
-                    ? Errors.INVALID_REQUEST : Errors.TOPIC_DELETION_DISABLED;
-            if (request.version() < TOPIC_IDS_FROM_VERSION) {
-                delete.topicNames().forEach(name -> response.addResponse().name(name).errorCode(disabled.code()));
-            } else {
-                delete.topics().forEach(state -> response.addResponse().name(state.name())
-                        .topicId(state.topicId()).errorCode(disabled.code()));
-            }
+            refuseWhole(request, delete, response, request.version() < DELETION_DISABLED_ERROR_FROM_VERSION
+                    ? Errors.INVALID_REQUEST : Errors.TOPIC_DELETION_DISABLED);
+            return;
+        }
+        if (PastDeadline.at(delete.timeoutMs()) && anyToLookUp(request, delete)) {
+            refuseWhole(request, delete, response, PastDeadline.ERROR);
             return;
         }
         if (request.version() < TOPIC_IDS_FROM_VERSION) {
@@ -117,6 +114,32 @@ public final class DeleteTopicsHandler implements ApiHandler {
                 deleteByNameOrId(name, id, result, quota);
             }
         }
+    }
+
+    /** Kafka's refusal of the request whole (DeleteTopicsRequest.getErrorResponse): every entry, repeats included. */
+    private static void refuseWhole(Request request, DeleteTopicsRequestView delete, DeleteTopicsResponseView response,
+                                    Errors error) {
+        if (request.version() < TOPIC_IDS_FROM_VERSION) {
+            delete.topicNames().forEach(name -> response.addResponse().name(name).errorCode(error.code()));
+        } else {
+            delete.topics().forEach(state -> response.addResponse().name(state.name())
+                    .topicId(state.topicId()).errorCode(error.code()));
+        }
+    }
+
+    /**
+     * Whether Kafka's controller has a name or an id to look up (ControllerApis.deleteTopics' first step, under the
+     * request's deadline): an entry given by a name or by an id alone, not repeated. With none it answers the
+     * entries' own refusals at once, deadline or not.
+     */
+    private static boolean anyToLookUp(Request request, DeleteTopicsRequestView delete) {
+        if (request.version() < TOPIC_IDS_FROM_VERSION) {
+            return duplicates(delete.topicNames(), name -> name).size()
+                    < new HashSet<>(delete.topicNames()).size();
+        }
+        Set<Entry> duplicated = duplicates(delete.topics(), DeleteTopicsHandler::key);
+        return delete.topics().stream().anyMatch(state -> !duplicated.contains(key(state))
+                && (state.name() == null) != state.topicId().equals(TopicIds.ZERO));
     }
 
     /** A v6+ entry as given: two entries alike name the same topic twice. */

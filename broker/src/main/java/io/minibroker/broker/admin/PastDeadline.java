@@ -1,0 +1,23 @@
+package io.minibroker.broker.admin;
+
+import io.minibroker.protocol.error.Errors;
+
+/**
+ * The deadline Kafka's controller gives a topic change: its arrival plus the request's TimeoutMs
+ * (ControllerRequestContext.requestTimeoutMsToDeadlineNs). With a TimeoutMs of 0 or less the change is past its
+ * deadline before it runs, so Kafka answers the whole request REQUEST_TIMED_OUT with no message (each request's
+ * getErrorResponse) and changes nothing, once its own checks leave anything to change. kafka-go sends 0 when its
+ * caller sets no timeout. This broker does its topic changes at once; only the answer to an expired deadline is
+ * Kafka's.
+ */
+final class PastDeadline {
+
+    static final Errors ERROR = Errors.REQUEST_TIMED_OUT;
+
+    private PastDeadline() {
+    }
+
+    static boolean at(int timeoutMs) {
+        return timeoutMs <= 0;
+    }
+}
