@@ -46,17 +46,17 @@ public final class AlterPartitionReassignmentsHandler implements ApiHandler {
         // A null top-level message, as Kafka's controller sets it (the field's default is the empty string).
         AlterPartitionReassignmentsResponseView response = new AlterPartitionReassignmentsResponseView()
                 .errorMessage(null);
-        boolean timedOut = alter.timeoutMs() <= 0;
+        boolean timedOut = PastDeadline.at(alter.timeoutMs());
         if (timedOut) {
             // Kafka's error answer: the flag left at its default (true) whatever the request said.
-            response.errorCode(Errors.REQUEST_TIMED_OUT.code());
+            response.errorCode(PastDeadline.ERROR.code());
         } else {
             response.allowReplicationFactorChange(allowReplicationFactorChange);
         }
         for (ReassignableTopic topic : alter.topics()) {
             ReassignableTopicResponse answer = response.addResponse().name(topic.name());
             for (ReassignablePartition partition : topic.partitions()) {
-                Outcome outcome = timedOut ? new Outcome(Errors.REQUEST_TIMED_OUT, null)
+                Outcome outcome = timedOut ? new Outcome(PastDeadline.ERROR, null)
                         : topics.reassign(topic.name(), partition.partitionIndex(), partition.replicas(),
                                 allowReplicationFactorChange);
                 if (outcome.error() != Errors.NONE) {

@@ -48,9 +48,9 @@ public final class ElectLeadersHandler implements ApiHandler {
         ElectableTopics.Type type = ElectableTopics.Type.of(typeValue);
         if (named != null && named.isEmpty()) {
             return CompletableFuture.completedFuture(response.struct()); // nothing to do, whatever the type: as Kafka
-        } else if (elect.timeoutMs() <= 0) {
+        } else if (PastDeadline.at(elect.timeoutMs())) {
             // Already past its deadline, as Kafka's controller answers it, on every partition named.
-            refuseAll(response, named, new ElectionResult(Errors.REQUEST_TIMED_OUT, null));
+            refuseAll(response, named, new ElectionResult(PastDeadline.ERROR, null));
         } else if (type == null) {
             refuseAll(response, named, new ElectionResult(Errors.INVALID_REQUEST, "Unknown election type " + typeValue));
         } else if (named == null) {

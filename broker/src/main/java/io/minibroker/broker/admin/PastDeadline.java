@@ -6,9 +6,9 @@ import io.minibroker.protocol.error.Errors;
  * The deadline Kafka's controller gives a topic change: its arrival plus the request's TimeoutMs
  * (ControllerRequestContext.requestTimeoutMsToDeadlineNs). With a TimeoutMs of 0 or less the change is past its
  * deadline before it runs, so Kafka answers the whole request REQUEST_TIMED_OUT with no message (each request's
- * getErrorResponse) and changes nothing, once its own checks leave anything to change. kafka-go sends 0 when its
- * caller sets no timeout. This broker does its topic changes at once; only the answer to an expired deadline is
- * Kafka's.
+ * getErrorResponse; ElectLeaders and AlterPartitionReassignments at the top and on each partition) and changes
+ * nothing, once its own checks leave anything to change. kafka-go sends 0 when its caller sets no timeout. This
+ * broker does its topic changes at once; only the answer to an expired deadline is Kafka's.
  */
 final class PastDeadline {
 
