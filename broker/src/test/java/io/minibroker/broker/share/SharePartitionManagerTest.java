@@ -278,6 +278,31 @@ class SharePartitionManagerTest {
         assertThat(noState.writes).hasValue(written);
     }
 
+    /**
+     * As Kafka's SharePartition, an acknowledgement's state is written with the start offset the share partition had
+     * before it, and the start offset moves once it is written: after every record is acknowledged the share
+     * coordinator keeps them, acknowledged, above the old start offset (kafka-share-groups.sh --describe --offsets:
+     * START-OFFSET 0 on both brokers), while the leader serves on from past them.
+     */
+    @Test
+    void anAcknowledgementIsWrittenWithTheStartOffsetItHadBeforeAndMovesItAfter() throws Exception {
+        append(10);
+        ShareFetchWork work = work("g", 1);
+        work.canAnswer(); // loads the share partition
+        assertThat(acquired(park(work).answer().get())).containsExactly(List.of(0L, 9L));
+        UUID topicId = topics.get("t").orElseThrow().id();
+        SharePartition partition = manager.partition(new SharePartitionKey("g", topicId, 0), log(), Runnable::run,
+                error -> { });
+
+        assertThat(manager.acknowledge(partition, "m", List.of(ShareWire.ack(0, 9, AcknowledgeType.ACCEPT)))
+                .toCompletableFuture().get().error()).isEqualTo(Errors.NONE);
+
+        assertThat(noState.lastWritten).isEqualTo(new ShareStateSnapshot(0,
+                List.of(new ShareStateSnapshot.StateBatch(0, 9, RecordState.ACKNOWLEDGED, 1))));
+        assertThat(noState.lastWritten.deliveryCompleteCount()).isEqualTo(10);
+        assertThat(partition.startOffset()).as("moved once written").isEqualTo(10);
+    }
+
     @Test
     void aGroupsSharePartitionsAreDroppedWhenItsLastSessionHereEnds() throws Exception {
         append(1);
