@@ -228,12 +228,7 @@ class LogDirMoveTest {
         long logBytes = log.closedSegments().stream().mapToLong(LogSegment::size).sum() + log.activeSegment().size();
         assertThat(log.completeMove(future, 0)).isTrue();
         assertThat(throttle.recorded.stream().mapToLong(Long::longValue).sum()).isEqualTo(logBytes);
-        assertThat(values(log)).isEqualTo(appended);
-        manager.close();
-        LogManager reopened = started();
-        assertThat(values(reopened.log(TP).orElseThrow())).as("after a restart, from the moved files")
-                .isEqualTo(appended);
-        reopened.close();
+        assertMovedAndReadBackAfterARestart(manager, log, appended);
     }
 
     @Test
@@ -309,11 +304,7 @@ class LogDirMoveTest {
 
         assertThat(log.completeMove(future, 0)).isTrue();
         assertThat(log.dir()).isEqualTo(dirB.resolve("orders-0"));
-        assertThat(values(log)).isEqualTo(kept);
-        manager.close();
-        LogManager reopened = started();
-        assertThat(values(reopened.log(TP).orElseThrow())).as("after a restart, from the moved files").isEqualTo(kept);
-        reopened.close();
+        assertMovedAndReadBackAfterARestart(manager, log, kept);
     }
 
     @Test
@@ -335,12 +326,7 @@ class LogDirMoveTest {
         assertThat(log.activeSegment()).as("the segment copied as the active one has rolled").isNotSameAs(activeAtCopy);
 
         assertThat(log.completeMove(future, 0)).isTrue();
-        assertThat(values(log)).isEqualTo(appended);
-        manager.close();
-        LogManager reopened = started();
-        assertThat(values(reopened.log(TP).orElseThrow())).as("after a restart, from the moved files")
-                .isEqualTo(appended);
-        reopened.close();
+        assertMovedAndReadBackAfterARestart(manager, log, appended);
     }
 
     @Test
@@ -369,6 +355,17 @@ class LogDirMoveTest {
         LogManager manager = manager();
         manager.startup();
         return manager;
+    }
+
+    /** The moved log holds {@code expected}, and so does the log read from the moved files after a restart. */
+    private void assertMovedAndReadBackAfterARestart(LogManager manager, PartitionLog log, List<String> expected)
+            throws IOException {
+        assertThat(values(log)).isEqualTo(expected);
+        manager.close();
+        LogManager reopened = started();
+        assertThat(values(reopened.log(TP).orElseThrow())).as("after a restart, from the moved files")
+                .isEqualTo(expected);
+        reopened.close();
     }
 
     /** The partition's log, created (in A) with 300 records, their values added to {@code appended}. */

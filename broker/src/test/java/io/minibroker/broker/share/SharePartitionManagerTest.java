@@ -110,6 +110,15 @@ class SharePartitionManagerTest {
         return new Parked(answer, answeredOn);
     }
 
+    /** Loads the share partition of group g with a fetch of member m, which acquires {@code first} to {@code last}. */
+    private SharePartition loadedAndAcquiredByM(long first, long last) throws Exception {
+        ShareFetchWork work = work("g", 1);
+        work.canAnswer(); // loads the share partition
+        assertThat(acquired(park(work).answer().get())).containsExactly(List.of(first, last));
+        UUID topicId = topics.get("t").orElseThrow().id();
+        return manager.partition(new SharePartitionKey("g", topicId, 0), log(), Runnable::run, error -> { });
+    }
+
     /** The acquired runs of the only partition of an answer, as {first, last}. */
     private static List<List<Long>> acquired(Struct answer) {
         return ShareWire.acquired(new ShareFetchResponseView(answer)).stream().map(run -> run.subList(0, 2)).toList();
@@ -263,11 +272,8 @@ class SharePartitionManagerTest {
     @Test
     void aStopDropsTheReleasesOfClosedConnectionsAndAnswersAnAcknowledgementWithoutWriting() throws Exception {
         append(2);
-        ShareFetchWork work = work("g", 1);
-        work.canAnswer(); // loads the share partition
-        assertThat(acquired(park(work).answer().get())).containsExactly(List.of(0L, 1L));
+        SharePartition partition = loadedAndAcquiredByM(0, 1);
         UUID topicId = topics.get("t").orElseThrow().id();
-        SharePartition partition = manager.partition(new SharePartitionKey("g", topicId, 0), log(), Runnable::run, error -> { });
         int written = noState.writes.get();
 
         manager.close(); // the share coordinator stops with it: a write now would be refused
@@ -287,12 +293,7 @@ class SharePartitionManagerTest {
     @Test
     void anAcknowledgementIsWrittenWithTheStartOffsetItHadBeforeAndMovesItAfter() throws Exception {
         append(10);
-        ShareFetchWork work = work("g", 1);
-        work.canAnswer(); // loads the share partition
-        assertThat(acquired(park(work).answer().get())).containsExactly(List.of(0L, 9L));
-        UUID topicId = topics.get("t").orElseThrow().id();
-        SharePartition partition = manager.partition(new SharePartitionKey("g", topicId, 0), log(), Runnable::run,
-                error -> { });
+        SharePartition partition = loadedAndAcquiredByM(0, 9);
 
         assertThat(manager.acknowledge(partition, "m", List.of(ShareWire.ack(0, 9, AcknowledgeType.ACCEPT)))
                 .toCompletableFuture().get().error()).isEqualTo(Errors.NONE);
