@@ -408,6 +408,9 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
                 // the others need not wait for its timeouts to take those partitions; so ends that revocation.
                 member.partitionsPendingRevocation = TopicAssignment.EMPTY;
                 member.revocationToken++;
+                // And, as Kafka's resetAssignedPartitionsEpochsToZero, what it keeps counts as held since epoch 0:
+                // the instance's next process may commit at any older epoch for it.
+                member.resetAssignmentEpochsToZero();
             }
             timeouts.heartbeat(group, member, timings.consumerSessionTimeoutMs(group.groupId));
         } else {

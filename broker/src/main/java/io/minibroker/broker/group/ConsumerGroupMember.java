@@ -1,5 +1,6 @@
 package io.minibroker.broker.group;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -65,6 +66,17 @@ final class ConsumerGroupMember extends TimedMember {
             return null;
         }
         return assignmentEpochs.getOrDefault(topic, Map.of()).getOrDefault(partition, memberEpoch);
+    }
+
+    /**
+     * A static member leaving for now: each partition it keeps counts as assigned at epoch 0, so that an OffsetCommit
+     * at any epoch older than the one its instance's next member gets counts for them, as in Kafka 4.3.1.
+     */
+    void resetAssignmentEpochsToZero() {
+        Map<UUID, Map<Integer, Integer>> epochs = new HashMap<>();
+        assignedPartitions.forEach((topic, partitions) -> partitions.forEach(partition -> epochs
+                .computeIfAbsent(topic, t -> new HashMap<>()).put(partition, 0)));
+        assignmentEpochs = epochs;
     }
 
     /**

@@ -29,6 +29,8 @@ import java.util.function.Supplier;
  *       copied, without the log's lock, while the partition keeps taking appends and serving reads, and notes which
  *       segment objects it copied and their sizes; {@link #copyActiveSegmentHead} then copies the active segment's
  *       log file as far as it is written, also without the lock;</li>
+ *   <li>{@link #catchUp} then copies, still without the lock, what was appended meanwhile, a pass at a time, until a
+ *       pass finds less than a chunk ({@value #COPY_CHUNK_BYTES} bytes) to copy, and waits for the throttle;</li>
  *   <li>{@link PartitionLog#completeMove} then holds the log's lock for the rest: the bytes appended to a segment
  *       since its copy (a log file only grows while it is the same segment object and the log was not truncated),
  *       the active segment's indexes, a segment that appeared since (all of them again after a truncation), the
@@ -38,6 +40,14 @@ import java.util.function.Supplier;
  * </ol>
  * A follower's copy would re-validate and rewrite every batch, and need its own fetch loop beside the replica
  * fetchers; the files are already Kafka's, so copying them keeps the segments, indexes and snapshots as they were.
+ *
+ * <p>{@code replica.alter.log.dirs.io.max.bytes.per.second} throttles the whole copy, as Kafka's alter-log-dirs
+ * quota throttles its future replica's fetches until the swap: no chunk of a segment's log is copied while the
+ * throttle is exceeded, and every byte of log copied is counted against it, step two's too (which waits for it
+ * before taking the lock, then copies the little left unheld, as appends wait). What is counted is the segments'
+ * log bytes, Kafka's record bytes ({@code ReplicaAlterLogDirsThread} records each fetched partition's
+ * {@code records.sizeInBytes()}); the indexes and snapshots, which Kafka's future replica writes for itself, are
+ * copied without being counted or held.
  */
 public final class FutureLog {
     /**
@@ -51,10 +61,12 @@ public final class FutureLog {
     private final Path dir;
     /** The segments copied and their sizes then: a segment still in the log, the same object and size, is copied. */
     private final Map<LogSegment, Integer> copied = new HashMap<>();
+    /** Segments whose log was copied while they were active, without their indexes (which grow with them). */
+    private final Set<LogSegment> withoutIndexes = new HashSet<>();
     /** The log's truncation count when {@link #copyClosedSegments} began: a truncation since has all copied again. */
     private long truncationsAtCopy = -1;
     private volatile boolean cancelled;
-    /** Paces step one's copy ({@code replica.alter.log.dirs.io.max.bytes.per.second}); step two is never held. */
+    /** Paces the copy ({@code replica.alter.log.dirs.io.max.bytes.per.second}); step two is counted, not held. */
     private final Supplier<ByteThrottle> throttle;
     /** How long the copy waits before asking the throttle again, as Kafka's fetcher backs off when it may not fetch. */
     private final LongSupplier throttleBackoffMs;
@@ -119,6 +131,7 @@ public final class FutureLog {
         Files.createDirectories(dir);
         truncationsAtCopy = log.truncationCount();
         copied.clear(); // a second pass, after a truncation, copies them all again
+        withoutIndexes.clear();
         copiedBytes = 0;
         copiedEndOffset = log.logStartOffset();
         List<LogSegment> closed = log.closedSegments();
@@ -128,7 +141,7 @@ public final class FutureLog {
             }
             int size = segment.size();
             try {
-                copySegment(segment, 0, size, true);
+                copySegment(segment, 0, size, Pacing.PACED);
             } catch (IOException e) {
                 if (log.hasSegment(segment)) {
                     throw e;
@@ -160,9 +173,69 @@ public final class FutureLog {
         if (cancelled) {
             return;
         }
-        copyFile(active.logPath(), LogSegment.files(dir, active.baseOffset(), "")[0], 0, size, true);
+        copyFile(active.logPath(), LogSegment.files(dir, active.baseOffset(), "")[0], 0, size, Pacing.PACED);
         copied.put(active, size);
+        withoutIndexes.add(active);
         copiedBytes += size;
+        copiedEndOffset = Math.max(copiedEndOffset, endOffset);
+    }
+
+    /**
+     * Between the steps, without the log's lock: copies what was appended since, paced, a pass at a time (the rest
+     * of each segment copied before, segments rolled since, the active segment's log as far as it is written), until
+     * a pass finds less than a chunk to copy, then waits for the throttle; so only that little, and what comes
+     * meanwhile, is left to step two. As Kafka's future replica, which fetches, throttled, until it has caught up:
+     * appends faster than the throttle allows keep it from ending. Stops at a truncation (step two copies it all
+     * again, see {@link #truncatedSinceCopy}) or a cancel.
+     */
+    void catchUp() throws IOException {
+        long copiedByPass;
+        do {
+            if (cancelled || truncatedSinceCopy() || log.isDeleted()) {
+                return;
+            }
+            long before = copiedBytes;
+            for (LogSegment segment : log.closedSegments()) {
+                copyAppended(segment, true);
+            }
+            copyAppended(log.activeSegment(), false);
+            copiedByPass = copiedBytes - before;
+        } while (copiedByPass >= COPY_CHUNK_BYTES);
+        awaitThrottle();
+    }
+
+    /**
+     * What {@code segment}'s log holds past its copy, paced; a {@code closed} one's indexes too, now final (one copied
+     * while it was active, and rolled since, has none copied yet). A segment the log dropped meanwhile is skipped.
+     */
+    private void copyAppended(LogSegment segment, boolean closed) throws IOException {
+        Integer copiedSize = copied.get(segment);
+        int from = copiedSize == null ? 0 : copiedSize;
+        long endOffset = segment.nextOffset(); // read before the size: the bytes copied reach at least this offset
+        int size = segment.size();
+        if (cancelled || from > size || (from == size && (!closed || !withoutIndexes.contains(segment)))) {
+            return; // nothing new; or cut since (a truncation), which step two copies again
+        }
+        try {
+            if (closed) {
+                copySegment(segment, from, size, Pacing.PACED);
+            } else {
+                copyFile(segment.logPath(), LogSegment.files(dir, segment.baseOffset(), "")[0], from, size,
+                        Pacing.PACED);
+            }
+        } catch (IOException e) {
+            if (log.hasSegment(segment)) {
+                throw e;
+            }
+            return; // retention or the cleaner took it meanwhile
+        }
+        copied.put(segment, size);
+        if (closed) {
+            withoutIndexes.remove(segment);
+        } else {
+            withoutIndexes.add(segment);
+        }
+        copiedBytes += size - from;
         copiedEndOffset = Math.max(copiedEndOffset, endOffset);
     }
 
@@ -178,10 +251,10 @@ public final class FutureLog {
             Integer size = copied.get(segment);
             if (truncated || size == null || size > segment.size()) {
                 segment.writeIndexesOut();
-                copySegment(segment, 0, segment.size(), false);
-            } else if (size < segment.size() || segment == segments.active()) {
+                copySegment(segment, 0, segment.size(), Pacing.COUNTED);
+            } else if (size < segment.size() || segment == segments.active() || withoutIndexes.contains(segment)) {
                 segment.writeIndexesOut();
-                copySegment(segment, size, segment.size(), false);
+                copySegment(segment, size, segment.size(), Pacing.COUNTED);
             }
             for (Path file : LogSegment.files(dir, segment.baseOffset(), "")) {
                 kept.add(file.getFileName().toString());
@@ -198,7 +271,7 @@ public final class FutureLog {
         // The producer snapshots; the leader epochs and partition.metadata are written by their owners as they move.
         try (DirectoryStream<Path> files = Files.newDirectoryStream(segments.dir(), "*" + ProducerSnapshot.SUFFIX)) {
             for (Path file : files) {
-                copyFile(file, dir.resolve(file.getFileName()), 0, Files.size(file), false);
+                copyFile(file, dir.resolve(file.getFileName()), 0, Files.size(file), Pacing.NONE);
             }
         }
     }
@@ -212,41 +285,50 @@ public final class FutureLog {
      * The segment's files: its log file's bytes from {@code from} (those before are copied already) up to
      * {@code size}, its indexes whole; an index file it has not written is left out.
      */
-    private void copySegment(LogSegment segment, int fromByte, int size, boolean paced) throws IOException {
+    private void copySegment(LogSegment segment, int fromByte, int size, Pacing pacing) throws IOException {
         Path[] from = LogSegment.files(segment.logPath().getParent(), segment.baseOffset(), "");
         Path[] to = LogSegment.files(dir, segment.baseOffset(), "");
-        copyFile(from[0], to[0], fromByte, size, paced);
+        copyFile(from[0], to[0], fromByte, size, pacing);
         for (int i = 1; i < from.length; i++) {
             if (Files.exists(from[i])) {
-                copyFile(from[i], to[i], 0, Files.size(from[i]), paced);
+                copyFile(from[i], to[i], 0, Files.size(from[i]), Pacing.NONE);
             } else {
                 Files.deleteIfExists(to[i]);
             }
         }
     }
 
+    /** How a file's copy stands to the throttle. */
+    private enum Pacing {
+        /** A segment's log off the log's lock: each chunk waits while the throttle is exceeded, and is counted. */
+        PACED,
+        /** A segment's log under the log's lock (step two): counted, never held, as appends wait for it. */
+        COUNTED,
+        /** Indexes and snapshots: Kafka's future replica writes its own, which its quota does not count. */
+        NONE
+    }
+
     /**
      * The bytes of {@code from} from {@code fromByte} up to {@code size} into {@code to} at the same place ({@code to}
      * cut to {@code fromByte} first: its bytes before are those copied earlier), in chunks that a cancel stops
      * between, fsynced: a copy made before the swap is then on disk before the swap's lock is taken, not forced under
-     * it. A {@code paced} copy (step one's) waits before each chunk while the throttle is exceeded and counts what it
-     * copies against it; step two's, under the log's lock, is never held back, as appends wait for it.
+     * it; each chunk waits for the throttle and is counted against it as {@code pacing} says.
      */
-    private void copyFile(Path from, Path to, long fromByte, long size, boolean paced) throws IOException {
+    private void copyFile(Path from, Path to, long fromByte, long size, Pacing pacing) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
              FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             out.truncate(fromByte);
             out.position(fromByte);
             long position = fromByte;
             while (position < size && !cancelled) {
-                if (paced && !awaitThrottle()) {
+                if (pacing == Pacing.PACED && !awaitThrottle()) {
                     break;
                 }
                 long moved = in.transferTo(position, Math.min(COPY_CHUNK_BYTES, size - position), out);
                 if (moved <= 0) {
                     throw new IOException(from + " ended at " + position + " of the " + size + " bytes to copy");
                 }
-                if (paced) {
+                if (pacing != Pacing.NONE) {
                     throttle.get().record(moved);
                 }
                 position += moved;

@@ -465,6 +465,7 @@ public final class LogManager implements AutoCloseable {
                     future.copyClosedSegments();
                     future.copyActiveSegmentHead();
                 } while (future.truncatedSinceCopy() && ++passes < MOVE_COPY_PASSES && !future.isCancelled());
+                future.catchUp();
                 moved = future.log().completeMove(future, logDeleteDelayMs.getAsLong());
             }
         } catch (IOException | RuntimeException e) {

@@ -107,7 +107,12 @@ public final class ReplicationQuota implements TopicDeletionListener {
         String value = topicOverrides.apply(partition.topic())
                 .map(overrides -> overrides.get(throttledReplicasKey)).orElse(null);
         if (value == null || value.isEmpty()) {
-            return false; // the usual case: nothing throttled, nothing kept
+            // The usual case: nothing throttled, nothing kept. A list removed since it was parsed is dropped, as
+            // Kafka's TopicConfigHandler calls removeThrottle for a topic whose config no longer has the key.
+            if (parsed.containsKey(partition.topic())) {
+                parsed.remove(partition.topic());
+            }
+            return false;
         }
         Parsed last = parsed.get(partition.topic());
         if (last == null || !last.value().equals(value)) {
@@ -127,7 +132,10 @@ public final class ReplicationQuota implements TopicDeletionListener {
         deleted.forEach(topic -> parsed.remove(topic.name()));
     }
 
-    /** The topics whose lists are kept (parsed and not forgotten): what {@link #onTopicsDeleted} must empty. */
+    /**
+     * The topics whose lists are kept (parsed and not forgotten): what {@link #onTopicsDeleted} and a removed list
+     * must empty.
+     */
     public Set<String> keptTopics() {
         return Set.copyOf(parsed.keySet());
     }

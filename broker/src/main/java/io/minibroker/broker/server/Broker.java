@@ -49,6 +49,7 @@ import io.minibroker.broker.metrics.LogMeters;
 import io.minibroker.broker.metrics.NetworkMetrics;
 import io.minibroker.broker.metrics.PrometheusEndpoint;
 import io.minibroker.broker.metrics.ReplicaManagerMeters;
+import io.minibroker.broker.metrics.ReplicationQuotaMeters;
 import io.minibroker.broker.network.ChannelSetup;
 import io.minibroker.broker.network.ConnectionLimits;
 import io.minibroker.broker.produce.DelayedProduce;
@@ -240,11 +241,12 @@ public final class Broker implements AutoCloseable {
                     config.get(BrokerConfig.LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS), broker::logConfigsKnown);
             broker.topics.logs().addListener(broker.maintenance); // rolled segments flushed right after
             broker.topics.logs().deleteFilesOn(broker.maintenance); // deleted files after file.delete.delay.ms
-            broker.topics.logs().throttleMovesWith(new ThrottledRate(
+            ThrottledRate alterLogDirsQuota = new ThrottledRate(
                     () -> config.get(BrokerConfig.REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND), clock::monotonicMs,
                     config.get(BrokerConfig.ALTER_LOG_DIRS_REPLICATION_QUOTA_WINDOW_NUM),
-                    config.get(BrokerConfig.ALTER_LOG_DIRS_REPLICATION_QUOTA_WINDOW_SIZE_SECONDS)),
-                    config.get(BrokerConfig.REPLICA_FETCH_BACKOFF_MS));
+                    config.get(BrokerConfig.ALTER_LOG_DIRS_REPLICATION_QUOTA_WINDOW_SIZE_SECONDS));
+            broker.topics.logs().throttleMovesWith(alterLogDirsQuota, config.get(BrokerConfig.REPLICA_FETCH_BACKOFF_MS));
+            new ReplicationQuotaMeters(broker.registry, "AlterLogDirsReplication").register(alterLogDirsQuota::byteRate);
             if (!config.inCluster()) {
                 broker.highWatermarks = new HighWatermarkCheckpointer(broker.topics.logs(),
                         broker.topics.logs()::highWatermarks,

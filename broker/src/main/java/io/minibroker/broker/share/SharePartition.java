@@ -345,6 +345,7 @@ public final class SharePartition {
      * sent when nothing is in flight, or naming an offset not acquired by that member, INVALID_RECORD_STATE. Kafka
      * words the last apart for the batches it tracks whole and those it tracks per offset; the messages here are its
      * whole batch's, as a consumer acknowledges what it was given, whole batches, unless it acknowledges per record.
+     * The start offset stays where it was until {@link #moveStartOffset}.
      */
     public synchronized AcknowledgeResult acknowledge(String memberId, List<Acknowledgement> acknowledgements) {
         expireLocks();
@@ -393,11 +394,13 @@ public final class SharePartition {
         }
         // Renewed under a shorter lock duration, a deadline can come before every earlier one.
         nextLockDeadlineMs = Math.min(nextLockDeadlineMs, renewedDeadline);
-        advanceStart();
         return AcknowledgeResult.NONE;
     }
 
-    /** Releases every record {@code memberId} holds (its share session ended). Returns whether any was. */
+    /**
+     * Releases every record {@code memberId} holds (its share session ended). Returns whether any was. As after
+     * {@link #acknowledge}, the caller writes the state, then calls {@link #moveStartOffset}.
+     */
     public synchronized boolean releaseAll(String memberId) {
         boolean released = false;
         for (InFlight record : inFlight.values()) {
@@ -406,8 +409,19 @@ public final class SharePartition {
                 released = true;
             }
         }
-        advanceStart();
         return released;
+    }
+
+    /**
+     * Moves the start offset past the records finished with at the head of the window (Kafka's
+     * maybeUpdateCachedStateAndOffsets). {@link #acknowledge} and {@link #releaseAll} leave that to their caller,
+     * which takes the {@link #snapshot()} to write first: Kafka's SharePartition writes a change with the start
+     * offset it had before it, and moves the start offset once the write is done. So the share coordinator keeps
+     * the records just finished with, above the old start offset, until the next write (after every record is
+     * acknowledged, {@code kafka-share-groups.sh --describe --offsets} shows the old start offset on both).
+     */
+    public synchronized void moveStartOffset() {
+        advanceStart();
     }
 
     /** Releases the records whose lock has passed its deadline. Returns whether any was. */

@@ -247,6 +247,7 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
             }
             written = persister.write(partition.key(), partition.snapshot(), partition.leaderEpoch(),
                     partition.stateEpoch());
+            partition.moveStartOffset(); // after the snapshot, as Kafka moves it after the write
         }
         // Released records are there for parked fetches, and records finished with may move the start offset and
         // so make room in a full window (share.partition.max.record.locks): either way, as Kafka, they are checked.
@@ -419,10 +420,14 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      * leader loads the last state written, in which records acquired since are available again.
      */
     private void changed(SharePartition partition, boolean releasedAny) {
-        if (!releasedAny || closed) {
+        if (!releasedAny) {
             return;
         }
         synchronized (partition) {
+            if (closed) {
+                partition.moveStartOffset();
+                return;
+            }
             persister.write(partition.key(), partition.snapshot(), partition.leaderEpoch(),
                     partition.stateEpoch()).exceptionally(failure -> {
                 if (!closed) { // else the stop cut the write short: dropped, as a release made after it is
@@ -436,6 +441,7 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
                 }
                 return null;
             });
+            partition.moveStartOffset(); // after the snapshot, as Kafka moves it after the write
         }
         fetchPurgatory.checkAndComplete(partition.key());
     }

@@ -130,23 +130,36 @@ class AlterReplicaLogDirsTest {
 
             admin.alterReplicaLogDirs(Map.of(replica("orders", 0), dirB.toAbsolutePath().toString())).all().get();
             await(AlterReplicaLogDirsTest::theMoverWaitsForItsThrottle, "the copy held after its first chunk");
-            long firstSegment = Files.size(dirA.resolve("orders-0").resolve("00000000000000000000.log"));
-            assertThat(bytesInFutureReplica()).as("one chunk copied while the clock stands: the first segment's log")
-                    .isEqualTo(firstSegment);
+            List<Path> segmentLogs;
+            try (Stream<Path> files = Files.list(dirA.resolve("orders-0"))) {
+                segmentLogs = files.filter(file -> file.toString().endsWith(".log")).sorted().toList();
+            }
+            assertThat(segmentLogs).as("two closed segments and the active one").hasSize(3);
+            assertThat(logBytesInFutureReplica()).as("one chunk copied while the clock stands: the first segment's log")
+                    .isEqualTo(Files.size(segmentLogs.get(0)));
             assertThat(Files.isDirectory(dirB.resolve("orders-0"))).as("not moved yet").isFalse();
+            assertThat(broker.meterRegistry().get("kafka.server.alterlogdirsreplication.byte.rate").gauge().value())
+                    .as("Kafka's AlterLogDirsReplication byte-rate: the chunk over one 1 s window")
+                    .isEqualTo((double) Files.size(segmentLogs.get(0)));
 
-            for (int step = 0; step < 2; step++) { // the windows holding the last chunk gone, one chunk more
-                long before = bytesInFutureReplica();
+            // The windows holding the last chunk gone, one chunk more: the next segment's log (the indexes are not
+            // counted, as Kafka's future replica writes its own), then the active segment's, after which the copy
+            // waits for the throttle before it takes the log's lock (Kafka's future replica is throttled until the
+            // swap).
+            for (int step = 1; step < 3; step++) {
+                long before = logBytesInFutureReplica();
                 clock.advance(2_000);
-                await(() -> bytesInFutureReplica() > before && theMoverWaitsForItsThrottle(), "one more chunk copied");
-                assertThat(bytesInFutureReplica() - before).as("one chunk (an index file)").isLessThan(1 << 20);
+                await(() -> logBytesInFutureReplica() > before && theMoverWaitsForItsThrottle(),
+                        "one more chunk copied");
+                assertThat(logBytesInFutureReplica() - before).as("one chunk: the next segment's log")
+                        .isEqualTo(Files.size(segmentLogs.get(step)));
             }
 
             // Taken off dynamically: the copy goes on at once, the clock standing.
             admin.incrementalAlterConfigs(Map.of(brokerConfig, List.of(new AlterConfigOp(new ConfigEntry(rateKey, ""),
                     AlterConfigOp.OpType.DELETE)))).all().get();
             await(() -> dirB.toAbsolutePath().toString().equals(dirOfNow(admin, "orders")), "the move's end");
-            assertThat(bytesInFutureReplica()).as("no future directory left").isEqualTo(-1);
+            assertThat(logBytesInFutureReplica()).as("no future directory left").isEqualTo(-1);
             try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
                     ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("PLAINTEXT"),
                     ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
@@ -189,8 +202,8 @@ class AlterReplicaLogDirsTest {
                                 "awaitThrottle")));
     }
 
-    /** The bytes of the files in B's future directory of orders-0 ({@code orders-0.<id>-future}); -1 if none. */
-    private long bytesInFutureReplica() {
+    /** The bytes of the segments' logs in B's future directory of orders-0 ({@code orders-0.<id>-future}); -1 if none. */
+    private long logBytesInFutureReplica() {
         try (Stream<Path> dirs = Files.list(dirB)) {
             Path future = dirs.filter(dir -> dir.getFileName().toString().matches("orders-0\\.[0-9a-f]+-future"))
                     .findFirst().orElse(null);
@@ -198,7 +211,8 @@ class AlterReplicaLogDirsTest {
                 return -1;
             }
             try (Stream<Path> files = Files.list(future)) {
-                return files.mapToLong(file -> file.toFile().length()).sum();
+                return files.filter(file -> file.toString().endsWith(".log")).mapToLong(file -> file.toFile().length())
+                        .sum();
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

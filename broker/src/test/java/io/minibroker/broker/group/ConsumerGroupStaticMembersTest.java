@@ -6,6 +6,9 @@ import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatRequestView;
 import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatResponseView;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.OffsetCommitRequestView;
+import io.minibroker.protocol.message.view.OffsetCommitResponseView;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
@@ -71,6 +74,35 @@ class ConsumerGroupStaticMembersTest {
         ConsumerGroupHeartbeatResponseView unknown = heartbeat("g", "b", epoch, "other-instance");
         assertThat(unknown.errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
         assertThat(unknown.errorMessage()).isEqualTo("Instance id other-instance is unknown.");
+    }
+
+    private short commit(String memberId, int epoch) throws IOException {
+        OffsetCommitRequestView commit = new OffsetCommitRequestView().groupId("g").memberId(memberId)
+                .generationIdOrMemberEpoch(epoch);
+        commit.addTopic().name("t").addPartition().partitionIndex(0).committedOffset(5);
+        return new OffsetCommitResponseView(client.call(ApiKey.OFFSET_COMMIT, 9, commit.struct())).topics().get(0)
+                .partitions().get(0).errorCode();
+    }
+
+    /**
+     * Kafka 4.3.1's consumerGroupStaticMemberGroupLeave sets the assignment epochs of what a static member keeps to 0:
+     * its instance's next member may commit at an epoch older than the one a partition came at.
+     */
+    @Test
+    void aStaticMembersPartitionsCountAsHeldSinceEpochZeroAfterItsTemporaryLeave() throws IOException {
+        int before = heartbeat("g", "a", 0, "instance").memberEpoch(); // no topic t yet: nothing assigned
+        CreateTopicsRequestView create = new CreateTopicsRequestView().timeoutMs(10_000);
+        create.addTopic().name("t").numPartitions(2).replicationFactor((short) 1);
+        client.call(ApiKey.CREATE_TOPICS, 7, create.struct());
+        ConsumerGroupHeartbeatResponseView assigned = heartbeat("g", "a", before, "instance");
+        assertThat(assigned.memberEpoch()).as("t's partitions came at a newer epoch").isGreaterThan(before);
+        assertThat(commit("a", before)).as("t-0 was assigned after that epoch")
+                .isEqualTo(Errors.STALE_MEMBER_EPOCH.code());
+
+        assertThat(heartbeat("g", "a", -2, "instance").errorCode()).isEqualTo(Errors.NONE.code());
+        ConsumerGroupHeartbeatResponseView rejoined = heartbeat("g", "b", 0, "instance");
+        assertThat(rejoined.memberEpoch()).isEqualTo(assigned.memberEpoch());
+        assertThat(commit("b", before)).as("held since epoch 0 now").isEqualTo(Errors.NONE.code());
     }
 
     @Test

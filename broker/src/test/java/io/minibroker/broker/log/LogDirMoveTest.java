@@ -171,19 +171,64 @@ class LogDirMoveTest {
         throttle.exceeded.set(false);
         await(() -> manager.futureLogs().isEmpty() && log.dir().getParent().equals(dirB), "the move's end");
         assertThat(values(log)).isEqualTo(appended);
-        // Step one copied every closed segment's files and the active segment's log, one chunk each (all are under
-        // 1 MB); step two, under the log's lock, the active segment's indexes and the rest, unthrottled.
+        // Step one copied every closed segment's log and the active segment's, one chunk each (all are under 1 MB),
+        // counting their bytes, Kafka's record bytes; the indexes were copied uncounted, as Kafka's future replica
+        // writes its own; nothing was appended since, so step two had no log bytes to count.
         List<Long> expected = new ArrayList<>();
         for (LogSegment segment : log.closedSegments()) {
-            for (Path file : LogSegment.files(segment.logPath().getParent(), segment.baseOffset(), "")) {
-                if (Files.exists(file)) {
-                    expected.add(Files.size(file));
-                }
-            }
+            expected.add((long) segment.size());
         }
         expected.add((long) log.activeSegment().size());
         assertThat(throttle.recorded).containsExactlyElementsOf(expected);
         manager.close();
+    }
+
+    /**
+     * As Kafka's future replica fetches throttled until it has caught up, what is appended after step one is copied
+     * off the lock, held while the throttle is exceeded, before step two; step two's bytes are counted too: every
+     * byte of the log is counted once.
+     */
+    @Test
+    void whatIsAppendedAfterStepOneIsCopiedThrottledBeforeTheLockAndEveryLogByteIsCounted() throws Exception {
+        LogManager manager = started();
+        List<String> appended = new ArrayList<>();
+        PartitionLog log = filled(manager, appended);
+        ScriptedThrottle throttle = new ScriptedThrottle(false);
+        FutureLog future = new FutureLog(log, dirB, () -> throttle, () -> 1);
+        future.copyClosedSegments();
+        future.copyActiveSegmentHead();
+        LogSegment activeAtCopy = log.activeSegment();
+        for (int i = 0; i < 200; i++) {
+            appendOne(log, appended);
+        }
+        assertThat(log.activeSegment()).as("the segment copied as the active one has rolled").isNotSameAs(activeAtCopy);
+        int recordedByStepOne = throttle.recorded.size();
+
+        throttle.exceeded.set(true);
+        int checksBefore = throttle.checks.get();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        Thread catchUp = new Thread(() -> {
+            try {
+                future.catchUp();
+            } catch (IOException | RuntimeException e) {
+                failures.add(e);
+            }
+        });
+        catchUp.start();
+        await(() -> throttle.checks.get() > checksBefore + 3, "the catch-up asking its throttle again and again");
+        assertThat(throttle.recorded).as("nothing copied while the throttle is exceeded").hasSize(recordedByStepOne);
+        throttle.exceeded.set(false);
+        catchUp.join();
+        assertThat(failures).isEmpty();
+        assertThat(throttle.recorded).as("the appends copied by the catch-up").hasSizeGreaterThan(recordedByStepOne);
+
+        for (int i = 0; i < 3; i++) {
+            appendOne(log, appended); // after the catch-up: step two's, under the lock
+        }
+        long logBytes = log.closedSegments().stream().mapToLong(LogSegment::size).sum() + log.activeSegment().size();
+        assertThat(log.completeMove(future, 0)).isTrue();
+        assertThat(throttle.recorded.stream().mapToLong(Long::longValue).sum()).isEqualTo(logBytes);
+        assertMovedAndReadBackAfterARestart(manager, log, appended);
     }
 
     @Test
@@ -259,11 +304,7 @@ class LogDirMoveTest {
 
         assertThat(log.completeMove(future, 0)).isTrue();
         assertThat(log.dir()).isEqualTo(dirB.resolve("orders-0"));
-        assertThat(values(log)).isEqualTo(kept);
-        manager.close();
-        LogManager reopened = started();
-        assertThat(values(reopened.log(TP).orElseThrow())).as("after a restart, from the moved files").isEqualTo(kept);
-        reopened.close();
+        assertMovedAndReadBackAfterARestart(manager, log, kept);
     }
 
     @Test
@@ -285,12 +326,7 @@ class LogDirMoveTest {
         assertThat(log.activeSegment()).as("the segment copied as the active one has rolled").isNotSameAs(activeAtCopy);
 
         assertThat(log.completeMove(future, 0)).isTrue();
-        assertThat(values(log)).isEqualTo(appended);
-        manager.close();
-        LogManager reopened = started();
-        assertThat(values(reopened.log(TP).orElseThrow())).as("after a restart, from the moved files")
-                .isEqualTo(appended);
-        reopened.close();
+        assertMovedAndReadBackAfterARestart(manager, log, appended);
     }
 
     @Test
@@ -319,6 +355,17 @@ class LogDirMoveTest {
         LogManager manager = manager();
         manager.startup();
         return manager;
+    }
+
+    /** The moved log holds {@code expected}, and so does the log read from the moved files after a restart. */
+    private void assertMovedAndReadBackAfterARestart(LogManager manager, PartitionLog log, List<String> expected)
+            throws IOException {
+        assertThat(values(log)).isEqualTo(expected);
+        manager.close();
+        LogManager reopened = started();
+        assertThat(values(reopened.log(TP).orElseThrow())).as("after a restart, from the moved files")
+                .isEqualTo(expected);
+        reopened.close();
     }
 
     /** The partition's log, created (in A) with 300 records, their values added to {@code appended}. */

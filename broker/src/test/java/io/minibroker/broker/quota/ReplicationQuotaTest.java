@@ -70,6 +70,24 @@ class ReplicationQuotaTest {
     }
 
     /**
+     * A list deleted from the topic's config (IncrementalAlterConfigs DELETE, as {@code kafka-reassign-partitions.sh
+     * --verify} removes the throttle: the overrides without the key) is dropped, as Kafka's TopicConfigHandler calls
+     * removeThrottle.
+     */
+    @Test
+    void aRemovedListIsDropped() {
+        Map<String, String> overrides = new ConcurrentHashMap<>(Map.of(KEY, "0:5"));
+        ReplicationQuota quota = new ReplicationQuota(KEY, 5, topic -> Optional.of(overrides), () -> 100, () -> 0,
+                11, 1);
+        assertThat(quota.isThrottled(new TopicPartition("moving", 0))).isTrue();
+        assertThat(quota.keptTopics()).containsExactly("moving");
+
+        overrides.remove(KEY);
+        assertThat(quota.isThrottled(new TopicPartition("moving", 0))).as("no longer throttled").isFalse();
+        assertThat(quota.keptTopics()).as("nor its list kept").isEmpty();
+    }
+
+    /**
      * Kafka's ReplicationQuotaManager bounds a SimpleRate: the bytes over the time since the oldest window began, at
      * least one window (where a client quota's Rate counts at least all windows but one).
      */

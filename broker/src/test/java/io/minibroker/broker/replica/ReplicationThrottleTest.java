@@ -83,6 +83,41 @@ class ReplicationThrottleTest {
         assertTheMoveIsThrottled(2, "follower.replication.throttled.rate");
     }
 
+    /**
+     * Deleting a topic's throttled-replica list (IncrementalAlterConfigs DELETE, as {@code kafka-reassign-partitions.sh
+     * --verify} clears a finished move's throttle) unthrottles its partitions, as Kafka's TopicConfigHandler removes
+     * the throttle: the held move ends with the clock standing.
+     */
+    @Test
+    void deletingTheThrottledReplicasListLetsTheHeldMoveEndWithTheClockStanding() throws Exception {
+        try (Admin admin = admin()) {
+            ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "0");
+            String rateKey = "leader.replication.throttled.rate";
+            admin.incrementalAlterConfigs(Map.of(broker, List.of(new AlterConfigOp(new ConfigEntry(rateKey, "1"),
+                    AlterConfigOp.OpType.SET)))).all().get();
+            await(() -> source(admin, broker, rateKey) == ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG,
+                    rateKey + " on node 0");
+            clock.advance(2_000); // node 1's copies' windows gone, as above
+            admin.alterPartitionReassignments(Map.of(
+                    THROTTLED, Optional.of(new NewPartitionReassignment(List.of(0, 1, 2))))).all().get();
+            await(() -> logEndOffset(2, THROTTLED) == 1, "node 2 to take the first batch, have "
+                    + logEndOffset(2, THROTTLED));
+            assertThat(controllerImage(0).reassigning()).as("held while the clock stands still").isTrue();
+
+            ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
+            admin.incrementalAlterConfigs(Map.of(topic, List.of(new AlterConfigOp(
+                    new ConfigEntry("leader.replication.throttled.replicas", ""), AlterConfigOp.OpType.DELETE))))
+                    .all().get();
+            await(() -> source(admin, topic, "leader.replication.throttled.replicas")
+                    != ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG, "the list deleted");
+            // The leader's answers to node 2's fetches now carry records; an append wakes the one parked meanwhile,
+            // whose wait would end only when the clock moves.
+            produce(THROTTLED);
+            await(() -> !controllerImage(0).reassigning(), "the move's end, the clock standing");
+            assertThat(logEndOffset(2, THROTTLED)).isEqualTo(RECORDS + 1);
+        }
+    }
+
     private void assertTheMoveIsThrottled(int broker, String rateKey) throws Exception {
         try (Admin admin = admin()) {
             ConfigResource resource = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(broker));

@@ -15,6 +15,8 @@ class NoStatePersister implements Persister {
 
     /** How many states were written. */
     final AtomicInteger writes = new AtomicInteger();
+    /** The last state written, or null. */
+    volatile ShareStateSnapshot lastWritten;
 
     @Override
     public CompletionStage<State> read(SharePartitionKey key, int leaderEpoch) {
@@ -25,6 +27,7 @@ class NoStatePersister implements Persister {
     public CompletionStage<Void> write(SharePartitionKey key, ShareStateSnapshot snapshot, int leaderEpoch,
                                        int stateEpoch) {
         writes.incrementAndGet();
+        lastWritten = snapshot;
         return CompletableFuture.completedFuture(null);
     }
 

@@ -110,6 +110,15 @@ class SharePartitionManagerTest {
         return new Parked(answer, answeredOn);
     }
 
+    /** Loads the share partition of group g with a fetch of member m, which acquires {@code first} to {@code last}. */
+    private SharePartition loadedAndAcquiredByM(long first, long last) throws Exception {
+        ShareFetchWork work = work("g", 1);
+        work.canAnswer(); // loads the share partition
+        assertThat(acquired(park(work).answer().get())).containsExactly(List.of(first, last));
+        UUID topicId = topics.get("t").orElseThrow().id();
+        return manager.partition(new SharePartitionKey("g", topicId, 0), log(), Runnable::run, error -> { });
+    }
+
     /** The acquired runs of the only partition of an answer, as {first, last}. */
     private static List<List<Long>> acquired(Struct answer) {
         return ShareWire.acquired(new ShareFetchResponseView(answer)).stream().map(run -> run.subList(0, 2)).toList();
@@ -263,11 +272,8 @@ class SharePartitionManagerTest {
     @Test
     void aStopDropsTheReleasesOfClosedConnectionsAndAnswersAnAcknowledgementWithoutWriting() throws Exception {
         append(2);
-        ShareFetchWork work = work("g", 1);
-        work.canAnswer(); // loads the share partition
-        assertThat(acquired(park(work).answer().get())).containsExactly(List.of(0L, 1L));
+        SharePartition partition = loadedAndAcquiredByM(0, 1);
         UUID topicId = topics.get("t").orElseThrow().id();
-        SharePartition partition = manager.partition(new SharePartitionKey("g", topicId, 0), log(), Runnable::run, error -> { });
         int written = noState.writes.get();
 
         manager.close(); // the share coordinator stops with it: a write now would be refused
@@ -276,6 +282,26 @@ class SharePartitionManagerTest {
         assertThat(manager.acknowledge(partition, "m", List.of(ShareWire.ack(0, 1, AcknowledgeType.ACCEPT)))
                 .toCompletableFuture().get().error()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
         assertThat(noState.writes).hasValue(written);
+    }
+
+    /**
+     * As Kafka's SharePartition, an acknowledgement's state is written with the start offset the share partition had
+     * before it, and the start offset moves once it is written: after every record is acknowledged the share
+     * coordinator keeps them, acknowledged, above the old start offset (kafka-share-groups.sh --describe --offsets:
+     * START-OFFSET 0 on both brokers), while the leader serves on from past them.
+     */
+    @Test
+    void anAcknowledgementIsWrittenWithTheStartOffsetItHadBeforeAndMovesItAfter() throws Exception {
+        append(10);
+        SharePartition partition = loadedAndAcquiredByM(0, 9);
+
+        assertThat(manager.acknowledge(partition, "m", List.of(ShareWire.ack(0, 9, AcknowledgeType.ACCEPT)))
+                .toCompletableFuture().get().error()).isEqualTo(Errors.NONE);
+
+        assertThat(noState.lastWritten).isEqualTo(new ShareStateSnapshot(0,
+                List.of(new ShareStateSnapshot.StateBatch(0, 9, RecordState.ACKNOWLEDGED, 1))));
+        assertThat(noState.lastWritten.deliveryCompleteCount()).isEqualTo(10);
+        assertThat(partition.startOffset()).as("moved once written").isEqualTo(10);
     }
 
     @Test
