@@ -5,12 +5,12 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.protocol.error.Errors;
 
+import java.util.Map;
+
 /**
  * Which partitions this broker leads, and what a follower's fetch tells the leader. A single node leads every
  * partition it has and has no followers.
  */
-import java.util.Map;
-
 public interface PartitionLeadership {
 
     PartitionLeadership SINGLE_NODE = new PartitionLeadership() {

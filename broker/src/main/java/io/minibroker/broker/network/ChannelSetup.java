@@ -102,7 +102,8 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
                     // whose client cannot re-authenticate; on SASL_SSL the SASL exchange is. A failed handshake is a
                     // failed authentication on both, as Kafka's SslAuthenticationException.
                     .addLast("tls-handshake", new TlsHandshakeWatcher(tls,
-                            sasl == null ? () -> metrics.authenticated(false) : () -> { }, metrics::authenticationFailed))
+                            sasl == null ? () -> metrics.authenticated(false) : () -> { },
+                            metrics::authenticationFailed))
                     .addLast("copy-file-regions", new FileRegionCopier());
         }
         pipeline

@@ -69,7 +69,8 @@ public final class DescribeQuorumHandler implements ApiHandler {
     }
 
     private static void fill(DescribeQuorumResponseView.ReplicaState state, QuorumReport.Replica replica) {
-        state.replicaId(replica.replicaId()).replicaDirectoryId(QuorumReport.NO_DIRECTORY).logEndOffset(replica.logEndOffset())
+        state.replicaId(replica.replicaId()).replicaDirectoryId(QuorumReport.NO_DIRECTORY)
+                .logEndOffset(replica.logEndOffset())
                 .lastFetchTimestamp(replica.lastFetchMs()).lastCaughtUpTimestamp(replica.lastCaughtUpMs());
     }
 }

@@ -109,9 +109,7 @@ public final class ReplicationQuota implements TopicDeletionListener {
         if (value == null || value.isEmpty()) {
             // The usual case: nothing throttled, nothing kept. A list removed since it was parsed is dropped, as
             // Kafka's TopicConfigHandler calls removeThrottle for a topic whose config no longer has the key.
-            if (parsed.containsKey(partition.topic())) {
-                parsed.remove(partition.topic());
-            }
+            parsed.remove(partition.topic());
             return false;
         }
         Parsed last = parsed.get(partition.topic());

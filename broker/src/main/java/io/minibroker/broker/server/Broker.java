@@ -107,6 +107,8 @@ public final class Broker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
     /** How long a stop waits for the last responses to reach slow clients before closing their connections. */
     private static final long FLUSH_RESPONSES_TIMEOUT_MS = 5_000;
+    /** How often quota sensors idle for an hour are looked for, as Kafka's metrics' sensor expiry task runs. */
+    private static final long SENSOR_EXPIRY_CHECK_MS = 30_000;
     /** How long a stop waits for fsyncs and file writes already under way. */
     private static final long DISK_WORK_TIMEOUT_S = 30;
 
@@ -304,8 +306,8 @@ public final class Broker implements AutoCloseable {
                 config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_MS));
         maintenance.scheduleEvery(config.get(BrokerConfig.PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS),
                 "producer id expiration", producerIdExpiration);
-        // Kafka's metrics look for expired sensors every 30 s: a client gone for an hour leaves no quota metrics.
-        maintenance.scheduleEvery(30_000, "quota sensor expiry", clientQuotaEnforcement::expireIdle);
+        // A client gone for an hour leaves no quota metrics.
+        maintenance.scheduleEvery(SENSOR_EXPIRY_CHECK_MS, "quota sensor expiry", clientQuotaEnforcement::expireIdle);
         if (cluster == null) {
             maintenance.scheduleEvery(config.get(SecurityKeys.DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS),
                     "delegation token expiry", () -> security.removeExpiredTokens(clock.wallClockMs()));
@@ -355,7 +357,7 @@ public final class Broker implements AutoCloseable {
         transactions.register(apis, onDisk, partitionExists, groupCoordinator::offsetsPartitionFor);
         if (cluster != null) {
             cluster.replicas().bindMetersTo(registry);
-            maintenance.scheduleEvery(30_000, "replication quota sensor expiry",
+            maintenance.scheduleEvery(SENSOR_EXPIRY_CHECK_MS, "replication quota sensor expiry",
                     cluster.replicas()::expireIdleQuotaSensors);
         } else {
             ReplicaManagerMeters.singleNode(registry, topics.logs().allLogs());
