@@ -3,7 +3,6 @@ package io.minibroker.broker.quorum;
 import io.minibroker.broker.feature.Feature;
 import io.minibroker.broker.feature.FinalizedFeatures;
 
-import java.util.List;
 import java.util.UUID;
 
 /**
