@@ -3,7 +3,9 @@ package io.minibroker.it;
 import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.tools.KafkaToolProcess;
-import org.apache.kafka.common.Uuid;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.tools.FeatureCommand;
 import org.apache.kafka.tools.MetadataQuorumCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +30,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * named with its meta.properties' directory id meets kraft.version 0. add-controller (its --command-config a
  * controller's properties: its id, controller listener and metadata directory's meta.properties) was not run against
  * that node; its refusal here is what kafka-raft 4.3.1's AddVoterHandler answers at kraft.version 0.
+ *
+ * <p>After {@code kafka-features upgrade --feature kraft.version=1}, as on that node upgraded so (2026-11-29, sessions
+ * 22 and 23; its own ids in place of these): {@code describe --replication} shows the voter's directory id, and
+ * {@code describe --status} names it among the voters; remove-controller answers VoterNotFoundException for any voter
+ * with a directory id (the node itself too, the last voter) and still "didn't include a valid voter" for the zero
+ * id; add-controller answers DuplicateVoterException for the voter's id and, for another id on the quorum's listener,
+ * TimeoutException "... since it is lagging behind", as that node did for a controller that had never fetched;
+ * {@code kafka-features downgrade} of kraft.version is refused with Kafka's words.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class MetadataQuorumControllersCommandTest {
@@ -36,6 +47,9 @@ class MetadataQuorumControllersCommandTest {
             "org.apache.kafka.common.errors.InvalidRequestException: Remove voter request didn't include a valid voter";
     private static final String REMOVAL_UNSUPPORTED = "org.apache.kafka.common.errors.UnsupportedVersionException:"
             + " Cluster doesn't support removing voter because the kraft.version feature is 0";
+    private static final String VOTER_NOT_FOUND = "org.apache.kafka.common.errors.VoterNotFoundException: ";
+    /** The directory id the controllers' properties below have in their meta.properties. */
+    private static final String SOME_DIRECTORY = "5c3cAsQr9k-gxaawpdHgsQ";
     private static final String ADDITION_UNSUPPORTED = "org.apache.kafka.common.errors.UnsupportedVersionException:"
             + " Cluster doesn't support adding voter because the kraft.version feature is 0";
 
@@ -72,15 +86,79 @@ class MetadataQuorumControllersCommandTest {
     }
 
     @Test
-    void aClustersBrokerHasTheControllerRefuseThem() throws Exception {
+    void atKraftVersion1ASingleNodeAnswersAsAnUpgradedKafka431Node() throws Exception {
+        Path logDir = dir.resolve("node-1");
+        try (EmbeddedBroker broker = EmbeddedBroker.start(logDir, Map.of("controller.listener.names", "CONTROLLER"))) {
+            String bootstrap = broker.bootstrapServers();
+            String own = directoryId(logDir);
+            assertThat(replication(bootstrap)).containsExactly(List.of("1", ZERO_DIRECTORY, "Leader"));
+
+            assertThat(KafkaTool.run(FeatureCommand.class, "--bootstrap-server", bootstrap, "upgrade", "--feature",
+                    "kraft.version=1")).isEqualTo("kraft.version was upgraded to 1.\n");
+            assertThat(replication(bootstrap)).containsExactly(List.of("1", own, "Leader"));
+            assertThat(KafkaTool.run(MetadataQuorumCommand.class, "--bootstrap-server", bootstrap, "describe",
+                    "--status").lines().filter(line -> line.startsWith("CurrentVoters:"))).containsExactly(
+                    "CurrentVoters:          [{\"id\": 1, \"directoryId\": \"" + own + "\", \"endpoints\":"
+                            + " [\"PLAINTEXT://localhost:" + broker.bootstrapServers().replaceAll(".*:", "")
+                            + "\"]}]");
+
+            String voters = " from the set of voters [ReplicaKey(id=1, directoryId=" + own + ")]";
+            assertRefused(removeController(bootstrap, 2, SOME_DIRECTORY), VOTER_NOT_FOUND
+                    + "Cannot remove voter ReplicaKey(id=2, directoryId=" + SOME_DIRECTORY + ")" + voters);
+            assertRefused(removeController(bootstrap, 1, own), VOTER_NOT_FOUND
+                    + "Cannot remove voter ReplicaKey(id=1, directoryId=" + own + ")" + voters);
+            assertRefused(removeController(bootstrap, 1, ZERO_DIRECTORY), NO_VALID_VOTER);
+
+            assertRefused(addController(bootstrap, controllerConfig(1, 36503)), "org.apache.kafka.common.errors"
+                    + ".DuplicateVoterException: The voter id for ReplicaKey(id=1, directoryId=" + SOME_DIRECTORY
+                    + ") is already part of the set of voters [ReplicaKey(id=1, directoryId=" + own + ")].");
+            assertRefused(addController(bootstrap, controllerConfig(2, 36504)), "org.apache.kafka.common.errors"
+                    + ".TimeoutException: Aborted add voter operation for ReplicaKey(id=2, directoryId="
+                    + SOME_DIRECTORY + ") since it is lagging behind");
+
+            assertThat(KafkaTool.runExiting(1, FeatureCommand.class, "--bootstrap-server", bootstrap, "downgrade",
+                    "--feature", "kraft.version=0")).isEqualTo("Could not downgrade kraft.version to 0. The update"
+                    + " failed for all features since the following feature had an error: Invalid update version 0"
+                    + " for feature kraft.version. Can't downgrade the version of this feature.\n");
+        }
+    }
+
+    /**
+     * A cluster's broker has the controller answer: at kraft.version 0 as the static quorum; at kraft.version 1 the
+     * controller is the voter known by its own directory id, and its brokers observe it without one.
+     */
+    @Test
+    void aClustersBrokerHasTheControllerRefuseThemAtBothLevels() throws Exception {
         try (MiniCluster cluster = MiniCluster.start(2, Map.of())) {
             String bootstrap = "localhost:" + cluster.node(1).boundPort("PLAINTEXT");
             int controllerId = MiniCluster.CONTROLLER_ID;
+            String controller = directoryId(cluster.logDir(controllerId));
             assertRefused(removeController(bootstrap, controllerId, ZERO_DIRECTORY), NO_VALID_VOTER);
-            assertRefused(removeController(bootstrap, controllerId, directoryId(cluster.logDir(controllerId))),
-                    REMOVAL_UNSUPPORTED);
+            assertRefused(removeController(bootstrap, controllerId, controller), REMOVAL_UNSUPPORTED);
             assertRefused(addController(bootstrap, controllerConfig(2, 36502)), ADDITION_UNSUPPORTED);
+
+            assertThat(KafkaTool.run(FeatureCommand.class, "--bootstrap-server", bootstrap, "upgrade", "--feature",
+                    "kraft.version=1")).isEqualTo("kraft.version was upgraded to 1.\n");
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+                Eventually.await(() -> admin.describeMetadataQuorum().quorumInfo().toCompletionStage()
+                        .toCompletableFuture().join().observers().size() == 1, "broker 1 observes the controller");
+            }
+            assertThat(replication(bootstrap)).containsExactly(List.of(String.valueOf(controllerId), controller,
+                    "Leader"), List.of("1", ZERO_DIRECTORY, "Observer"));
+            assertRefused(removeController(bootstrap, controllerId, controller), VOTER_NOT_FOUND
+                    + "Cannot remove voter ReplicaKey(id=" + controllerId + ", directoryId=" + controller
+                    + ") from the set of voters [ReplicaKey(id=" + controllerId + ", directoryId=" + controller + ")]");
+            assertRefused(addController(bootstrap, controllerConfig(2, 36505)), "org.apache.kafka.common.errors"
+                    + ".TimeoutException: Aborted add voter operation for ReplicaKey(id=2, directoryId="
+                    + SOME_DIRECTORY + ") since it is lagging behind");
         }
+    }
+
+    /** describe --replication's rows, the header left out: each replica's NodeId, DirectoryId and Status. */
+    private static List<List<String>> replication(String bootstrap) throws Exception {
+        return KafkaTool.run(MetadataQuorumCommand.class, "--bootstrap-server", bootstrap, "describe",
+                "--replication").lines().filter(line -> line.matches("\\d+ *\t.*")).map(line -> line.split("\t"))
+                .map(columns -> List.of(columns[0].trim(), columns[1].trim(), columns[6].trim())).toList();
     }
 
     private static KafkaToolProcess.Output removeController(String bootstrap, int id, String directoryId)
@@ -116,7 +194,7 @@ class MetadataQuorumControllersCommandTest {
     private Path controllerConfig(int nodeId, int port) throws Exception {
         Path metadataDir = Files.createDirectories(dir.resolve("controller-" + nodeId + "-" + port));
         Files.writeString(metadataDir.resolve("meta.properties"), "version=1\ncluster.id=controller-test\nnode.id="
-                + nodeId + "\ndirectory.id=" + Uuid.randomUuid() + "\n");
+                + nodeId + "\ndirectory.id=" + SOME_DIRECTORY + "\n");
         Path config = dir.resolve("controller-" + nodeId + "-" + port + ".properties");
         Files.writeString(config, "process.roles=controller\nnode.id=" + nodeId
                 + "\ncontroller.listener.names=CONTROLLER\nlisteners=CONTROLLER://localhost:" + port

@@ -27,6 +27,7 @@ import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.quorum.AddRaftVoterHandler;
 import io.minibroker.broker.quorum.DescribeQuorumHandler;
 import io.minibroker.broker.quorum.RemoveRaftVoterHandler;
+import io.minibroker.broker.quorum.VoterSet;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.admin.UnregisterBrokerHandler;
 import io.minibroker.broker.admin.UpdateFeaturesHandler;
@@ -94,8 +95,9 @@ public final class ControllerApis {
                                        GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs,
                                        ClientQuotas clientQuotas, ControllerMutationQuotas mutationQuotas,
                                        FinalizedFeatures features, EligibleLeaderReplicasSafety elr,
-                                       MetadataFollowers followers, ClientMetricsSubscriptions clientMetrics,
-                                       DelegationTokens tokens, LongSupplier wallClockMs) {
+                                       MetadataFollowers followers, VoterSet voters,
+                                       ClientMetricsSubscriptions clientMetrics, DelegationTokens tokens,
+                                       LongSupplier wallClockMs) {
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.atController(brokerConfigs, elr)::persist;
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
@@ -141,12 +143,12 @@ public final class ControllerApis {
                     return true;
                 })))
                 .add(ApiKey.ALTER_CLIENT_QUOTAS, onDisk.apply(new AlterClientQuotasHandler(clientQuotas)))
-                .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> followers.report(nodeId,
+                .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> followers.report(voters.leader(),
                         version.current(), List.of(new Endpoint(config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES)
                                 .get(0), config.controllerVoter().host(), config.controllerVoter().port())))))
                 .add(ApiKey.ADD_RAFT_VOTER, new AddRaftVoterHandler(clusterId,
-                        () -> config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).get(0)))
-                .add(ApiKey.REMOVE_RAFT_VOTER, new RemoveRaftVoterHandler(clusterId));
+                        () -> config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).get(0), voters))
+                .add(ApiKey.REMOVE_RAFT_VOTER, new RemoveRaftVoterHandler(clusterId, voters));
         // The security changes brokers forward: saved on the disk thread, then the image's version moves on, so
         // that every broker fetches them.
         ApiHandler scramChanges = changesImage(onDisk.apply(new AlterUserScramCredentialsHandler(credentials)),

@@ -2,6 +2,7 @@ package io.minibroker.broker.controller;
 
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.quorum.QuorumReport;
+import io.minibroker.broker.quorum.ReplicaKey;
 
 import java.util.Comparator;
 import java.util.List;
@@ -32,22 +33,23 @@ public final class MetadataFollowers {
     /** Broker {@code brokerId} fetched, having applied {@code appliedVersion} while the image is at {@code current}. */
     public void fetched(int brokerId, long appliedVersion, long current) {
         long now = wallClockMs.getAsLong();
-        followers.compute(brokerId, (id, last) -> new QuorumReport.Replica(id, appliedVersion, now,
-                appliedVersion >= current ? now : last == null ? -1 : last.lastCaughtUpMs()));
+        // A broker's metadata fetch names no directory id (Kafka's brokers name their metadata directory's).
+        followers.compute(brokerId, (id, last) -> new QuorumReport.Replica(id, ReplicaKey.NO_DIRECTORY,
+                appliedVersion, now, appliedVersion >= current ? now : last == null ? -1 : last.lastCaughtUpMs()));
     }
 
     /**
-     * The quorum as the controller {@code leaderId} sees it now: itself the voter at the image's version, and as
+     * The quorum as the controller {@code leader} sees it now: itself the voter at the image's version, and as
      * observers every broker that has fetched but its own (the controller's node, the voter), within the last
      * {@link #OBSERVER_SESSION_TIMEOUT_MS}: older ones are forgotten here, as Kafka's leader clears them when it
      * answers DescribeQuorum.
      */
-    public QuorumReport report(int leaderId, long imageVersion, List<Endpoint> leaderListeners) {
+    public QuorumReport report(ReplicaKey leader, long imageVersion, List<Endpoint> leaderListeners) {
         long now = wallClockMs.getAsLong();
         followers.values().removeIf(replica -> now - replica.lastFetchMs() >= OBSERVER_SESSION_TIMEOUT_MS);
         List<QuorumReport.Replica> observers = followers.values().stream()
-                .filter(replica -> replica.replicaId() != leaderId)
+                .filter(replica -> replica.replicaId() != leader.id())
                 .sorted(Comparator.comparingInt(QuorumReport.Replica::replicaId)).toList();
-        return QuorumReport.leaderAlone(leaderId, imageVersion, now, observers, leaderListeners);
+        return QuorumReport.leaderAlone(leader, imageVersion, now, observers, leaderListeners);
     }
 }

@@ -9,7 +9,10 @@ package io.minibroker.broker.feature;
 public enum Feature {
     /** From 3.3-IV3 (7), the first a KRaft node still reads, to 4.3-IV0 (30). */
     METADATA_VERSION("metadata.version", 7, 30, 30),
-    /** 0 with a static quorum ({@code controller.quorum.voters}), the only kind this broker has. */
+    /**
+     * 0 as a storage formatted with {@code controller.quorum.voters} (a static quorum) finalizes it; 1 once upgraded,
+     * when the quorum knows its voters by their directory ids too ({@code quorum/VoterSet}). Never downgraded.
+     */
     KRAFT_VERSION("kraft.version", 0, 1, 0),
     GROUP_VERSION("group.version", 0, 1, 1),
     SHARE_VERSION("share.version", 0, 1, 1),

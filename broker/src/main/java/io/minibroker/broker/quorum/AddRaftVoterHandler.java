@@ -20,28 +20,30 @@ import java.util.function.Supplier;
 /**
  * AddRaftVoter ({@code kafka-metadata-quorum.sh add-controller}, {@code Admin.addRaftVoter}) where the controller is:
  * on a single node and at a cluster's controller (brokers forward it there, as Kafka's do). Refused as a Kafka 4.3.1
- * static quorum refuses it ({@link VoterChangeRefusal}); between the voter's check and kraft.version's, Kafka's
- * check that the new voter names an endpoint on the quorum's default listener, the listener the leader's own Raft
- * traffic goes by.
+ * quorum of this one voter refuses it at the finalized kraft.version ({@link VoterChangeRefusal}); between the voter's
+ * check and kraft.version's, Kafka's check that the new voter names an endpoint on the quorum's default listener, the
+ * listener the leader's own Raft traffic goes by.
  */
 public final class AddRaftVoterHandler implements ApiHandler {
 
     private final String clusterId;
     private final Supplier<String> defaultListener;
+    private final VoterSet voters;
 
     /**
      * @param defaultListener the listener Kafka's message names: its first {@code controller.listener.names}
      */
-    public AddRaftVoterHandler(String clusterId, Supplier<String> defaultListener) {
+    public AddRaftVoterHandler(String clusterId, Supplier<String> defaultListener, VoterSet voters) {
         this.clusterId = clusterId;
         this.defaultListener = defaultListener;
+        this.voters = voters;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         AddRaftVoterRequestView add = new AddRaftVoterRequestView(request.body());
         VoterChangeRefusal refusal = VoterChangeRefusal.of(VoterChangeRefusal.Change.ADD, clusterId, add.clusterId(),
-                add.voterId(), add.voterDirectoryId(), () -> refusalOfEndpoints(add));
+                add.voterId(), add.voterDirectoryId(), () -> refusalOfEndpoints(add), voters);
         return CompletableFuture.completedFuture(new AddRaftVoterResponseView()
                 .errorCode(refusal.error().code()).errorMessage(refusal.message()).struct());
     }

@@ -19,9 +19,9 @@ import java.util.function.Supplier;
  * controller is: on a single node and at a cluster's controller (brokers forward it there, as Kafka's do). Shaped as
  * a Kafka 4.3.1 single-voter quorum answers, checked against one: a request for anything but partition 0 of
  * {@code __cluster_metadata} alone is answered UNKNOWN_TOPIC_OR_PARTITION on every partition it names, with Kafka's
- * message; the replica directory ids are the zero id of a static quorum ({@code controller.quorum.voters},
- * kraft.version 0); the error messages of a success are empty, not null, as Kafka's. What the numbers mean here:
- * {@link QuorumReport}.
+ * message; the voter's directory id is the zero id of a static quorum ({@code controller.quorum.voters},
+ * kraft.version 0), its own once kraft.version 1 is finalized ({@link VoterSet}); the error messages of a success are
+ * empty, not null, as Kafka's. What the numbers mean here: {@link QuorumReport}.
  */
 public final class DescribeQuorumHandler implements ApiHandler {
 
@@ -69,7 +69,7 @@ public final class DescribeQuorumHandler implements ApiHandler {
     }
 
     private static void fill(DescribeQuorumResponseView.ReplicaState state, QuorumReport.Replica replica) {
-        state.replicaId(replica.replicaId()).replicaDirectoryId(QuorumReport.NO_DIRECTORY)
+        state.replicaId(replica.replicaId()).replicaDirectoryId(replica.directoryId())
                 .logEndOffset(replica.logEndOffset())
                 .lastFetchTimestamp(replica.lastFetchMs()).lastCaughtUpTimestamp(replica.lastCaughtUpMs());
     }

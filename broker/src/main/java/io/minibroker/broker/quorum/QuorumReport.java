@@ -20,23 +20,19 @@ public record QuorumReport(int leaderId, long highWatermark, List<Replica> voter
     public static final int LEADER_EPOCH = 1;
 
     /**
-     * A voter's directory id: none, the zero id, as a static quorum ({@code controller.quorum.voters}, kraft.version
-     * 0) knows its voters by their ids alone. What DescribeQuorum shows, and what AddRaftVoter and RemoveRaftVoter,
-     * as Kafka's, take for no voter at all.
+     * A replica of the metadata: its id and directory id ({@link ReplicaKey#NO_DIRECTORY} for none), how far it has
+     * got, when it last fetched and when it last was caught up, in wall-clock milliseconds.
      */
-    public static final UUID NO_DIRECTORY = new UUID(0, 0);
-
-    /**
-     * A replica of the metadata: its id, how far it has got, when it last fetched and when it last was caught up,
-     * in wall-clock milliseconds.
-     */
-    public record Replica(int replicaId, long logEndOffset, long lastFetchMs, long lastCaughtUpMs) {
+    public record Replica(int replicaId, UUID directoryId, long logEndOffset, long lastFetchMs, long lastCaughtUpMs) {
     }
 
-    /** A leader alone: itself a voter at the high watermark, fetching and caught up now, and these observers. */
-    public static QuorumReport leaderAlone(int leaderId, long highWatermark, long nowMs, List<Replica> observers,
+    /**
+     * A leader alone: itself a voter, known to the quorum as {@code leader}, at the high watermark, fetching and
+     * caught up now, and these observers.
+     */
+    public static QuorumReport leaderAlone(ReplicaKey leader, long highWatermark, long nowMs, List<Replica> observers,
                                            List<Endpoint> leaderListeners) {
-        return new QuorumReport(leaderId, highWatermark, List.of(new Replica(leaderId, highWatermark, nowMs, nowMs)),
-                observers, leaderListeners);
+        return new QuorumReport(leader.id(), highWatermark, List.of(new Replica(leader.id(), leader.directoryId(),
+                highWatermark, nowMs, nowMs)), observers, leaderListeners);
     }
 }

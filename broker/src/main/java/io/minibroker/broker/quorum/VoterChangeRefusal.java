@@ -2,21 +2,45 @@ package io.minibroker.broker.quorum;
 
 import io.minibroker.protocol.error.Errors;
 
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
  * Why a change of the quorum's voters (AddRaftVoter, RemoveRaftVoter: KIP-853) is refused, checked as Kafka 4.3.1's
  * KafkaRaftClient and then its AddVoterHandler and RemoveVoterHandler check it, in their order and with their
- * messages. This broker's quorum is static, as a Kafka node's formatted with {@code controller.quorum.voters}
- * (kraft.version 0, see {@link QuorumReport}): a request that passes its own checks is refused as Kafka refuses it at
- * that kraft.version, since no voter set can change.
+ * messages. Every change is refused: the one voter, this node, leads alone ({@link VoterSet}), and no other node
+ * could vote. At kraft.version 0 a request that passes its own checks meets the static quorum; at kraft.version 1 it
+ * meets the checks Kafka makes of the voter set, each answered as Kafka answers it for this set and these nodes.
  */
 record VoterChangeRefusal(Errors error, String message) {
 
-    /** The two changes, with Kafka's words for them in its messages. */
+    /** The two changes, with Kafka's words for them in its messages and their checks of the voter set. */
     enum Change {
-        ADD("Add", "adding"), REMOVE("Remove", "removing");
+        ADD("Add", "adding") {
+            @Override
+            VoterChangeRefusal ofVoterSet(ReplicaKey voter, List<ReplicaKey> voters) {
+                if (voters.stream().anyMatch(existing -> existing.id() == voter.id())) {
+                    return new VoterChangeRefusal(Errors.DUPLICATE_VOTER, String.format(
+                            "The voter id for %s is already part of the set of voters %s.", voter, voters));
+                }
+                // Kafka then asks the new voter for its ApiVersions on the quorum's listener, and once answered
+                // wants it caught up: fetching the metadata log from the leader under this id and directory id, the
+                // last fetch within an hour. None ever is here. This broker's other nodes follow the controller's
+                // image, not a log, and fetch it without a directory id (DescribeQuorum's observers show the zero
+                // id), so no replica under a voter's key exists, as on Kafka for a node that never fetched.
+                return new VoterChangeRefusal(Errors.REQUEST_TIMED_OUT,
+                        "Aborted add voter operation for " + voter + " since it is lagging behind");
+            }
+        },
+        REMOVE("Remove", "removing") {
+            /** Kafka's voter set removes a voter it has under both ids, and never its last one: here the only one. */
+            @Override
+            VoterChangeRefusal ofVoterSet(ReplicaKey voter, List<ReplicaKey> voters) {
+                return new VoterChangeRefusal(Errors.VOTER_NOT_FOUND, String.format(
+                        "Cannot remove voter %s from the set of voters %s", voter, voters));
+            }
+        };
 
         private final String request;
         private final String gerund;
@@ -25,15 +49,18 @@ record VoterChangeRefusal(Errors error, String message) {
             this.request = request;
             this.gerund = gerund;
         }
+
+        /** The refusal of this change of {@code voter} by the voter set {@code voters} of a kraft.version 1 quorum. */
+        abstract VoterChangeRefusal ofVoterSet(ReplicaKey voter, List<ReplicaKey> voters);
     }
 
     /**
      * The refusal of a change of the voter {@code voterId}, {@code voterDirectoryId}: of the request's cluster id, of
      * the voter it names, of what {@code changeChecks} checks of this change alone (null when it passes), else of the
-     * static quorum itself.
+     * quorum's kraft.version and voters.
      */
     static VoterChangeRefusal of(Change change, String clusterId, String requestClusterId, int voterId,
-                                 UUID voterDirectoryId, Supplier<VoterChangeRefusal> changeChecks) {
+                                 UUID voterDirectoryId, Supplier<VoterChangeRefusal> changeChecks, VoterSet voters) {
         // A request that names no cluster is taken for this one's, as Kafka's hasValidClusterId takes it.
         if (requestClusterId != null && !requestClusterId.equals(clusterId)) {
             return new VoterChangeRefusal(Errors.INCONSISTENT_CLUSTER_ID, String.format(
@@ -42,7 +69,7 @@ record VoterChangeRefusal(Errors error, String message) {
         // Kafka checks next that it leads the quorum in its epoch; the one voter here always does, never elected.
         // A voter is its id and its directory id, the zero id being none (Kafka's ReplicaKey.of): the one
         // DescribeQuorum shows for a static voter names no voter that could be added or removed.
-        if (voterId < 0 || QuorumReport.NO_DIRECTORY.equals(voterDirectoryId)) {
+        if (voterId < 0 || ReplicaKey.NO_DIRECTORY.equals(voterDirectoryId)) {
             return new VoterChangeRefusal(Errors.INVALID_REQUEST,
                     change.request + " voter request didn't include a valid voter");
         }
@@ -51,8 +78,13 @@ record VoterChangeRefusal(Errors error, String message) {
             return refusal;
         }
         // Kafka's handlers first refuse a change while another is pending or before the leader's high watermark is
-        // known; neither happens here, where no change is ever made and the one voter's high watermark is its own.
-        return new VoterChangeRefusal(Errors.UNSUPPORTED_VERSION,
-                "Cluster doesn't support " + change.gerund + " voter because the kraft.version feature is 0");
+        // known, and after the kraft.version check one while a change of the voters is not committed yet; none of
+        // these happens here, where no change is ever made and the one voter's high watermark is its own.
+        short kraftVersion = voters.kraftVersion();
+        if (kraftVersion == 0) {
+            return new VoterChangeRefusal(Errors.UNSUPPORTED_VERSION,
+                    "Cluster doesn't support " + change.gerund + " voter because the kraft.version feature is 0");
+        }
+        return change.ofVoterSet(new ReplicaKey(voterId, voterDirectoryId), List.of(voters.leader(kraftVersion)));
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
+import java.util.UUID;
 
 /**
  * Each log directory's {@code meta.properties}, in Kafka's version 1 (what {@code kafka-storage format} writes for a
@@ -41,11 +42,29 @@ final class MetaProperties {
         }
     }
 
-    private static void check(Path file, String clusterId, int nodeId) throws IOException {
+    /**
+     * The directory id of {@code logDir}, which {@link #ensure} has seen to: what a KRaft quorum knows this node's
+     * metadata directory by (Kafka's {@code metadata.log.dir}, which defaults to the first of {@code log.dirs}).
+     */
+    static UUID directoryId(Path logDir) throws IOException {
+        Path file = logDir.resolve(FILE_NAME);
+        String directoryId = read(file).getProperty("directory.id");
+        if (directoryId == null) {
+            throw new IOException(file + " has no directory.id");
+        }
+        return TopicIds.fromText(directoryId);
+    }
+
+    private static Properties read(Path file) throws IOException {
         Properties stored = new Properties();
         try (Reader reader = Files.newBufferedReader(file)) {
             stored.load(reader);
         }
+        return stored;
+    }
+
+    private static void check(Path file, String clusterId, int nodeId) throws IOException {
+        Properties stored = read(file);
         String storedNodeId = stored.getProperty("node.id");
         if (!String.valueOf(nodeId).equals(storedNodeId)) {
             throw new IOException(file + " belongs to node id " + storedNodeId + ", not to this node.id " + nodeId

@@ -26,6 +26,7 @@ import io.minibroker.broker.quorum.AddRaftVoterHandler;
 import io.minibroker.broker.quorum.DescribeQuorumHandler;
 import io.minibroker.broker.quorum.RemoveRaftVoterHandler;
 import io.minibroker.broker.quorum.QuorumReport;
+import io.minibroker.broker.quorum.VoterSet;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.admin.UnregisterBrokerHandler;
 import io.minibroker.broker.admin.UpdateFeaturesHandler;
@@ -43,6 +44,7 @@ import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -68,8 +70,9 @@ final class SingleNodeApis {
                                       FinalizedFeatures features, EligibleLeaderReplicasSafety elr,
                                       RuntimeLoggers loggers, SecurityApis security,
                                       Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation,
-                                      BrokerClock clock) {
+                                      BrokerClock clock) throws IOException {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
+        VoterSet voters = new VoterSet(node.nodeId(), MetaProperties.directoryId(config.logDirs().get(0)), features);
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.ofSingleNode(node.nodeId(), dynamicConfigs,
                 loggers, elr)::alter;
         security.register(apis, null, onDisk);
@@ -104,10 +107,11 @@ final class SingleNodeApis {
                 .add(ApiKey.UNREGISTER_BROKER, new UnregisterBrokerHandler(brokerId -> brokerId == node.nodeId()))
                 .add(ApiKey.ALTER_CLIENT_QUOTAS, onDisk.apply(new AlterClientQuotasHandler(clientQuotas)))
                 // The node is its own controller, the only voter: no one fetches an image from it.
-                .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> QuorumReport.leaderAlone(node.nodeId(),
+                .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> QuorumReport.leaderAlone(voters.leader(),
                         0, clock.wallClockMs(), List.of(), node.advertisedListeners().get())))
-                .add(ApiKey.ADD_RAFT_VOTER, new AddRaftVoterHandler(clusterId, () -> quorumListener(config, node)))
-                .add(ApiKey.REMOVE_RAFT_VOTER, new RemoveRaftVoterHandler(clusterId));
+                .add(ApiKey.ADD_RAFT_VOTER, new AddRaftVoterHandler(clusterId, () -> quorumListener(config, node),
+                        voters))
+                .add(ApiKey.REMOVE_RAFT_VOTER, new RemoveRaftVoterHandler(clusterId, voters));
         return new LocalTopicAutoCreation(topics, topicCreation, new TopicCreationErrors(clock::monotonicMs),
                 client -> mutationQuotas.newQuotaForCreationsOf(client.principalName(), client.clientId())::record);
     }

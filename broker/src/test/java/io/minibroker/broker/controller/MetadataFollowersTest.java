@@ -2,6 +2,7 @@ package io.minibroker.broker.controller;
 
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.quorum.QuorumReport;
+import io.minibroker.broker.quorum.ReplicaKey;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -34,6 +35,6 @@ class MetadataFollowersTest {
     }
 
     private List<Integer> observerIds() {
-        return followers.report(0, 4, LISTENERS).observers().stream().map(QuorumReport.Replica::replicaId).toList();
+        return followers.report(new ReplicaKey(0, ReplicaKey.NO_DIRECTORY), 4, LISTENERS).observers().stream().map(QuorumReport.Replica::replicaId).toList();
     }
 }

@@ -10,7 +10,11 @@ import io.minibroker.protocol.message.view.DescribeQuorumRequestView;
 import io.minibroker.protocol.message.view.DescribeQuorumResponseView;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.FeatureUpdate;
 import org.apache.kafka.clients.admin.QuorumInfo;
+import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.InvalidUpdateVersionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,11 +25,14 @@ import java.util.Map;
 
 import static io.minibroker.broker.server.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * DescribeQuorum as kafka-clients' AdminClient reads it: a single node as the one voter of its own quorum, and a
  * cluster's controller as the one voter with the other brokers its observers, each caught up with the image; and a
- * request for another partition answered as Kafka's quorum answers it.
+ * request for another partition answered as Kafka's quorum answers it. The voter's directory id is the zero id at
+ * kraft.version 0 and its own (meta.properties) once kraft.version 1 is finalized, as on a Kafka 4.3.1 node upgraded
+ * with {@code kafka-features upgrade --feature kraft.version=1}, also after a restart; kraft.version is not downgraded.
  */
 @Timeout(120)
 class DescribeQuorumTest {
@@ -53,6 +60,36 @@ class DescribeQuorumTest {
                 assertThat(endpoint.port()).isEqualTo(broker.boundPort("PLAINTEXT"));
             });
         }
+    }
+
+    @Test
+    void atKraftVersion1TheVoterIsKnownByItsDirectoryIdAlsoAfterARestart() throws Exception {
+        Uuid own;
+        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = TestBrokers.admin(broker)) {
+            own = Uuid.fromString(TestBrokers.directoryId(logDir));
+            assertThat(voterDirectory(admin)).as("kraft.version 0").isEqualTo(Uuid.ZERO_UUID);
+
+            TestBrokers.upgradeKraftVersion(admin);
+            assertThat(voterDirectory(admin)).as("kraft.version 1").isEqualTo(own);
+        }
+        try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = TestBrokers.admin(broker)) {
+            assertThat(voterDirectory(admin)).as("kraft.version 1 after a restart").isEqualTo(own);
+            // What kafka-features 4.3.1 printed from a Kafka 4.3.1 node, for a safe downgrade and an unsafe one alike.
+            for (FeatureUpdate.UpgradeType type : List.of(FeatureUpdate.UpgradeType.SAFE_DOWNGRADE,
+                    FeatureUpdate.UpgradeType.UNSAFE_DOWNGRADE)) {
+                assertThatThrownBy(() -> admin.updateFeatures(Map.of("kraft.version",
+                        new FeatureUpdate((short) 0, type)), new UpdateFeaturesOptions()).all().get())
+                        .hasCauseInstanceOf(InvalidUpdateVersionException.class).cause().hasMessage(
+                                "The update failed for all features since the following feature had an error:"
+                                        + " Invalid update version 0 for feature kraft.version. Can't downgrade the"
+                                        + " version of this feature.");
+            }
+            assertThat(voterDirectory(admin)).as("still kraft.version 1").isEqualTo(own);
+        }
+    }
+
+    private static Uuid voterDirectory(Admin admin) throws Exception {
+        return admin.describeMetadataQuorum().quorumInfo().get().voters().get(0).replicaDirectoryId();
     }
 
     @Test
@@ -86,10 +123,19 @@ class DescribeQuorumTest {
             assertThat(quorum.leaderId()).isEqualTo(MiniCluster.CONTROLLER_ID);
             assertThat(quorum.voters()).extracting(QuorumInfo.ReplicaState::replicaId)
                     .containsExactly(MiniCluster.CONTROLLER_ID);
-            assertThat(quorum.voters().get(0).replicaDirectoryId()).isEqualTo(new org.apache.kafka.common.Uuid(0, 0));
+            assertThat(quorum.voters().get(0).replicaDirectoryId()).isEqualTo(Uuid.ZERO_UUID);
             assertThat(quorum.nodes()).containsOnlyKeys(MiniCluster.CONTROLLER_ID);
             assertThat(quorum.nodes().get(MiniCluster.CONTROLLER_ID).endpoints()).singleElement()
                     .satisfies(endpoint -> assertThat(endpoint.listener()).isEqualTo("CONTROLLER"));
+
+            // At kraft.version 1 the voter is known by the controller's directory id; the brokers fetch the image
+            // without one, so that the observers keep the zero id.
+            TestBrokers.upgradeKraftVersion(admin);
+            QuorumInfo upgraded = admin.describeMetadataQuorum().quorumInfo().get();
+            assertThat(upgraded.voters()).singleElement().satisfies(voter -> assertThat(voter.replicaDirectoryId())
+                    .isEqualTo(Uuid.fromString(TestBrokers.directoryId(cluster.logDir(MiniCluster.CONTROLLER_ID)))));
+            assertThat(upgraded.observers()).extracting(QuorumInfo.ReplicaState::replicaDirectoryId)
+                    .containsOnly(Uuid.ZERO_UUID);
         }
     }
 

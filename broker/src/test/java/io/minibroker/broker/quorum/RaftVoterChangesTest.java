@@ -10,12 +10,15 @@ import io.minibroker.protocol.message.view.AddRaftVoterRequestView;
 import io.minibroker.protocol.message.view.AddRaftVoterResponseView;
 import io.minibroker.protocol.message.view.RemoveRaftVoterRequestView;
 import io.minibroker.protocol.message.view.RemoveRaftVoterResponseView;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -25,8 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * AddRaftVoter and RemoveRaftVoter on the wire, each refusal as a Kafka 4.3.1 static quorum (controller.quorum.voters,
  * kraft.version 0) answers it, in Kafka's order: another cluster's id, then a voter without a directory id (the zero
  * id DescribeQuorum shows for the static voter among them), then for AddRaftVoter a voter without an endpoint on the
- * quorum's listener, and last the static quorum itself. A single node answers; a cluster's broker forwards them to
- * the controller, whose listener is the quorum's.
+ * quorum's listener, and last the static quorum itself. Once kraft.version 1 is finalized, as that node answered after
+ * {@code kafka-features upgrade --feature kraft.version=1}: the same first checks, then Kafka's checks of its voter set
+ * of one (no voter can be removed; the voter's id is a duplicate; any other node is not a caught-up replica). A single
+ * node answers; a cluster's broker forwards them to the controller, whose listener is the quorum's.
  */
 @Timeout(120)
 class RaftVoterChangesTest {
@@ -41,14 +46,14 @@ class RaftVoterChangesTest {
     void aSingleNodeRefusesARemovalAsAStaticQuorum() throws Exception {
         try (Broker broker = TestBrokers.start(logDir, Map.of("cluster.id", CLUSTER_ID));
              RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
-            assertRemoval(client, null, 2, QuorumReport.NO_DIRECTORY, Errors.INVALID_REQUEST,
+            assertRemoval(client, null, 2, ReplicaKey.NO_DIRECTORY, Errors.INVALID_REQUEST,
                     "Remove voter request didn't include a valid voter");
-            assertRemoval(client, null, 1, QuorumReport.NO_DIRECTORY, Errors.INVALID_REQUEST,
+            assertRemoval(client, null, 1, ReplicaKey.NO_DIRECTORY, Errors.INVALID_REQUEST,
                     "Remove voter request didn't include a valid voter");
             assertRemoval(client, CLUSTER_ID, -1, SOME_DIRECTORY, Errors.INVALID_REQUEST,
                     "Remove voter request didn't include a valid voter");
             // The cluster id is checked first, before the voter.
-            assertRemoval(client, "another", 1, QuorumReport.NO_DIRECTORY, Errors.INCONSISTENT_CLUSTER_ID,
+            assertRemoval(client, "another", 1, ReplicaKey.NO_DIRECTORY, Errors.INCONSISTENT_CLUSTER_ID,
                     "The given id \"another\" doesn't match the cluster id \"" + CLUSTER_ID + "\"");
             // Any voter with a directory id, this node or another, meets kraft.version 0, as on Kafka.
             assertRemoval(client, CLUSTER_ID, 1, SOME_DIRECTORY, Errors.UNSUPPORTED_VERSION,
@@ -62,10 +67,10 @@ class RaftVoterChangesTest {
     void aSingleNodeRefusesAnAdditionAsAStaticQuorum() throws Exception {
         try (Broker broker = TestBrokers.start(logDir, Map.of("cluster.id", CLUSTER_ID));
              RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
-            AddRaftVoterRequestView otherCluster = addition("another", 2, QuorumReport.NO_DIRECTORY);
+            AddRaftVoterRequestView otherCluster = addition("another", 2, ReplicaKey.NO_DIRECTORY);
             assertAddition(client, (short) 1, otherCluster, Errors.INCONSISTENT_CLUSTER_ID,
                     "The given id \"another\" doesn't match the cluster id \"" + CLUSTER_ID + "\"");
-            assertAddition(client, (short) 1, addition(null, 2, QuorumReport.NO_DIRECTORY), Errors.INVALID_REQUEST,
+            assertAddition(client, (short) 1, addition(null, 2, ReplicaKey.NO_DIRECTORY), Errors.INVALID_REQUEST,
                     "Add voter request didn't include a valid voter");
 
             // Without a controller listener, the node's quorum listener is its own, the voter's in DescribeQuorum.
@@ -104,13 +109,98 @@ class RaftVoterChangesTest {
     void aClustersBrokerForwardsThemToTheControllerWhoseListenerIsTheQuorums() throws Exception {
         try (MiniCluster cluster = MiniCluster.start(2, Map.of("cluster.id", CLUSTER_ID));
              RawClient client = new RawClient(cluster.node(1).boundPort("PLAINTEXT"))) {
-            assertRemoval(client, null, MiniCluster.CONTROLLER_ID, QuorumReport.NO_DIRECTORY, Errors.INVALID_REQUEST,
+            assertRemoval(client, null, MiniCluster.CONTROLLER_ID, ReplicaKey.NO_DIRECTORY, Errors.INVALID_REQUEST,
                     "Remove voter request didn't include a valid voter");
             assertRemoval(client, null, MiniCluster.CONTROLLER_ID, SOME_DIRECTORY, Errors.UNSUPPORTED_VERSION,
                     "Cluster doesn't support removing voter because the kraft.version feature is 0");
 
             assertTheQuorumListenerIsController(client);
         }
+    }
+
+    /**
+     * At kraft.version 1 the quorum knows its voter by its id and its directory id (its log directory's
+     * meta.properties), which Kafka's refusals print; the messages are those a Kafka 4.3.1 node printed, the ids
+     * apart.
+     */
+    @Test
+    void atKraftVersion1ASingleNodeRefusesEachChangeAsKafkasVoterSetOfOne() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of("cluster.id", CLUSTER_ID));
+             Admin admin = TestBrokers.admin(broker);
+             RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+            TestBrokers.upgradeKraftVersion(admin);
+            UUID own = directoryOf(logDir);
+            String voters = "[" + key(1, own) + "]";
+
+            assertRemoval(client, "another", 1, own, Errors.INCONSISTENT_CLUSTER_ID,
+                    "The given id \"another\" doesn't match the cluster id \"" + CLUSTER_ID + "\"");
+            assertRemoval(client, null, 1, ReplicaKey.NO_DIRECTORY, Errors.INVALID_REQUEST,
+                    "Remove voter request didn't include a valid voter");
+            // Another node, this node under another directory id, and this node itself: the last voter is not removed.
+            for (ReplicaKey voter : List.of(new ReplicaKey(2, SOME_DIRECTORY), new ReplicaKey(1, SOME_DIRECTORY),
+                    new ReplicaKey(1, own))) {
+                assertRemoval(client, CLUSTER_ID, voter.id(), voter.directoryId(), Errors.VOTER_NOT_FOUND,
+                        "Cannot remove voter " + key(voter.id(), voter.directoryId()) + " from the set of voters "
+                                + voters);
+            }
+
+            AddRaftVoterRequestView elsewhere = addition(null, 1, SOME_DIRECTORY);
+            elsewhere.addListener().name("CONTROLLER").host("localhost").port(9093);
+            assertAddition(client, (short) 1, elsewhere, Errors.INVALID_REQUEST, "Add voter request didn't include"
+                    + " the endpoint (Endpoints(endpoints={ListenerName(CONTROLLER)=localhost/<unresolved>:9093})) for"
+                    + " the default listener ListenerName(PLAINTEXT)");
+            assertAddition(client, (short) 1, onTheQuorumListener(1, SOME_DIRECTORY), Errors.DUPLICATE_VOTER,
+                    "The voter id for " + key(1, SOME_DIRECTORY) + " is already part of the set of voters " + voters
+                            + ".");
+            assertAddition(client, (short) 0, onTheQuorumListener(2, SOME_DIRECTORY), Errors.REQUEST_TIMED_OUT,
+                    "Aborted add voter operation for " + key(2, SOME_DIRECTORY) + " since it is lagging behind");
+        }
+    }
+
+    /**
+     * In a cluster the controller's voter set answers, its voter known by the controller's directory id; a broker of
+     * the cluster, which follows the controller's image without a directory id, is no caught-up replica to add.
+     */
+    @Test
+    void atKraftVersion1AClustersControllerRefusesThemThroughABroker() throws Exception {
+        try (MiniCluster cluster = MiniCluster.start(2, Map.of("cluster.id", CLUSTER_ID));
+             Admin admin = TestBrokers.admin(cluster.node(1));
+             RawClient client = new RawClient(cluster.node(1).boundPort("PLAINTEXT"))) {
+            TestBrokers.upgradeKraftVersion(admin);
+            UUID controller = directoryOf(cluster.logDir(MiniCluster.CONTROLLER_ID));
+            UUID broker = directoryOf(cluster.logDir(1));
+            String voters = "[" + key(MiniCluster.CONTROLLER_ID, controller) + "]";
+
+            assertRemoval(client, null, MiniCluster.CONTROLLER_ID, controller, Errors.VOTER_NOT_FOUND,
+                    "Cannot remove voter " + key(MiniCluster.CONTROLLER_ID, controller) + " from the set of voters "
+                            + voters);
+            AddRaftVoterRequestView theBroker = addition(null, 1, broker);
+            theBroker.addListener().name("CONTROLLER").host("localhost").port(cluster.node(1).boundPort("PLAINTEXT"));
+            assertAddition(client, (short) 1, theBroker, Errors.REQUEST_TIMED_OUT,
+                    "Aborted add voter operation for " + key(1, broker) + " since it is lagging behind");
+            AddRaftVoterRequestView theController = addition(null, MiniCluster.CONTROLLER_ID, controller);
+            theController.addListener().name("CONTROLLER").host("localhost").port(9093);
+            assertAddition(client, (short) 1, theController, Errors.DUPLICATE_VOTER, "The voter id for "
+                    + key(MiniCluster.CONTROLLER_ID, controller) + " is already part of the set of voters " + voters
+                    + ".");
+        }
+    }
+
+    private static UUID directoryOf(Path logDir) throws IOException {
+        Uuid id = Uuid.fromString(TestBrokers.directoryId(logDir));
+        return new UUID(id.getMostSignificantBits(), id.getLeastSignificantBits());
+    }
+
+    /** Kafka's ReplicaKey as its messages print it, the directory id in Kafka's own text for ids. */
+    private static String key(int id, UUID directoryId) {
+        return "ReplicaKey(id=" + id + ", directoryId=" + new Uuid(directoryId.getMostSignificantBits(),
+                directoryId.getLeastSignificantBits()) + ")";
+    }
+
+    private static AddRaftVoterRequestView onTheQuorumListener(int voterId, UUID directoryId) {
+        AddRaftVoterRequestView addition = addition(null, voterId, directoryId);
+        addition.addListener().name("PLAINTEXT").host("localhost").port(9093);
+        return addition;
     }
 
     /** A voter named on PLAINTEXT only is refused for the quorum's CONTROLLER listener; one on CONTROLLER passes. */

@@ -5,12 +5,18 @@ import io.minibroker.broker.replica.ReplicaManager;
 import io.minibroker.purgatory.time.ManualClock;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.FeatureUpdate;
+import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.lang.reflect.Field;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 
 /** Starts a broker for a test of this module on the test's own directory (see {@link EmbeddedBroker}). */
@@ -35,6 +41,21 @@ public final class TestBrokers {
     public static Broker start(Path logDir, Map<String, String> overrides, ManualClock clock)
             throws IOException, InterruptedException {
         return EmbeddedBroker.start(logDir, overrides, clock).broker();
+    }
+
+    /** The directory id of a node's log directory, as its meta.properties has it (Kafka's text for ids). */
+    public static String directoryId(Path logDir) throws IOException {
+        Properties meta = new Properties();
+        try (Reader reader = Files.newBufferedReader(logDir.resolve("meta.properties"))) {
+            meta.load(reader);
+        }
+        return meta.getProperty("directory.id");
+    }
+
+    /** Finalizes kraft.version 1 through {@code admin}, as {@code kafka-features upgrade --feature kraft.version=1}. */
+    public static void upgradeKraftVersion(Admin admin) throws ExecutionException, InterruptedException {
+        admin.updateFeatures(Map.of("kraft.version", new FeatureUpdate((short) 1, FeatureUpdate.UpgradeType.UPGRADE)),
+                new UpdateFeaturesOptions()).all().get();
     }
 
     /** An AdminClient bootstrapped from the broker's PLAINTEXT listener; the caller closes it. */

@@ -131,6 +131,10 @@ public enum Errors {
     SHARE_SESSION_NOT_FOUND(122, true),
     INVALID_SHARE_SESSION_EPOCH(123, true),
     FENCED_STATE_EPOCH(124, false),
+    /** KIP-853: an AddRaftVoter naming a voter id the quorum's voters already have. */
+    DUPLICATE_VOTER(126, false),
+    /** KIP-853: a RemoveRaftVoter naming a voter the quorum's voters cannot lose. */
+    VOTER_NOT_FOUND(127, false),
     INVALID_REGULAR_EXPRESSION(128, false),
     /** KIP-1242: an ApiVersions v5 request named another cluster or node; the client must bootstrap again. */
     REBOOTSTRAP_REQUIRED(129, false),
