@@ -2,8 +2,6 @@ package io.minibroker.broker.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.minibroker.protocol.record.RecordBatch;
-import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -49,7 +47,7 @@ class LastAppendedBatchReadTest {
     void aReadAfterATruncationFindsTheBatchesAppendedSince() throws Exception {
         LogSegment segment = appendBatches();
         segment.truncateTo(5);
-        appendBatch(segment, 5, 10); // offsets 5..14, where batches 5..14 of one record each were
+        TestBatches.append(segment, 5, 10, T0 + 5); // offsets 5..14, where batches 5..14 of one record each were
 
         assertThat(TestBatches.baseOffsets(segment.read(9, Integer.MAX_VALUE, true, Long.MAX_VALUE))).containsExactly(5L);
         assertThat(segment.read(15, Integer.MAX_VALUE, true, Long.MAX_VALUE)).isNull();
@@ -59,7 +57,7 @@ class LastAppendedBatchReadTest {
     private LogSegment appendBatches() throws Exception {
         LogSegment segment = LogSegment.create(dir, 0, LogConfig.defaults(), T0);
         for (int i = 0; i < BATCHES; i++) {
-            appendBatch(segment, i, 1);
+            TestBatches.append(segment, i, 1, T0 + i);
         }
         return segment;
     }
@@ -68,17 +66,6 @@ class LastAppendedBatchReadTest {
         Path log = dir.resolve(LogSegment.fileName(0, LogSegment.LOG_SUFFIX));
         try (FileChannel channel = FileChannel.open(log, StandardOpenOption.WRITE)) {
             channel.write(ByteBuffer.allocate(4).putInt(0, 0), Long.BYTES); // the length after the base offset
-        }
-    }
-
-    private static void appendBatch(LogSegment segment, long offset, int records) {
-        ByteBuf bytes = TestBatches.batch("v" + offset, records, T0 + offset);
-        try {
-            RecordBatch batch = RecordBatch.wrap(bytes);
-            batch.setBaseOffset(offset);
-            segment.append(batch);
-        } finally {
-            bytes.release();
         }
     }
 }
