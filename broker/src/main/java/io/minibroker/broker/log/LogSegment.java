@@ -66,6 +66,14 @@ final class LogSegment implements AutoCloseable {
     private final BatchHeader writerHeader = new BatchHeader();
 
     private volatile int size;
+    /**
+     * The last appended batch's base offset (less the segment's, in the high half) and file position (the low half),
+     * -1 when none was appended since the segment was opened, recovered or truncated. A read at or after that offset
+     * (a consumer at the log end, woken by the very append) starts its scan there rather than at the offset index's
+     * entry, which may be up to index.interval.bytes of batches back, each header a read of the file. Written after
+     * {@link #size}, as one long so that a reader never pairs one batch's offset with another's position.
+     */
+    private volatile long lastAppendedBatch = -1;
     private volatile long nextOffset;
     private volatile long maxTimestamp = -1;
     private volatile long offsetOfMaxTimestamp = -1;
@@ -247,6 +255,7 @@ final class LogSegment implements AutoCloseable {
      * @return the bytes cut off the end, 0 if every batch was sound
      */
     long recover() throws IOException {
+        lastAppendedBatch = -1;
         offsetIndex.clear();
         timeIndex.clear();
         nextOffset = baseOffset;
@@ -314,6 +323,8 @@ final class LogSegment implements AutoCloseable {
         indexBatch(position, batch.lastOffset(), batch.maxTimestamp());
         bytesSinceLastIndexEntry += length;
         size = position + length;
+        // Both fit 32 bits: shouldRoll keeps a segment's offsets within an int of its base, and its size is an int.
+        lastAppendedBatch = (batch.baseOffset() - baseOffset) << 32 | position;
     }
 
     private void indexBatch(int position, long lastOffset, long batchMaxTimestamp) {
@@ -372,6 +383,12 @@ final class LogSegment implements AutoCloseable {
      */
     boolean findBatch(long offset, long limit, BatchHeader header) throws IOException {
         long position = offsetIndex.lookup(offset);
+        long lastAppended = lastAppendedBatch;
+        if (lastAppended >= 0 && offset >= baseOffset + (lastAppended >>> 32)) {
+            // Every batch before the last appended one ends below its base offset. Should that batch lie beyond
+            // this read's limit (appended since), no batch within the limit reaches the offset, as a scan would find.
+            position = Math.max(position, (int) lastAppended);
+        }
         while (header.readAt(channel, position, limit)) {
             if (header.lastOffset() >= offset) {
                 return true;
@@ -501,6 +518,7 @@ final class LogSegment implements AutoCloseable {
             return 0;
         }
         int position = (int) writerHeader.position();
+        lastAppendedBatch = -1; // before the cut: the batch may be gone
         channel.truncate(position);
         offsetIndex.truncateToPosition(position);
         timeIndex.truncateToOffset(writerHeader.baseOffset());

@@ -7,8 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.minibroker.protocol.record.RecordBatch;
-import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,17 +79,6 @@ class LazyIndexTest {
         return LogSegment.open(partitionDir(), 0, CONFIG, T0, true, names::contains);
     }
 
-    private static void appendBatch(LogSegment segment, long baseOffset, int records, long timestamp) {
-        ByteBuf bytes = TestBatches.batch("v" + baseOffset, records, timestamp);
-        try {
-            RecordBatch batch = RecordBatch.wrap(bytes);
-            batch.setBaseOffset(baseOffset);
-            segment.append(batch);
-        } finally {
-            bytes.release();
-        }
-    }
-
     @Test
     void anEmptySegmentOpensWithoutReadingItsIndexesAndTheFirstAppendIndexesAfterThem() throws Exception {
         Files.createDirectories(partitionDir());
@@ -99,7 +86,7 @@ class LazyIndexTest {
         try (LogSegment segment = openTrusted()) {
             tearOffsetIndex(); // after the opening: found torn only if read after it
             for (int i = 0; i < 10; i++) {
-                appendBatch(segment, i * 3L, 3, T0 + i);
+                TestBatches.append(segment, i * 3L, 3, T0 + i);
             }
             assertThat(emptied()).as("the index read when first used, by an append").isEqualTo(1);
             segment.flush();
@@ -126,7 +113,7 @@ class LazyIndexTest {
         try (LogSegment segment = openTrusted()) {
             assertThat(emptied()).as("not read on opening").isZero();
             for (int i = 0; i < 10; i++) {
-                appendBatch(segment, i * 3L, 3, T0 + i);
+                TestBatches.append(segment, i * 3L, 3, T0 + i);
             }
             assertThat(emptied()).as("read at its first use").isEqualTo(1);
             segment.flush();
@@ -153,7 +140,7 @@ class LazyIndexTest {
         Files.createDirectories(partitionDir());
         try (LogSegment segment = LogSegment.create(partitionDir(), 0, CONFIG, T0)) {
             for (int i = 0; i < 10; i++) {
-                appendBatch(segment, i * 3L, 3, T0 + i);
+                TestBatches.append(segment, i * 3L, 3, T0 + i);
             }
             segment.flush();
         }

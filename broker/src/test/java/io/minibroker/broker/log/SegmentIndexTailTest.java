@@ -3,8 +3,6 @@ package io.minibroker.broker.log;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.minibroker.protocol.record.RecordBatch;
-import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +25,7 @@ class SegmentIndexTailTest {
     void deletingASegmentDoesNotWriteItsWaitingIndexEntries() throws Exception {
         LogSegment segment = LogSegment.create(dir, 0, EVERY_BATCH, T0);
         for (int i = 0; i < 10; i++) {
-            appendBatch(segment, i, T0 + i);
+            TestBatches.append(segment, i, 1, T0 + i);
         }
         // The same files under a second name, which outlive the deletion: what was written to them shows there.
         Path offsets = Files.createLink(dir.resolve("offsets.link"), indexPath(LogSegment.INDEX_SUFFIX));
@@ -48,7 +46,7 @@ class SegmentIndexTailTest {
         Files.delete(indexPath(LogSegment.INDEX_SUFFIX)); // not opened yet: its first write finds no file
         int batches = 2 * IndexFile.PAGE_BYTES / OffsetIndex.ENTRY_BYTES + 1;
         for (int i = 0; i < batches; i++) {
-            appendBatch(segment, i, T0 + i);
+            TestBatches.append(segment, i, 1, T0 + i);
         }
 
         assertThat(segment.nextOffset()).isEqualTo(batches);
@@ -60,16 +58,5 @@ class SegmentIndexTailTest {
 
     private Path indexPath(String suffix) {
         return dir.resolve(LogSegment.fileName(0, suffix));
-    }
-
-    private static void appendBatch(LogSegment segment, long offset, long timestamp) {
-        ByteBuf bytes = TestBatches.batch("v" + offset, 1, timestamp);
-        try {
-            RecordBatch batch = RecordBatch.wrap(bytes);
-            batch.setBaseOffset(offset);
-            segment.append(batch);
-        } finally {
-            bytes.release();
-        }
     }
 }

@@ -42,6 +42,21 @@ final class TestBatches {
         }
     }
 
+    /**
+     * Appends straight to a segment a batch of {@code records} at offsets from {@code baseOffset}, valued
+     * {@code v<baseOffset>-0, ...}, all at {@code timestamp}.
+     */
+    static void append(LogSegment segment, long baseOffset, int records, long timestamp) {
+        ByteBuf bytes = batch("v" + baseOffset, records, timestamp);
+        try {
+            RecordBatch batch = RecordBatch.wrap(bytes);
+            batch.setBaseOffset(baseOffset);
+            segment.append(batch);
+        } finally {
+            bytes.release();
+        }
+    }
+
     record Entry(long offset, long timestamp, String value) {
     }
 
