@@ -458,6 +458,12 @@ public final class BrokerConfig {
 
     private final Map<ConfigKey<?>, Object> values;
     private final Set<String> unknownKeys;
+    /**
+     * The entries set that are not one of {@link #KEYS} (Kafka's keys this broker does not read, the {@code ssl.*} and
+     * {@code listener.name.*} families, any other), as given, and {@code broker.id}: what Kafka's DescribeConfigs of a
+     * broker lists among its config's originals.
+     */
+    private final Map<String, String> unparsedEntries;
     /** The values of PLAIN's {@code listener.name.<listener>.plain.sasl.jaas.config}, by listener name in upper case. */
     private final Map<String, String> plainJaasConfigs;
     /** The {@link SslKeys} entries set, by the name they were set under. */
@@ -477,13 +483,15 @@ public final class BrokerConfig {
 
     private BrokerConfig(Map<ConfigKey<?>, Object> values, Set<String> unknownKeys,
                          Map<String, String> plainJaasConfigs, Map<String, String> sslEntries,
-                         Map<String, Integer> listenerMaxConnections, Map<String, Long> listenerMaxReauthMs) {
+                         Map<String, Integer> listenerMaxConnections, Map<String, Long> listenerMaxReauthMs,
+                         Map<String, String> unparsedEntries) {
         this.values = values;
         this.unknownKeys = unknownKeys;
         this.plainJaasConfigs = plainJaasConfigs;
         this.sslEntries = sslEntries;
         this.listenerMaxConnections = listenerMaxConnections;
         this.listenerMaxReauthMs = listenerMaxReauthMs;
+        this.unparsedEntries = unparsedEntries;
     }
 
     /** Parses and checks every entry; throws {@link ConfigException} on the first invalid value. */
@@ -491,6 +499,7 @@ public final class BrokerConfig {
         properties = withNodeIdFromBrokerId(properties);
         Map<ConfigKey<?>, Object> values = new HashMap<>();
         Set<String> unknown = new TreeSet<>();
+        Map<String, String> unparsed = new HashMap<>();
         Map<String, String> plainJaasConfigs = new HashMap<>();
         Map<String, String> sslEntries = new HashMap<>();
         Map<String, Integer> listenerMaxConnections = new HashMap<>();
@@ -500,6 +509,9 @@ public final class BrokerConfig {
             ConfigKey<?> key = KEYS.get(name);
             java.util.regex.Matcher maxConnections = LISTENER_MAX_CONNECTIONS_KEY.matcher(name);
             java.util.regex.Matcher maxReauth = LISTENER_MAX_REAUTH_KEY.matcher(name);
+            if (key == null) {
+                unparsed.put(name, entry.getValue());
+            }
             if (key != null) {
                 values.put(key, key.parse(entry.getValue()));
             } else if (maxConnections.matches()) {
@@ -524,8 +536,12 @@ public final class BrokerConfig {
         if (!unknown.isEmpty()) {
             LOG.warn("Ignoring configuration keys this broker does not know: {}", unknown);
         }
+        // Kafka puts node.id's value among the originals as broker.id (AbstractKafkaConfig.populateSynonyms); here
+        // node.id always has one.
+        unparsed.put(BROKER_ID, values.getOrDefault(NODE_ID, NODE_ID.defaultValue()).toString());
         BrokerConfig config = new BrokerConfig(values, Collections.unmodifiableSet(unknown), Map.copyOf(plainJaasConfigs),
-                Map.copyOf(sslEntries), Map.copyOf(listenerMaxConnections), Map.copyOf(listenerMaxReauthMs));
+                Map.copyOf(sslEntries), Map.copyOf(listenerMaxConnections), Map.copyOf(listenerMaxReauthMs),
+                Map.copyOf(unparsed));
         config.checkConsistency();
         return config;
     }
@@ -625,19 +641,6 @@ public final class BrokerConfig {
         return !dynamicValues.equals(previous);
     }
 
-    /**
-     * The keys Kafka's KafkaConfig does not define, which its DynamicConfig.Broker adds (the replication throttled
-     * rates): Kafka's DescribeConfigs of a broker lists one only where it is set (in the file or dynamically), and with
-     * no default among its synonyms, as Kafka's broker config has only the values given to it for these.
-     */
-    private static final Set<ConfigKey<?>> WITHOUT_KAFKA_DEFAULT =
-            Set.of(LEADER_REPLICATION_THROTTLED_RATE, FOLLOWER_REPLICATION_THROTTLED_RATE);
-
-    /** Whether Kafka describes this key with no default: see {@link #WITHOUT_KAFKA_DEFAULT}. */
-    public static boolean withoutKafkaDefault(ConfigKey<?> key) {
-        return WITHOUT_KAFKA_DEFAULT.contains(key);
-    }
-
     /** Every key this broker knows, by name. */
     public static Map<String, ConfigKey<?>> knownKeys() {
         return KEYS;
@@ -650,6 +653,11 @@ public final class BrokerConfig {
 
     public Set<String> unknownKeys() {
         return unknownKeys;
+    }
+
+    /** The entries set that this broker does not parse as a key of its own, as given (and {@code broker.id}). */
+    public Map<String, String> unparsedEntries() {
+        return unparsedEntries;
     }
 
     /**
