@@ -173,6 +173,12 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> LOG_SEGMENT_BYTES = intKey("log.segment.bytes", 1_073_741_824, 1_048_576); // Kafka 4's minimum, 1 MiB
     public static final ConfigKey<Long> LOG_ROLL_MS = longKey("log.roll.ms", null, 1);
     public static final ConfigKey<Integer> LOG_ROLL_HOURS = intKey("log.roll.hours", 168, 1);
+    /**
+     * The topics' default {@code segment.jitter.ms}: a segment rolls up to this much before {@code log.roll.*}. At
+     * least 0, as a topic's {@code segment.jitter.ms}, where Kafka's ConfigDef takes any long for this key.
+     */
+    public static final ConfigKey<Long> LOG_ROLL_JITTER_MS = longKey("log.roll.jitter.ms", null, 0);
+    public static final ConfigKey<Integer> LOG_ROLL_JITTER_HOURS = intKey("log.roll.jitter.hours", 0, 0);
     public static final ConfigKey<Long> LOG_RETENTION_MS = longKey("log.retention.ms", null, -1);
     public static final ConfigKey<Integer> LOG_RETENTION_MINUTES = intKey("log.retention.minutes", null, -1);
     public static final ConfigKey<Integer> LOG_RETENTION_HOURS = intKey("log.retention.hours", 168, -1);
@@ -414,7 +420,7 @@ public final class BrokerConfig {
             REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES, REPLICA_FETCH_BACKOFF_MS,
             FETCH_MAX_BYTES, MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS,
             REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, LOG_DIR, LOG_DIRS,
-            LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
+            LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_ROLL_JITTER_MS, LOG_ROLL_JITTER_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
             LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,
             LOG_INDEX_SIZE_MAX_BYTES, LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS,
             LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, LOG_SEGMENT_DELETE_DELAY_MS,
@@ -600,6 +606,7 @@ public final class BrokerConfig {
      * new {@code listeners} would be advertised unbound).
      */
     private static final Set<ConfigKey<?>> IN_FORCE_WHEN_DYNAMIC = Set.of(LOG_SEGMENT_BYTES, LOG_ROLL_MS,
+            LOG_ROLL_JITTER_MS,
             LOG_RETENTION_MS, LOG_RETENTION_BYTES, LOG_INDEX_INTERVAL_BYTES, LOG_INDEX_SIZE_MAX_BYTES,
             LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS, LOG_MESSAGE_TIMESTAMP_TYPE,
             LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE,
@@ -761,6 +768,12 @@ public final class BrokerConfig {
     public long logRollMs() {
         Long ms = get(LOG_ROLL_MS);
         return ms != null ? ms : get(LOG_ROLL_HOURS) * 3_600_000L;
+    }
+
+    /** {@code log.roll.jitter.ms}, else {@code log.roll.jitter.hours}, as in Kafka. */
+    public long logRollJitterMs() {
+        Long ms = get(LOG_ROLL_JITTER_MS);
+        return ms != null ? ms : get(LOG_ROLL_JITTER_HOURS) * 3_600_000L;
     }
 
     /** {@code log.flush.interval.ms}, else {@code log.flush.scheduler.interval.ms}, as in Kafka. */
