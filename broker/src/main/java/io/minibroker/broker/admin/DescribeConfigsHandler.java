@@ -36,8 +36,8 @@ import java.util.stream.Collectors;
 
 /**
  * DescribeConfigs for topics (each topic config with its effective value), for this broker (resource name = node
- * id: Kafka's keys and every key set, read-only unless Kafka's DynamicBrokerConfig lets it change), for the cluster's dynamic
- * defaults (resource name "": those set), for this broker's loggers (BROKER_LOGGER) and for groups; each config's
+ * id: Kafka's keys and every key set, read-only unless Kafka's DynamicBrokerConfig lets it change), for the
+ * cluster's dynamic defaults (resource name "": those set), for this broker's loggers (BROKER_LOGGER) and for groups; each config's
  * source and, when asked (v1+), its synonyms as Kafka's ConfigHelper lists them: a topic override
  * (DYNAMIC_TOPIC_CONFIG), then the broker configs it falls back to ({@link TopicConfig#brokerSynonyms}) as set for
  * this broker at runtime (DYNAMIC_BROKER_CONFIG), for every broker at runtime (DYNAMIC_DEFAULT_BROKER_CONFIG), in the
@@ -253,7 +253,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
         Map<String, String> clusterDefault = dynamic.of("");
         Map<String, Entry> entries = new TreeMap<>();
         Function<String, Entry> describe = name -> brokerEntry(name, own, clusterDefault);
-        KafkaBrokerKeys.listed().forEach(definition -> entries.put(definition.name(), describe.apply(definition.name())));
+        KafkaBrokerKeys.listed().forEach(definition -> entries.computeIfAbsent(definition.name(), describe));
         BrokerConfig.knownKeys().forEach((name, key) -> {
             if (config.isSet(key)) {
                 entries.computeIfAbsent(name, describe);

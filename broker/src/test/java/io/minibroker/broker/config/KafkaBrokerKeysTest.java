@@ -34,7 +34,8 @@ class KafkaBrokerKeysTest {
     @Test
     void onlyTheNewerLibrariesKeysAreLeftOut() {
         // Fails once the test classpath's libraries are 4.3.1's again: then nothing need be left out.
-        assertThat(AbstractKafkaConfig.CONFIG_DEF.configKeys()).containsKeys(Kafka431Definitions.NEWER_THAN_4_3_1.toArray(String[]::new));
+        assertThat(AbstractKafkaConfig.CONFIG_DEF.configKeys())
+                .containsKeys(Kafka431Definitions.NEWER_THAN_4_3_1.toArray(String[]::new));
     }
 
     @Test
