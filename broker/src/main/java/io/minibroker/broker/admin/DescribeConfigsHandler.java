@@ -8,6 +8,7 @@ import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.config.ConfigKey;
 import io.minibroker.broker.config.ConfigType;
 import io.minibroker.broker.config.DynamicBrokerConfig;
+import io.minibroker.broker.config.KafkaBrokerKeys;
 import io.minibroker.broker.config.KafkaConfigTypes;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.sharegroup.GroupConfigs;
@@ -35,8 +36,8 @@ import java.util.stream.Collectors;
 
 /**
  * DescribeConfigs for topics (each topic config with its effective value), for this broker (resource name = node
- * id: every key it reads, read-only unless Kafka's DynamicBrokerConfig lets it change), for the cluster's dynamic
- * defaults (resource name "": those set), for this broker's loggers (BROKER_LOGGER) and for groups; each config's
+ * id: Kafka's keys and every key set, read-only unless Kafka's DynamicBrokerConfig lets it change), for the
+ * cluster's dynamic defaults (resource name "": those set), for this broker's loggers (BROKER_LOGGER) and for groups; each config's
  * source and, when asked (v1+), its synonyms as Kafka's ConfigHelper lists them: a topic override
  * (DYNAMIC_TOPIC_CONFIG), then the broker configs it falls back to ({@link TopicConfig#brokerSynonyms}) as set for
  * this broker at runtime (DYNAMIC_BROKER_CONFIG), for every broker at runtime (DYNAMIC_DEFAULT_BROKER_CONFIG), in the
@@ -240,29 +241,42 @@ public final class DescribeConfigsHandler implements ApiHandler {
     }
 
     /**
-     * This broker's configs: every key it reads (those Kafka has no default for only where set), at its dynamic value
-     * if one is stored (as Kafka would answer it; docs/configuration.md says which of them this broker acts on), else
-     * its value from the file or default, and any other dynamic config stored for it or the cluster; read-only unless
-     * Kafka lets it change at runtime.
+     * This broker's configs as Kafka's ConfigHelper lists a broker's: every key of Kafka's KafkaConfig but the
+     * internal ones, set or not ({@link KafkaBrokerKeys}), then every other key set: in the file (this broker's own
+     * keys, Kafka's internal ones, any other: Kafka's originals) or dynamically. A key this broker reads is at its
+     * value here; one it does not (docs/configuration.md: reported, no effect) at the value set, else Kafka's default.
+     * Each at its dynamic value if one is stored (as Kafka would answer it); read-only unless Kafka lets it change at
+     * runtime.
      */
     private void describeBroker(List<String> keys, DescribeConfigsResult result, boolean includeSynonyms) {
         Map<String, String> own = dynamic.of(Integer.toString(node.nodeId()));
         Map<String, String> clusterDefault = dynamic.of("");
         Map<String, Entry> entries = new TreeMap<>();
+        Function<String, Entry> describe = name -> brokerEntry(name, own, clusterDefault);
+        KafkaBrokerKeys.listed().forEach(definition -> entries.computeIfAbsent(definition.name(), describe));
         BrokerConfig.knownKeys().forEach((name, key) -> {
-            if (!BrokerConfig.withoutKafkaDefault(key) || config.isSet(key)) {
-                entries.put(name, brokerEntry(name,
-                        own.getOrDefault(name, clusterDefault.getOrDefault(name, text(config.get(key)))),
-                        brokerSynonyms(TopicConfig.brokerFamily(key), name)));
+            if (config.isSet(key)) {
+                entries.computeIfAbsent(name, describe);
             }
         });
-        for (Map<String, String> level : List.of(own, clusterDefault)) {
-            level.forEach((name, value) -> entries.computeIfAbsent(name,
-                    listed -> brokerEntry(name, value, brokerSynonyms(family(name), name))));
+        for (Map<String, String> set : List.of(config.unparsedEntries(), own, clusterDefault)) {
+            set.keySet().forEach(name -> entries.computeIfAbsent(name, describe));
         }
         entries.values().stream().filter(entry -> asked(keys, entry.name()))
                 .forEach(entry -> addConfig(result, entry, includeSynonyms));
         result.errorCode(Errors.NONE.code());
+    }
+
+    /**
+     * One broker config: this broker's value of a key it reads, else the value set in the file, else Kafka's
+     * default; a dynamic value wins over either, this broker's own over the cluster default.
+     */
+    private Entry brokerEntry(String name, Map<String, String> own, Map<String, String> clusterDefault) {
+        ConfigKey<?> key = BrokerConfig.knownKeys().get(name);
+        String notDynamic = key != null ? text(config.get(key))
+                : config.unparsedEntries().getOrDefault(name, kafkaDefault(name));
+        return brokerEntry(name, own.getOrDefault(name, clusterDefault.getOrDefault(name, notDynamic)),
+                brokerSynonyms(family(name), name));
     }
 
     /**
@@ -292,10 +306,28 @@ public final class DescribeConfigsHandler implements ApiHandler {
         return new Entry(name, value, type, synonyms, sensitive, !DynamicBrokerConfig.isDynamic(name));
     }
 
-    /** A broker config's synonyms: Kafka's family of a key this broker reads, the name alone for any other. */
+    /**
+     * A broker config's synonyms: Kafka's family of a key this broker reads, the name alone, with Kafka's default
+     * where it has one, for any other.
+     */
     private static List<TopicConfig.BrokerSynonym> family(String name) {
         ConfigKey<?> key = BrokerConfig.knownKeys().get(name);
-        return key != null ? TopicConfig.brokerFamily(key) : List.of(TopicConfig.BrokerSynonym.unread(name, null));
+        return key != null ? TopicConfig.brokerFamily(key)
+                : List.of(TopicConfig.BrokerSynonym.unread(name, kafkaDefault(name)));
+    }
+
+    /** Kafka's default of a broker key as DescribeConfigs prints it; null for one it has none for, or does not know. */
+    private static String kafkaDefault(String name) {
+        return KafkaBrokerKeys.of(name).map(KafkaBrokerKeys.Definition::defaultText).orElse(null);
+    }
+
+    /**
+     * Whether Kafka's DescribeConfigs lists a DEFAULT_CONFIG synonym for a key this broker reads: not for one
+     * KafkaConfig does not define (this broker's own keys, the authorizer's, DynamicConfig.Broker's throttled rates),
+     * as Kafka's broker config has only the values given to it for these, nor for a required one (node.id).
+     */
+    private static boolean kafkaDefines(ConfigKey<?> key) {
+        return KafkaBrokerKeys.of(key.name()).filter(definition -> !definition.required()).isPresent();
     }
 
     /** Kafka's BROKER_LOGGER description: this broker's loggers and their levels, by name. */
@@ -334,19 +366,22 @@ public final class DescribeConfigsHandler implements ApiHandler {
         return brokerSynonyms(synonyms, ownName, name -> true);
     }
 
-    /** {@link #brokerSynonyms(List, String)}, listing dynamic values only for the names {@code dynamicListed} takes. */
+    /**
+     * {@link #brokerSynonyms(List, String)}, listing dynamic values, and the file's values of keys this broker does not
+     * read, only for the names {@code listed} takes.
+     */
     private List<Synonym> brokerSynonyms(List<TopicConfig.BrokerSynonym> synonyms, String ownName,
-                                         Predicate<String> dynamicListed) {
+                                         Predicate<String> listed) {
         List<Synonym> found = new ArrayList<>();
         Map<String, String> own = dynamic.of(Integer.toString(node.nodeId()));
         Map<String, String> clusterDefault = dynamic.of("");
         for (TopicConfig.BrokerSynonym synonym : synonyms) {
-            if (own.containsKey(synonym.name()) && dynamicListed.test(synonym.name())) {
+            if (own.containsKey(synonym.name()) && listed.test(synonym.name())) {
                 found.add(new Synonym(synonym.name(), own.get(synonym.name()), ConfigResources.DYNAMIC_BROKER_CONFIG));
             }
         }
         for (TopicConfig.BrokerSynonym synonym : synonyms) {
-            if (clusterDefault.containsKey(synonym.name()) && dynamicListed.test(synonym.name())) {
+            if (clusterDefault.containsKey(synonym.name()) && listed.test(synonym.name())) {
                 found.add(new Synonym(synonym.name(), clusterDefault.get(synonym.name()),
                         ConfigResources.DYNAMIC_DEFAULT_BROKER_CONFIG));
             }
@@ -355,11 +390,15 @@ public final class DescribeConfigsHandler implements ApiHandler {
             if (synonym.key() != null && config.isSet(synonym.key())) {
                 found.add(new Synonym(synonym.name(), text(config.get(synonym.key())),
                         ConfigResources.STATIC_BROKER_CONFIG));
+            } else if (synonym.key() == null && config.unparsedEntries().containsKey(synonym.name())
+                    && listed.test(synonym.name())) {
+                found.add(new Synonym(synonym.name(), config.unparsedEntries().get(synonym.name()),
+                        ConfigResources.STATIC_BROKER_CONFIG));
             }
         }
         for (TopicConfig.BrokerSynonym synonym : synonyms) {
             String defaultValue = synonym.key() == null ? synonym.kafkaDefault()
-                    : BrokerConfig.withoutKafkaDefault(synonym.key()) ? null : text(synonym.key().defaultValue());
+                    : kafkaDefines(synonym.key()) ? text(synonym.key().defaultValue()) : null;
             if (defaultValue != null) {
                 found.add(new Synonym(synonym.name(), defaultValue, ConfigResources.DEFAULT_CONFIG));
             }

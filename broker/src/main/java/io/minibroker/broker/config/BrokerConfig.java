@@ -173,6 +173,12 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> LOG_SEGMENT_BYTES = intKey("log.segment.bytes", 1_073_741_824, 1_048_576); // Kafka 4's minimum, 1 MiB
     public static final ConfigKey<Long> LOG_ROLL_MS = longKey("log.roll.ms", null, 1);
     public static final ConfigKey<Integer> LOG_ROLL_HOURS = intKey("log.roll.hours", 168, 1);
+    /**
+     * The topics' default {@code segment.jitter.ms}: a segment rolls up to this much before {@code log.roll.*}. At
+     * least 0, as a topic's {@code segment.jitter.ms}, where Kafka's ConfigDef takes any long for this key.
+     */
+    public static final ConfigKey<Long> LOG_ROLL_JITTER_MS = longKey("log.roll.jitter.ms", null, 0);
+    public static final ConfigKey<Integer> LOG_ROLL_JITTER_HOURS = intKey("log.roll.jitter.hours", 0, 0);
     public static final ConfigKey<Long> LOG_RETENTION_MS = longKey("log.retention.ms", null, -1);
     public static final ConfigKey<Integer> LOG_RETENTION_MINUTES = intKey("log.retention.minutes", null, -1);
     public static final ConfigKey<Integer> LOG_RETENTION_HOURS = intKey("log.retention.hours", 168, -1);
@@ -414,7 +420,8 @@ public final class BrokerConfig {
             REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES, REPLICA_FETCH_BACKOFF_MS,
             FETCH_MAX_BYTES, MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS,
             REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, LOG_DIR, LOG_DIRS,
-            LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
+            LOG_SEGMENT_BYTES, LOG_ROLL_MS, LOG_ROLL_HOURS, LOG_ROLL_JITTER_MS, LOG_ROLL_JITTER_HOURS,
+            LOG_RETENTION_MS, LOG_RETENTION_MINUTES,
             LOG_RETENTION_HOURS, LOG_RETENTION_BYTES, LOG_RETENTION_CHECK_INTERVAL_MS, LOG_INDEX_INTERVAL_BYTES,
             LOG_INDEX_SIZE_MAX_BYTES, LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS,
             LOG_FLUSH_SCHEDULER_INTERVAL_MS, LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, LOG_SEGMENT_DELETE_DELAY_MS,
@@ -458,6 +465,12 @@ public final class BrokerConfig {
 
     private final Map<ConfigKey<?>, Object> values;
     private final Set<String> unknownKeys;
+    /**
+     * The entries set that are not one of {@link #KEYS} (Kafka's keys this broker does not read, the {@code ssl.*} and
+     * {@code listener.name.*} families, any other), as given, and {@code broker.id}: what Kafka's DescribeConfigs of a
+     * broker lists among its config's originals.
+     */
+    private final Map<String, String> unparsedEntries;
     /** The values of PLAIN's {@code listener.name.<listener>.plain.sasl.jaas.config}, by listener name in upper case. */
     private final Map<String, String> plainJaasConfigs;
     /** The {@link SslKeys} entries set, by the name they were set under. */
@@ -477,13 +490,15 @@ public final class BrokerConfig {
 
     private BrokerConfig(Map<ConfigKey<?>, Object> values, Set<String> unknownKeys,
                          Map<String, String> plainJaasConfigs, Map<String, String> sslEntries,
-                         Map<String, Integer> listenerMaxConnections, Map<String, Long> listenerMaxReauthMs) {
+                         Map<String, Integer> listenerMaxConnections, Map<String, Long> listenerMaxReauthMs,
+                         Map<String, String> unparsedEntries) {
         this.values = values;
         this.unknownKeys = unknownKeys;
         this.plainJaasConfigs = plainJaasConfigs;
         this.sslEntries = sslEntries;
         this.listenerMaxConnections = listenerMaxConnections;
         this.listenerMaxReauthMs = listenerMaxReauthMs;
+        this.unparsedEntries = unparsedEntries;
     }
 
     /** Parses and checks every entry; throws {@link ConfigException} on the first invalid value. */
@@ -491,6 +506,7 @@ public final class BrokerConfig {
         properties = withNodeIdFromBrokerId(properties);
         Map<ConfigKey<?>, Object> values = new HashMap<>();
         Set<String> unknown = new TreeSet<>();
+        Map<String, String> unparsed = new HashMap<>();
         Map<String, String> plainJaasConfigs = new HashMap<>();
         Map<String, String> sslEntries = new HashMap<>();
         Map<String, Integer> listenerMaxConnections = new HashMap<>();
@@ -500,6 +516,9 @@ public final class BrokerConfig {
             ConfigKey<?> key = KEYS.get(name);
             java.util.regex.Matcher maxConnections = LISTENER_MAX_CONNECTIONS_KEY.matcher(name);
             java.util.regex.Matcher maxReauth = LISTENER_MAX_REAUTH_KEY.matcher(name);
+            if (key == null) {
+                unparsed.put(name, entry.getValue());
+            }
             if (key != null) {
                 values.put(key, key.parse(entry.getValue()));
             } else if (maxConnections.matches()) {
@@ -524,8 +543,12 @@ public final class BrokerConfig {
         if (!unknown.isEmpty()) {
             LOG.warn("Ignoring configuration keys this broker does not know: {}", unknown);
         }
+        // Kafka puts node.id's value among the originals as broker.id (AbstractKafkaConfig.populateSynonyms); here
+        // node.id always has one.
+        unparsed.put(BROKER_ID, values.getOrDefault(NODE_ID, NODE_ID.defaultValue()).toString());
         BrokerConfig config = new BrokerConfig(values, Collections.unmodifiableSet(unknown), Map.copyOf(plainJaasConfigs),
-                Map.copyOf(sslEntries), Map.copyOf(listenerMaxConnections), Map.copyOf(listenerMaxReauthMs));
+                Map.copyOf(sslEntries), Map.copyOf(listenerMaxConnections), Map.copyOf(listenerMaxReauthMs),
+                Map.copyOf(unparsed));
         config.checkConsistency();
         return config;
     }
@@ -584,6 +607,7 @@ public final class BrokerConfig {
      * new {@code listeners} would be advertised unbound).
      */
     private static final Set<ConfigKey<?>> IN_FORCE_WHEN_DYNAMIC = Set.of(LOG_SEGMENT_BYTES, LOG_ROLL_MS,
+            LOG_ROLL_JITTER_MS,
             LOG_RETENTION_MS, LOG_RETENTION_BYTES, LOG_INDEX_INTERVAL_BYTES, LOG_INDEX_SIZE_MAX_BYTES,
             LOG_FLUSH_INTERVAL_MESSAGES, LOG_FLUSH_INTERVAL_MS, LOG_MESSAGE_TIMESTAMP_TYPE,
             LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, MESSAGE_MAX_BYTES, COMPRESSION_TYPE,
@@ -625,19 +649,6 @@ public final class BrokerConfig {
         return !dynamicValues.equals(previous);
     }
 
-    /**
-     * The keys Kafka's KafkaConfig does not define, which its DynamicConfig.Broker adds (the replication throttled
-     * rates): Kafka's DescribeConfigs of a broker lists one only where it is set (in the file or dynamically), and with
-     * no default among its synonyms, as Kafka's broker config has only the values given to it for these.
-     */
-    private static final Set<ConfigKey<?>> WITHOUT_KAFKA_DEFAULT =
-            Set.of(LEADER_REPLICATION_THROTTLED_RATE, FOLLOWER_REPLICATION_THROTTLED_RATE);
-
-    /** Whether Kafka describes this key with no default: see {@link #WITHOUT_KAFKA_DEFAULT}. */
-    public static boolean withoutKafkaDefault(ConfigKey<?> key) {
-        return WITHOUT_KAFKA_DEFAULT.contains(key);
-    }
-
     /** Every key this broker knows, by name. */
     public static Map<String, ConfigKey<?>> knownKeys() {
         return KEYS;
@@ -650,6 +661,11 @@ public final class BrokerConfig {
 
     public Set<String> unknownKeys() {
         return unknownKeys;
+    }
+
+    /** The entries set that this broker does not parse as a key of its own, as given (and {@code broker.id}). */
+    public Map<String, String> unparsedEntries() {
+        return unparsedEntries;
     }
 
     /**
@@ -753,6 +769,12 @@ public final class BrokerConfig {
     public long logRollMs() {
         Long ms = get(LOG_ROLL_MS);
         return ms != null ? ms : get(LOG_ROLL_HOURS) * 3_600_000L;
+    }
+
+    /** {@code log.roll.jitter.ms}, else {@code log.roll.jitter.hours}, as in Kafka. */
+    public long logRollJitterMs() {
+        Long ms = get(LOG_ROLL_JITTER_MS);
+        return ms != null ? ms : get(LOG_ROLL_JITTER_HOURS) * 3_600_000L;
     }
 
     /** {@code log.flush.interval.ms}, else {@code log.flush.scheduler.interval.ms}, as in Kafka. */

@@ -44,7 +44,6 @@ final class DynamicKeyTypes {
             Map.entry("log.local.retention.bytes", Range.atLeast(-2)),
             Map.entry("log.local.retention.ms", Range.atLeast(-2)),
             Map.entry("log.preallocate", Range.ANY),
-            Map.entry("log.roll.jitter.ms", Range.ANY),
             Map.entry("num.io.threads", Range.atLeast(1)),
             Map.entry("num.network.threads", Range.atLeast(1)),
             Map.entry("num.replica.fetchers", Range.atLeast(1)),

@@ -45,7 +45,8 @@ public final class SecurityKeys {
      */
     public static final ConfigKey<Map<String, String>> LISTENER_SECURITY_PROTOCOL_MAP = new ConfigKey<>(
             "listener.security.protocol.map", SecurityKeys::parseProtocolMap,
-            parseProtocolMap("PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL"),
+            // in the order Kafka 4.3.1 prints its default (its map's), which DescribeConfigs shows
+            parseProtocolMap("SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT"),
             map -> SECURITY_PROTOCOLS.containsAll(map.values()), "a list of LISTENER:PROTOCOL, each protocol one of "
                     + SECURITY_PROTOCOLS);
     /**

@@ -126,8 +126,8 @@ public final class TopicConfig {
             Map.entry(SEGMENT_BYTES, List.of(BrokerSynonym.of(BrokerConfig.LOG_SEGMENT_BYTES))),
             Map.entry(SEGMENT_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_ROLL_MS),
                     BrokerSynonym.of(BrokerConfig.LOG_ROLL_HOURS))),
-            Map.entry(SEGMENT_JITTER_MS, List.of(BrokerSynonym.unread("log.roll.jitter.ms", null),
-                    BrokerSynonym.unread("log.roll.jitter.hours", "0"))),
+            Map.entry(SEGMENT_JITTER_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_ROLL_JITTER_MS),
+                    BrokerSynonym.of(BrokerConfig.LOG_ROLL_JITTER_HOURS))),
             Map.entry(SEGMENT_INDEX_BYTES, List.of(BrokerSynonym.of(BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES))),
             Map.entry(FLUSH_MESSAGES, List.of(BrokerSynonym.of(BrokerConfig.LOG_FLUSH_INTERVAL_MESSAGES))),
             Map.entry(FLUSH_MS, List.of(BrokerSynonym.of(BrokerConfig.LOG_FLUSH_INTERVAL_MS),
@@ -165,12 +165,13 @@ public final class TopicConfig {
 
     /**
      * A broker config's family, as Kafka's DynamicBrokerConfig.brokerConfigSynonyms lists it for DescribeConfigs:
-     * log.roll.ms and log.roll.hours, the three log.retention.* units, and log.flush.interval.ms with
+     * log.roll.ms and log.roll.hours, log.roll.jitter.ms and log.roll.jitter.hours, the three log.retention.* units,
+     * and log.flush.interval.ms with
      * log.flush.scheduler.interval.ms (that one only for log.flush.interval.ms); any other config alone.
      */
     public static List<BrokerSynonym> brokerFamily(ConfigKey<?> brokerKey) {
         if (brokerKey != BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS) {
-            for (String family : List.of(SEGMENT_MS, RETENTION_MS, FLUSH_MS)) {
+            for (String family : List.of(SEGMENT_MS, SEGMENT_JITTER_MS, RETENTION_MS, FLUSH_MS)) {
                 List<BrokerSynonym> synonyms = BROKER_SYNONYMS.get(family);
                 if (synonyms.stream().anyMatch(synonym -> synonym.key() == brokerKey)) {
                     return synonyms;
@@ -205,13 +206,13 @@ public final class TopicConfig {
         values.put(MAX_COMPACTION_LAG_MS, Long.toString(broker.get(BrokerConfig.LOG_CLEANER_MAX_COMPACTION_LAG_MS)));
         values.put(MIN_CLEANABLE_DIRTY_RATIO, Double.toString(broker.get(BrokerConfig.LOG_CLEANER_MIN_CLEANABLE_RATIO)));
         values.put(FILE_DELETE_DELAY_MS, Long.toString(broker.get(BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS)));
+        values.put(SEGMENT_JITTER_MS, Long.toString(broker.logRollJitterMs()));
         // Kafka's defaults for the keys kept without effect (see above).
         values.put(COMPRESSION_GZIP_LEVEL, "-1");
         values.put(COMPRESSION_LZ4_LEVEL, "9");
         values.put(COMPRESSION_ZSTD_LEVEL, "3");
         values.put(LEADER_REPLICATION_THROTTLED_REPLICAS, "");
         values.put(FOLLOWER_REPLICATION_THROTTLED_REPLICAS, "");
-        values.put(SEGMENT_JITTER_MS, "0");
         values.put(PREALLOCATE, "false");
         values.put(REMOTE_STORAGE_ENABLE, "false");
         values.put(LOCAL_RETENTION_MS, "-2");

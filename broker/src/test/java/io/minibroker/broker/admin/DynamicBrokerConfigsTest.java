@@ -215,18 +215,28 @@ class DynamicBrokerConfigsTest {
     @Test
     void aStoredDefaultThisBrokerDoesNotActOnIsNotATopicsValueNorItsSource() throws Exception {
         try (Admin admin = TestBrokers.admin(broker)) {
-            admin.createTopics(List.of(new NewTopic("plain", 1, (short) 1))).all().get();
-            set(admin, CLUSTER_DEFAULT, AlterConfigOp.OpType.SET, "log.preallocate", "true");
-            set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "log.roll.jitter.ms", "1000");
-
-            Config topic = describe(admin, new ConfigResource(ConfigResource.Type.TOPIC, "plain"));
+            Config topic = newTopicAfterClusterDefault(admin, "log.preallocate", "true");
             assertThat(topic.get("preallocate").value()).isEqualTo("false");
             assertEntry(topic.get("preallocate"), ConfigSource.DEFAULT_CONFIG, "DEFAULT_CONFIG:log.preallocate=false");
-            assertThat(topic.get("segment.jitter.ms").value()).isEqualTo("0");
-            assertEntry(topic.get("segment.jitter.ms"), ConfigSource.DEFAULT_CONFIG);
             // The broker's own description keeps them, as stored.
             assertThat(describe(admin, CLUSTER_DEFAULT).get("log.preallocate").source())
                     .isEqualTo(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
+        }
+    }
+
+    /** As a Kafka 4.3.1 node answered the same change (docs/config-keys.md). */
+    @Test
+    void aNewClusterDefaultLogRollJitterIsEveryTopicsSegmentJitter() throws Exception {
+        try (Admin admin = TestBrokers.admin(broker)) {
+            Config topic = newTopicAfterClusterDefault(admin, "log.roll.jitter.ms", "5000");
+            assertThat(topic.get("segment.jitter.ms").value()).isEqualTo("5000");
+            assertEntry(topic.get("segment.jitter.ms"), ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG,
+                    "DYNAMIC_DEFAULT_BROKER_CONFIG:log.roll.jitter.ms=5000", "DEFAULT_CONFIG:log.roll.jitter.hours=0");
+            Config config = describe(admin, THIS_BROKER);
+            assertThat(config.get("log.roll.jitter.ms").value()).isEqualTo("5000");
+            assertEntry(config.get("log.roll.jitter.ms"), ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG,
+                    "DYNAMIC_DEFAULT_BROKER_CONFIG:log.roll.jitter.ms=5000", "DEFAULT_CONFIG:log.roll.jitter.hours=0");
+            assertThat(config.get("log.roll.jitter.hours").isReadOnly()).isTrue();
         }
     }
 
@@ -276,6 +286,13 @@ class DynamicBrokerConfigsTest {
     private static void assertOnlyElrMinInsyncReplicas(Config clusterDefault) {
         assertThat(clusterDefault.entries()).extracting(ConfigEntry::name, ConfigEntry::value)
                 .containsExactly(tuple("min.insync.replicas", "1"));
+    }
+
+    /** A new topic "plain" without overrides, described once {@code name} is set for the cluster. */
+    private static Config newTopicAfterClusterDefault(Admin admin, String name, String value) throws Exception {
+        admin.createTopics(List.of(new NewTopic("plain", 1, (short) 1))).all().get();
+        set(admin, CLUSTER_DEFAULT, AlterConfigOp.OpType.SET, name, value);
+        return describe(admin, new ConfigResource(ConfigResource.Type.TOPIC, "plain"));
     }
 
     private static Config describe(Admin admin, ConfigResource resource) throws Exception {

@@ -64,6 +64,18 @@ class TopicConfigTest {
     }
 
     @Test
+    void theSegmentJitterDefaultsToLogRollJitterMsElseHours() {
+        BrokerConfig hours = BrokerConfig.of(Map.of("log.roll.jitter.hours", "2"));
+        BrokerConfig both = BrokerConfig.of(Map.of("log.roll.jitter.hours", "2", "log.roll.jitter.ms", "5000"));
+
+        assertThat(TopicConfig.logConfig(broker, Map.of()).segmentJitterMs()).isZero();
+        assertThat(TopicConfig.logConfig(hours, Map.of()).segmentJitterMs()).isEqualTo(2 * 3_600_000L);
+        assertThat(TopicConfig.logConfig(both, Map.of()).segmentJitterMs()).isEqualTo(5000);
+        assertThat(TopicConfig.logConfig(both, Map.of("segment.jitter.ms", "7")).segmentJitterMs()).isEqualTo(7);
+        assertThat(TopicConfig.effective(both, Map.of())).containsEntry("segment.jitter.ms", "5000");
+    }
+
+    @Test
     void brokerDefaultsOfZeroThatKafkaAcceptsMakeALogConfig() {
         BrokerConfig zeros = BrokerConfig.of(Map.of("log.flush.interval.ms", "0", "message.max.bytes", "0"));
 
