@@ -205,7 +205,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
             }
             ConfigKey<Integer> brokerKey = GroupConfigs.brokerDefault(name);
             if (brokerKey != null) {
-                synonyms.add(new Synonym(brokerKey.name(), text(config.get(brokerKey)), config.isSet(brokerKey)
+                synonyms.add(new Synonym(brokerKey.name(), text(config.staticValue(brokerKey)), config.isSet(brokerKey)
                         ? ConfigResources.STATIC_BROKER_CONFIG : ConfigResources.DEFAULT_CONFIG));
             } else {
                 Map.Entry<String, String> fixed = GroupConfigs.fixedDefault(name);
@@ -273,7 +273,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
      */
     private Entry brokerEntry(String name, Map<String, String> own, Map<String, String> clusterDefault) {
         ConfigKey<?> key = BrokerConfig.knownKeys().get(name);
-        String notDynamic = key != null ? text(config.get(key))
+        String notDynamic = key != null ? text(config.staticValue(key))
                 : config.unparsedEntries().getOrDefault(name, kafkaDefault(name));
         return brokerEntry(name, own.getOrDefault(name, clusterDefault.getOrDefault(name, notDynamic)),
                 brokerSynonyms(family(name), name));
@@ -388,7 +388,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
         }
         for (TopicConfig.BrokerSynonym synonym : synonyms) {
             if (synonym.key() != null && config.isSet(synonym.key())) {
-                found.add(new Synonym(synonym.name(), text(config.get(synonym.key())),
+                found.add(new Synonym(synonym.name(), text(config.staticValue(synonym.key())),
                         ConfigResources.STATIC_BROKER_CONFIG));
             } else if (synonym.key() == null && config.unparsedEntries().containsKey(synonym.name())
                     && listed.test(synonym.name())) {

@@ -595,6 +595,15 @@ public final class BrokerConfig {
         if (dynamic != null) {
             return (T) dynamic;
         }
+        return staticValue(key);
+    }
+
+    /**
+     * The value in the file (or an override given at start), else the default: what Kafka describes as the
+     * STATIC_BROKER_CONFIG or DEFAULT_CONFIG synonym, whatever dynamic value {@link #get} answers instead.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T staticValue(ConfigKey<T> key) {
         return values.containsKey(key) ? (T) values.get(key) : key.defaultValue();
     }
 

@@ -180,6 +180,23 @@ class DynamicBrokerConfigsTest {
     }
 
     @Test
+    void theFilesValueStaysTheStaticSynonymWhileADynamicValueIsInForce() throws Exception {
+        broker.close();
+        broker = TestBrokers.start(logDir, Map.of("message.max.bytes", "300000"));
+        try (Admin admin = TestBrokers.admin(broker)) {
+            admin.createTopics(List.of(new NewTopic("plain", 1, (short) 1))).all().get();
+            set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "message.max.bytes", "1000");
+
+            assertEntry(describe(admin, THIS_BROKER).get("message.max.bytes"), ConfigSource.DYNAMIC_BROKER_CONFIG,
+                    "DYNAMIC_BROKER_CONFIG:message.max.bytes=1000", "STATIC_BROKER_CONFIG:message.max.bytes=300000",
+                    "DEFAULT_CONFIG:message.max.bytes=1048588");
+            assertEntry(describe(admin, new ConfigResource(ConfigResource.Type.TOPIC, "plain")).get("max.message.bytes"),
+                    ConfigSource.DYNAMIC_BROKER_CONFIG, "DYNAMIC_BROKER_CONFIG:message.max.bytes=1000",
+                    "STATIC_BROKER_CONFIG:message.max.bytes=300000", "DEFAULT_CONFIG:message.max.bytes=1048588");
+        }
+    }
+
+    @Test
     void aTopicWithoutAnOverrideFollowsANewClusterDefaultAndTheDefaultOutlivesARestart() throws Exception {
         try (Admin admin = TestBrokers.admin(broker)) {
             admin.createTopics(List.of(new NewTopic("plain", 1, (short) 1),
