@@ -14,6 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +53,7 @@ class UnknownFollowerFetchTest {
         try (Admin admin = partition.admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(0, 1))))).all().get();
         }
-        await(() -> partition.isr().equals(List.of(0, 1)), "both replicas in the ISR"); // the leader has the image
+        await(() -> partition.leader() >= 0, "a leader");
     }
 
     @AfterEach
@@ -63,21 +65,28 @@ class UnknownFollowerFetchTest {
     void aFetchFromABrokerTheLeaderDoesNotHaveAsAReplicaIsRefusedAtOnce() throws Exception {
         try (NodeChannel leader = new NodeChannel("localhost", cluster.node(partition.leader()).boundPort("PLAINTEXT"),
                 "unknown-follower-test", WAIT_MS + 10_000)) {
-            assertThat(error(leader, partition.leaderEpoch())).as("naming the leader's epoch")
+            // A consumer's fetch without a wait is served once the leader has taken the image that makes it leader
+            await(() -> error(leader, -1, partition.leaderEpoch(), 0) == Errors.NONE, "the leader to lead");
+            assertThat(error(leader, NOT_A_REPLICA, partition.leaderEpoch(), WAIT_MS)).as("naming the leader's epoch")
                     .isEqualTo(Errors.UNKNOWN_LEADER_EPOCH);
-            assertThat(error(leader, -1)).as("naming no epoch").isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+            assertThat(error(leader, NOT_A_REPLICA, -1, WAIT_MS)).as("naming no epoch")
+                    .isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
         }
     }
 
-    /** The error of a follower fetch of partition 0 (Fetch v12) by broker 2 from its empty log's end. */
-    private static Errors error(NodeChannel channel, int currentLeaderEpoch) throws Exception {
-        Struct fetch = ApiKey.FETCH.request().newMessage().set("ReplicaId", NOT_A_REPLICA).set("MaxWaitMs", WAIT_MS)
+    /** The error of a fetch of partition 0 (Fetch v12) by {@code replicaId} (-1: a consumer) from offset 0. */
+    private static Errors error(NodeChannel channel, int replicaId, int currentLeaderEpoch, int maxWaitMs) {
+        Struct fetch = ApiKey.FETCH.request().newMessage().set("ReplicaId", replicaId).set("MaxWaitMs", maxWaitMs)
                 .set("MinBytes", 1).set("MaxBytes", 1 << 20).set("SessionId", 0).set("SessionEpoch", -1);
         fetch.addElement("Topics").set("Topic", TOPIC).addElement("Partitions").set("Partition", 0)
                 .set("CurrentLeaderEpoch", currentLeaderEpoch).set("FetchOffset", 0L).set("LogStartOffset", 0L)
                 .set("LastFetchedEpoch", -1).set("PartitionMaxBytes", 1 << 20);
-        Struct answer = channel.send(ApiKey.FETCH, (short) 12, fetch).getStructs("Responses").get(0)
-                .getStructs("Partitions").get(0);
-        return Errors.forCode(answer.getInt16("ErrorCode"));
+        try {
+            Struct answer = channel.send(ApiKey.FETCH, (short) 12, fetch).getStructs("Responses").get(0)
+                    .getStructs("Partitions").get(0);
+            return Errors.forCode(answer.getInt16("ErrorCode"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
