@@ -5,14 +5,14 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.protocol.error.Errors;
 
+import java.util.Map;
+
 /**
  * A {@link PartitionLeadership} that hands every question and event to another one, for a leadership that adds to
  * a few of them: a subclass overrides only those. Each method forwards, the interface's defaults too, so that what
  * the wrapped leadership answers in its own way (which replicas it hosts, an epoch check read from one state) is
  * what the wrapper answers, never the default recomputed from the wrapper's other answers.
  */
-import java.util.Map;
-
 public abstract class ForwardingPartitionLeadership implements PartitionLeadership {
 
     private final PartitionLeadership delegate;
@@ -74,6 +74,11 @@ public abstract class ForwardingPartitionLeadership implements PartitionLeadersh
     @Override
     public boolean isUnderMinIsr(TopicPartition partition, int minInsync) {
         return delegate.isUnderMinIsr(partition, minInsync);
+    }
+
+    @Override
+    public boolean hasFollower(TopicPartition partition, int replicaId) {
+        return delegate.hasFollower(partition, replicaId);
     }
 
     @Override

@@ -118,6 +118,17 @@ public interface PartitionLeadership {
     }
 
     /**
+     * Whether {@code replicaId} is a follower of this partition led here, as this broker's metadata has it (Kafka's
+     * Partition.getReplica): a follower's fetch from a broker that is not one is refused, never parked, because a
+     * reassignment's new replica may have the image that adds it before its leader has: its fetch, answered at once,
+     * is sent again after the fetcher's backoff, and once the leader has the image it is heard (and may join the ISR).
+     * Parked instead, it would wait for an append or its timeout. A single node has no followers.
+     */
+    default boolean hasFollower(TopicPartition partition, int replicaId) {
+        return false;
+    }
+
+    /**
      * A follower fetched this partition from {@code fetchOffset}: its log ends there. {@code replicaEpoch} is the
      * broker epoch it sent (-1 when unknown), which the leader names it by when it asks for it in the ISR;
      * {@code logStartOffset} where its log starts (DeleteRecords waits for it).

@@ -75,7 +75,10 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
      * consumers' fetches before v11; a consumer's v11+ fetch is served by any replica here, up to its high watermark
      * (Kafka's fetchOnlyLeader is false when a consumer's fetch carries client metadata, KIP-392). From v9 the
      * CurrentLeaderEpoch a fetcher names is checked first, as Kafka's localLogWithEpochOrThrow does: older than ours
-     * FENCED_LEADER_EPOCH (the fetcher's metadata is stale), newer UNKNOWN_LEADER_EPOCH (ours is), -1 no check. From
+     * FENCED_LEADER_EPOCH (the fetcher's metadata is stale), newer UNKNOWN_LEADER_EPOCH (ours is), -1 no check. Then
+     * a follower's fetch from a broker that is no follower of the partition here is refused, as Kafka's
+     * followerReplicaOrThrow refuses it: UNKNOWN_LEADER_EPOCH when it named an epoch, NOT_LEADER_OR_FOLLOWER when
+     * not (see {@link PartitionLeadership#hasFollower}). From
      * v12 a LastFetchedEpoch is checked against our log as Kafka's Partition.readRecords checks it, for whoever names
      * one (kafka-clients consumers name none): where that epoch ends here (the greatest of ours not above it) is
      * OFFSET_OUT_OF_RANGE when we have no such epoch or the fetch offset is below our log start, and the partition's
@@ -98,7 +101,8 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
         long replicaEpoch = replicaState == null ? -1 : replicaState.replicaEpoch();
         boolean fetchOnlyLeader = replicaId >= 0 || version < FOLLOWER_READS_FROM_VERSION;
         String clientRack = fetchOnlyLeader ? null : body.rackId();
-        Resolver resolver = new Resolver(version, registry, leadership, fetchOnlyLeader, clientRack, listener);
+        Resolver resolver = new Resolver(version, registry, leadership, replicaId, fetchOnlyLeader, clientRack,
+                listener);
         List<TopicPlan> topics;
         CachedPartition[] cached = null;
         if (context instanceof FetchContext.Incremental incremental) {
@@ -124,7 +128,7 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
     }
 
     /** Resolves the partitions a fetch reads, named by the request or, for an incremental fetch, by its session. */
-    private record Resolver(short version, TopicRegistry registry, PartitionLeadership leadership,
+    private record Resolver(short version, TopicRegistry registry, PartitionLeadership leadership, int replicaId,
                             boolean fetchOnlyLeader, String clientRack, String listener) {
 
         List<TopicPlan> request(FetchRequestView body) {
@@ -180,6 +184,13 @@ record FetchPlan(short version, int replicaId, long replicaEpoch, int minBytes, 
             Errors error = log.isPresent()
                     ? leadership.checkLeaderEpoch(log.get().topicPartition(), checkedLeaderEpoch, fetchOnlyLeader)
                     : registry.partitionNotHere(byId, name, id, index); // elsewhere, or nowhere
+            if (error == Errors.NONE && log.isPresent() && replicaId >= 0
+                    && !leadership.hasFollower(log.get().topicPartition(), replicaId)) {
+                // Kafka's followerReplicaOrThrow, after the epoch check and before the read: a follower that is not
+                // (yet) a replica here, as a reassignment's new one is until this leader has the image that adds it,
+                // is told that our epoch does not know it, and asks again after its backoff
+                error = checkedLeaderEpoch >= 0 ? Errors.UNKNOWN_LEADER_EPOCH : Errors.NOT_LEADER_OR_FOLLOWER;
+            }
             int preferred = error == Errors.NONE && log.isPresent()
                     ? preferredReadReplica(leadership, fetchOnlyLeader, clientRack, listener, log.get(), fetchOffset)
                     : -1;

@@ -107,6 +107,11 @@ final class LeaderState {
         return partitionEpoch;
     }
 
+    /** Whether {@code replicaId} is one of the followers, as the replicas last given have them. */
+    synchronized boolean hasFollower(int replicaId) {
+        return followers.containsKey(replicaId);
+    }
+
     /** What a follower's fetch told the leader. */
     enum FetchSeen {
         /** Not from a replica of this partition. */

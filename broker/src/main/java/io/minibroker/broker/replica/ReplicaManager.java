@@ -594,6 +594,12 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
     }
 
     @Override
+    public boolean hasFollower(TopicPartition partition, int replicaId) {
+        HostedPartition state = hosted.get(partition);
+        return state != null && state.leader() != null && state.leader().hasFollower(replicaId);
+    }
+
+    @Override
     public void onFollowerFetch(TopicPartition partition, int replicaId, long replicaEpoch, long fetchOffset,
                                 long logStartOffset) {
         HostedPartition state = hosted.get(partition);

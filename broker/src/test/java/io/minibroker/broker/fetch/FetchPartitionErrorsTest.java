@@ -93,6 +93,18 @@ class FetchPartitionErrorsTest {
         assertThat(partition(send(fetch(0, -1, 0, TOPIC)), 0).getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
     }
 
+    /**
+     * Kafka's followerReplicaOrThrow: a single node has no followers, so a follower's fetch is refused at once, not
+     * parked for its wait: UNKNOWN_LEADER_EPOCH when it names the leader's epoch, NOT_LEADER_OR_FOLLOWER when not.
+     */
+    @Test
+    void aFollowersFetchFromABrokerThatIsNoReplicaIsRefusedAtOnce() throws Exception {
+        assertThat(partition(send(fetch(30_000, 0, 0, TOPIC).set("ReplicaId", 2)), 0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.UNKNOWN_LEADER_EPOCH.code());
+        assertThat(partition(send(fetch(30_000, -1, 0, TOPIC).set("ReplicaId", 2)), 0).getInt16("ErrorCode"))
+                .isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER.code());
+    }
+
     /** Kafka's createLogReadResult for a failed read: the partition's offsets are unknown, -1. */
     @Test
     void anOffsetOutOfRangeIsAnsweredWithUnknownOffsets() throws Exception {
