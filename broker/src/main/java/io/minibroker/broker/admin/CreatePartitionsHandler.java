@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
@@ -56,6 +57,34 @@ public final class CreatePartitionsHandler implements ApiHandler {
     }
 
     /**
+     * Whether Kafka's controller would be asked to add partitions to any of {@code topics} (the ones a principal may
+     * alter, with ACLs): a name asked once. Only then does a request past its deadline time out ({@link PastDeadline}).
+     */
+    public static boolean leavesAnyToAddTo(List<CreatePartitionsTopic> topics) {
+        return leavesAnyToAddTo(topics, duplicated(topics));
+    }
+
+    private static boolean leavesAnyToAddTo(List<CreatePartitionsTopic> topics, Set<String> duplicated) {
+        return topics.stream().anyMatch(topic -> !duplicated.contains(topic.name()));
+    }
+
+    private static Set<String> duplicated(List<CreatePartitionsTopic> topics) {
+        return namedTwice(topics, CreatePartitionsTopic::name);
+    }
+
+    /** The names that {@code topics} give more than once, in the order of their second mention. */
+    static <T> Set<String> namedTwice(List<T> topics, Function<T, String> name) {
+        Set<String> seen = new HashSet<>();
+        Set<String> duplicated = new LinkedHashSet<>();
+        for (T topic : topics) {
+            if (!seen.add(name.apply(topic))) {
+                duplicated.add(name.apply(topic));
+            }
+        }
+        return duplicated;
+    }
+
+    /**
      * Adds the partitions, counted against the controller_mutation_rate where Kafka's controller counts them
      * (ReplicationControlManager.createPartitions: the partitions added, validateOnly too, once the count and the
      * number of replica lists pass, before the lists' brokers are checked).
@@ -78,14 +107,8 @@ public final class CreatePartitionsHandler implements ApiHandler {
             CreatePartitionsRequestView request, ToIntFunction<String> currentCount,
             BiConsumer<CreatePartitionsTopic, CreatePartitionsTopicResult> add) {
         CreatePartitionsResponseView response = new CreatePartitionsResponseView();
-        Set<String> seen = new HashSet<>();
-        Set<String> duplicated = new LinkedHashSet<>();
-        for (CreatePartitionsTopic topic : request.topics()) {
-            if (!seen.add(topic.name())) {
-                duplicated.add(topic.name());
-            }
-        }
-        if (seen.size() > duplicated.size() && PastDeadline.at(request.timeoutMs())) {
+        Set<String> duplicated = duplicated(request.topics());
+        if (leavesAnyToAddTo(request.topics(), duplicated) && PastDeadline.at(request.timeoutMs())) {
             request.topics().forEach(topic -> response.addResult().name(topic.name())
                     .errorCode(PastDeadline.ERROR.code()).errorMessage(null));
             return response;

@@ -17,9 +17,7 @@ import io.minibroker.protocol.message.view.CreateTopicsResponseView;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView.CreatableTopicResult;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -73,15 +71,8 @@ public final class CreateTopicsHandler implements ApiHandler {
     public static CreateTopicsResponseView eachDistinctTopic(CreateTopicsRequestView request, int defaultPartitions,
                                                              BiConsumer<CreatableTopic, CreatableTopicResult> create) {
         CreateTopicsResponseView response = new CreateTopicsResponseView();
-        Set<String> seen = new HashSet<>();
-        Set<String> duplicated = new LinkedHashSet<>();
-        for (CreatableTopic topic : request.topics()) {
-            if (!seen.add(topic.name())) {
-                duplicated.add(topic.name());
-            }
-        }
-        List<CreatableTopic> distinct = request.topics().stream().filter(topic -> !duplicated.contains(topic.name())
-                && !topic.name().equals(CLUSTER_METADATA)).toList();
+        Set<String> duplicated = duplicated(request.topics());
+        List<CreatableTopic> distinct = toCreate(request.topics(), duplicated);
         if (!distinct.isEmpty() && PastDeadline.at(request.timeoutMs())) {
             request.topics().forEach(topic -> fail(response.addTopic().name(topic.name()),
                     PastDeadline.ERROR, null));
@@ -98,11 +89,30 @@ public final class CreateTopicsHandler implements ApiHandler {
         }
         duplicated.forEach(name -> fail(response.addTopic().name(name), Errors.INVALID_REQUEST,
                 CreatePartitionsHandler.DUPLICATE_TOPIC));
-        if (seen.contains(CLUSTER_METADATA) && !duplicated.contains(CLUSTER_METADATA)) {
+        if (!duplicated.contains(CLUSTER_METADATA)
+                && request.topics().stream().anyMatch(topic -> topic.name().equals(CLUSTER_METADATA))) {
             fail(response.addTopic().name(CLUSTER_METADATA), Errors.INVALID_REQUEST,
                     "Creation of internal topic " + CLUSTER_METADATA + " is prohibited.");
         }
         return response;
+    }
+
+    /**
+     * Whether Kafka's controller would be asked to create any of {@code topics} (the ones a principal may create,
+     * with ACLs): a name asked once, other than {@code __cluster_metadata}. Only then does a request past its
+     * deadline time out ({@link PastDeadline}); otherwise it is answered its checks at once.
+     */
+    public static boolean leavesAnyToCreate(List<CreatableTopic> topics) {
+        return !toCreate(topics, duplicated(topics)).isEmpty();
+    }
+
+    private static Set<String> duplicated(List<CreatableTopic> topics) {
+        return CreatePartitionsHandler.namedTwice(topics, CreatableTopic::name);
+    }
+
+    private static List<CreatableTopic> toCreate(List<CreatableTopic> topics, Set<String> duplicated) {
+        return topics.stream().filter(topic -> !duplicated.contains(topic.name())
+                && !topic.name().equals(CLUSTER_METADATA)).toList();
     }
 
     /**

@@ -1,6 +1,9 @@
 package io.minibroker.broker.authz;
 
 import io.minibroker.broker.admin.ConfigResources;
+import io.minibroker.broker.admin.CreatePartitionsHandler;
+import io.minibroker.broker.admin.CreateTopicsHandler;
+import io.minibroker.broker.admin.PastDeadline;
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
@@ -13,8 +16,10 @@ import io.minibroker.protocol.message.view.AlterReplicaLogDirsResponseView;
 import io.minibroker.protocol.message.view.AlterUserScramCredentialsRequestView;
 import io.minibroker.protocol.message.view.AlterUserScramCredentialsResponseView;
 import io.minibroker.protocol.message.view.CreatePartitionsRequestView;
+import io.minibroker.protocol.message.view.CreatePartitionsRequestView.CreatePartitionsTopic;
 import io.minibroker.protocol.message.view.CreatePartitionsResponseView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopic;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView;
 import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
 import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
@@ -77,8 +82,13 @@ final class AdminApiChecks {
         Request request = access.request();
         CreateTopicsRequestView body = new CreateTopicsRequestView(request.body());
         boolean cluster = access.allowedOnCluster(AclOperation.CREATE);
-        return access.serveAllowed(body.topics(), topic -> cluster || topicAllowed(access, AclOperation.CREATE,
-                        topic.name()) ? null : Errors.TOPIC_AUTHORIZATION_FAILED, body::topics, (answer, refused) ->
+        Function<CreatableTopic, Errors> refusal = topic -> cluster || topicAllowed(access, AclOperation.CREATE,
+                topic.name()) ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
+        if (PastDeadline.at(body.timeoutMs())
+                && CreateTopicsHandler.leavesAnyToCreate(allowed(body.topics(), refusal))) {
+            return access.serve(); // answered whole REQUEST_TIMED_OUT, as Kafka's controller after the ACLs
+        }
+        return access.serveAllowed(body.topics(), refusal, body::topics, (answer, refused) ->
                         new CreateTopicsResponseView(answer).addTopic().name(refused.item().name())
                                 .errorCode(refused.error().code()).errorMessage("Authorization failed.")
                                 .numPartitions(-1).replicationFactor((short) -1))
@@ -98,13 +108,15 @@ final class AdminApiChecks {
      * DELETE on the cluster or each topic. Named, a topic the principal may not delete is answered
      * TOPIC_AUTHORIZATION_FAILED, unless it may describe it and it does not exist (then the handler answers
      * UNKNOWN_TOPIC_OR_PARTITION); by id, an unknown id is the handler's to answer, a refused one gets its name only
-     * if the principal may describe it.
+     * if the principal may describe it. Past its deadline the request is the handler's whole: Kafka's controller
+     * looks the ids up before it authorizes and the names whatever it authorized, so a request with anything to look
+     * up times out whole, and one with nothing is answered the checks Kafka makes before the ACLs.
      */
     CompletionStage<Struct> deleteTopics(Access access) {
         Request request = access.request();
         DeleteTopicsRequestView body = new DeleteTopicsRequestView(request.body());
         boolean cluster = access.allowedOnCluster(AclOperation.DELETE);
-        if (cluster) {
+        if (cluster || PastDeadline.at(body.timeoutMs())) {
             return access.serve();
         }
         Function<String, Errors> byName = name -> topicAllowed(access, AclOperation.DELETE, name)
@@ -131,12 +143,25 @@ final class AdminApiChecks {
         });
     }
 
+    /**
+     * ALTER on each topic. Past its deadline, a request that leaves a topic the principal may alter is answered whole
+     * REQUEST_TIMED_OUT, refused topics too, as Kafka's controller times it out after the ACLs.
+     */
     CompletionStage<Struct> createPartitions(Access access) {
         CreatePartitionsRequestView body = new CreatePartitionsRequestView(access.request().body());
-        return access.serveAllowed(body.topics(), topic -> access.topicRefusal(AclOperation.ALTER, topic.name()),
-                body::topics, (answer, refused) ->
+        Function<CreatePartitionsTopic, Errors> refusal = topic -> access.topicRefusal(AclOperation.ALTER,
+                topic.name());
+        if (PastDeadline.at(body.timeoutMs())
+                && CreatePartitionsHandler.leavesAnyToAddTo(allowed(body.topics(), refusal))) {
+            return access.serve();
+        }
+        return access.serveAllowed(body.topics(), refusal, body::topics, (answer, refused) ->
                 new CreatePartitionsResponseView(answer).addResult().name(refused.item().name())
                         .errorCode(refused.error().code()));
+    }
+
+    private static <T> List<T> allowed(List<T> items, Function<T, Errors> refusal) {
+        return items.stream().filter(item -> refusal.apply(item) == null).toList();
     }
 
     /** The refusal of one config resource for {@code operation}, or null; an unknown type is the handler's. */

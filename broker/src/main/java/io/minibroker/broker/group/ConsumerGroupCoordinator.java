@@ -308,8 +308,8 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
 
     /**
      * A member joining with epoch 0: a new member (a v0 client gets its id from here), one rejoining under its id,
-     * or a static member coming back under its instance id (it takes over the member that left with epoch -2, its
-     * epoch and its partitions, without a rebalance). A consumer-protocol instance that has not left is not
+     * or a static member coming back under its instance id (it takes over the member that left with epoch -2 and
+     * its partitions, without a rebalance, from epoch 0). A consumer-protocol instance that has not left is not
      * released to another member id; a classic-protocol one (a member moving to the consumer protocol with its
      * group.instance.id, which cannot leave with epoch -2) is taken over at once. The holder itself rejoining under
      * its own id (a Java client does after FENCED_MEMBER_EPOCH or a lost answer) is the existing member: Kafka 4.3
@@ -328,7 +328,13 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
                                 + " owned by " + previous.memberId + " member."));
             }
             if (previous != null && !previous.memberId.equals(memberId)) {
-                return new JoinOutcome(replaceStaticMember(group, previous, memberId), false, null);
+                ConsumerGroupMember replacement = replaceStaticMember(group, previous, memberId);
+                // As Kafka's getOrMaybeSubscribeStaticConsumerGroupMember: the new member id starts at epoch 0 with
+                // the partitions it takes over, and this heartbeat reconciles it from there: to the target epoch,
+                // or kept at 0 while it revokes what the target moved elsewhere meanwhile.
+                replacement.memberEpoch = 0;
+                replacement.previousMemberEpoch = 0;
+                return new JoinOutcome(replacement, false, null);
             }
         }
         if (existing != null) {

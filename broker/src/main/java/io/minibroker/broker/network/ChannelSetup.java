@@ -88,8 +88,9 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
     /** The handlers of an admitted connection, in order ({@code sasl} is null on a listener without SASL). */
     private void addHandlers(ChannelPipeline pipeline, SaslSession sasl, Authentication authentication) {
         ReadGate gate = new ReadGate();
-        FrameDecoder frames = new FrameDecoder(() -> authentication.isAuthenticated() ? maxFrameBytes
-                : Math.min(maxFrameBytes, sasl.limits().maxReceiveBytes()), authentication::isAuthenticated,
+        FrameDecoder frames = new FrameDecoder(() -> authentication.saslStepsUnderWay()
+                ? Math.min(maxFrameBytes, sasl.limits().maxReceiveBytes()) : maxFrameBytes,
+                authentication::isAuthenticated,
                 limits.requestBytes(), limits.unauthenticatedRequestBytes(), gate,
                 sasl == null ? () -> { } : sasl::receiveSizeRefused);
         pipeline.addLast("read-gate", gate);
@@ -135,6 +136,16 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
                 limits.quotas().authenticated();
             }
             return counted;
+        }
+
+        /**
+         * Whether the SASL steps are under way, before the first authentication or during a re-authentication
+         * (KIP-368) once its SaslHandshake came: Kafka's authenticator then reads the frames itself, each bounded by
+         * {@code sasl.server.max.receive.size}.
+         */
+        boolean saslStepsUnderWay() {
+            boolean authenticated = isAuthenticated();
+            return sasl != null && (!authenticated || !sasl.isAuthenticated());
         }
     }
 }

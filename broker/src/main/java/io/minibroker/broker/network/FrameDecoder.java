@@ -18,7 +18,7 @@ import java.util.function.IntSupplier;
  * instead of being waited for; the error reaches {@link RequestHandler#exceptionCaught}. The limit is
  * {@code socket.request.max.bytes}, and on a SASL connection that has not authenticated yet
  * {@code sasl.server.max.receive.size} (512 KiB), as in Kafka, so that a client without credentials cannot make
- * the broker hold a large frame.
+ * the broker hold a large frame; so also during a re-authentication, whose frames Kafka's authenticator reads.
  *
  * <p>A frame that has not fully arrived with its size prefix is held against a {@link MemoryBudget} shared by all
  * connections: {@code queued.max.request.bytes} once authenticated, where a spent budget pauses reading until bytes
@@ -37,8 +37,11 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private final MemoryBudget budget;
     private final MemoryBudget unauthenticatedBudget;
     private final ReadGate gate;
-    /** Told of a frame refused for its size before the connection authenticated: a failed SASL authentication. */
-    private final Runnable refusedUnauthenticated;
+    /**
+     * Told of a frame refused for its size: while SASL steps are under way (before the connection authenticated, or
+     * during a re-authentication) a failed authentication or re-authentication, which the SASL session counts.
+     */
+    private final Runnable refusedForSize;
     private ChannelHandlerContext ctx;
     /** The budget the frame being read holds bytes of, and how many; null and 0 when it holds none. */
     private MemoryBudget heldFrom;
@@ -51,13 +54,13 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     }
 
     FrameDecoder(IntSupplier maxFrameBytes, BooleanSupplier authenticated, MemoryBudget budget,
-                 MemoryBudget unauthenticatedBudget, ReadGate gate, Runnable refusedUnauthenticated) {
+                 MemoryBudget unauthenticatedBudget, ReadGate gate, Runnable refusedForSize) {
         this.maxFrameBytes = maxFrameBytes;
         this.authenticated = authenticated;
         this.budget = budget;
         this.unauthenticatedBudget = unauthenticatedBudget;
         this.gate = gate;
-        this.refusedUnauthenticated = refusedUnauthenticated;
+        this.refusedForSize = refusedForSize;
     }
 
     @Override
@@ -71,9 +74,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         try {
             frame = Frames.readFrame(in, maxFrameBytes.getAsInt());
         } catch (ProtocolException e) {
-            if (!authenticated.getAsBoolean()) {
-                refusedUnauthenticated.run();
-            }
+            refusedForSize.run();
             throw e;
         }
         if (frame != null) {

@@ -258,12 +258,14 @@ public final class SaslSession {
     }
 
     /**
-     * A frame of a size the connection may not send before it authenticated (above {@code sasl.server.max.receive.size},
-     * or negative) came: the authentication fails, as Kafka's authenticator fails it on an invalid receive size, and the
-     * connection closes at once. Nothing more is counted once a step already failed.
+     * A frame of a size refused came (above {@code sasl.server.max.receive.size} while the SASL steps are under way,
+     * or negative) and the connection closes at once. Before it authenticated, or during a re-authentication, that
+     * fails the authentication or the re-authentication, as Kafka's authenticator fails it on an invalid receive size
+     * (and its selector counts it by whether the connection had authenticated before). Nothing is counted once a step
+     * already failed, nor on an authenticated connection, whose frame was over {@code socket.request.max.bytes}.
      */
     public void receiveSizeRefused() {
-        if (state != State.FAILED) {
+        if (state != State.FAILED && state != State.AUTHENTICATED) {
             fail(Errors.SASL_AUTHENTICATION_FAILED, null);
         }
     }

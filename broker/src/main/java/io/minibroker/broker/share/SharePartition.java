@@ -424,8 +424,27 @@ public final class SharePartition {
         advanceStart();
     }
 
-    /** Releases the records whose lock has passed its deadline. Returns whether any was. */
+    /**
+     * Releases the records whose lock has passed its deadline and moves the start offset past those finished with:
+     * the expiry a fetch or an acknowledgement makes first, as if the lock's timer had fired and its write completed
+     * (an acknowledgement's write then carries the moved start offset, as Kafka's next write would). Returns whether
+     * any was released.
+     */
     public synchronized boolean expireLocks() {
+        boolean expired = releaseExpiredLocks();
+        if (expired) {
+            advanceStart();
+        }
+        return expired;
+    }
+
+    /**
+     * Releases the records whose lock has passed its deadline, leaving the start offset where it was until
+     * {@link #moveStartOffset}: the caller writes the state first, as Kafka 4.3.1's lock timeout
+     * (releaseAcquisitionLockOnTimeout) writes the released records with the start offset as it is and moves it
+     * (maybeUpdateCachedStateAndOffsets) once the write completes. Returns whether any was released.
+     */
+    public synchronized boolean releaseExpiredLocks() {
         long now = clock.nowMs();
         if (now < nextLockDeadlineMs) {
             return false;
@@ -444,9 +463,6 @@ public final class SharePartition {
             }
         }
         nextLockDeadlineMs = next;
-        if (expired) {
-            advanceStart();
-        }
         return expired;
     }
 

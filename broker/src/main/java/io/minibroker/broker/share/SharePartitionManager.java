@@ -469,7 +469,7 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
 
         @Override
         protected void onComplete() {
-            boolean released = partition.expireLocks();
+            boolean released = partition.releaseExpiredLocks();
             changed(partition, released);
             if (!released) {
                 // A fetch or acknowledgement past the deadline may have released these locks first (SharePartition

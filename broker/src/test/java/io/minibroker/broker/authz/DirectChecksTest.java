@@ -291,7 +291,7 @@ class DirectChecksTest {
     @Test
     void aDeleteTopicsV5RefusalCarriesKafkasMessage() {
         DeleteTopicsResponseView deleted = new DeleteTopicsResponseView(call(CLIENT, ApiKey.DELETE_TOPICS,
-                (short) 5, new DeleteTopicsRequestView().topicNames(List.of("closed")).struct(),
+                (short) 5, new DeleteTopicsRequestView().timeoutMs(30_000).topicNames(List.of("closed")).struct(),
                 () -> new DeleteTopicsResponseView().struct()));
         assertThat(deleted.responses().get(0).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
         assertThat(deleted.responses().get(0).errorMessage()).isEqualTo("Topic authorization failed.");

@@ -11,6 +11,8 @@ import io.minibroker.protocol.message.view.OffsetCommitRequestView;
 import io.minibroker.protocol.message.view.OffsetCommitResponseView;
 import io.minibroker.protocol.schema.Struct;
 import io.minibroker.purgatory.time.ManualClock;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupCurrentMemberAssignmentValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -103,6 +106,38 @@ class ConsumerGroupStaticMembersTest {
         ConsumerGroupHeartbeatResponseView rejoined = heartbeat("g", "b", 0, "instance");
         assertThat(rejoined.memberEpoch()).isEqualTo(assigned.memberEpoch());
         assertThat(commit("b", before)).as("held since epoch 0 now").isEqualTo(Errors.NONE.code());
+    }
+
+    /**
+     * Kafka 4.3.1's getOrMaybeSubscribeStaticConsumerGroupMember gives the new member id the partitions of the member
+     * it replaces at epoch 0 (previous epoch 0), and the same heartbeat reconciles it to the target epoch (a joining
+     * member owns nothing, so nothing holds it at 0): the answer carries the target epoch, and the member's stored
+     * assignment its previous epoch 0, not the epoch the replaced member held.
+     */
+    @Test
+    void aReplacingStaticMemberIsReconciledFromEpochZero() throws IOException {
+        CreateTopicsRequestView create = new CreateTopicsRequestView().timeoutMs(10_000);
+        create.addTopic().name("t").numPartitions(2).replicationFactor((short) 1);
+        client.call(ApiKey.CREATE_TOPICS, 7, create.struct());
+        int epoch = heartbeat("g", "a", 0, "instance").memberEpoch();
+        assertThat(heartbeat("g", "a", -2, "instance").errorCode()).isEqualTo(Errors.NONE.code());
+
+        ConsumerGroupHeartbeatResponseView replacing = heartbeat("g", "b", 0, "instance");
+        assertThat(replacing.memberEpoch()).as("the target epoch").isEqualTo(epoch);
+        assertThat(replacing.assignment().topicPartitions()).singleElement()
+                .satisfies(taken -> assertThat(taken.partitions()).containsExactlyInAnyOrder(0, 1));
+
+        client.close();
+        broker.close();
+        ByteBuffer key = ConsumerGroupRecords.key(ConsumerGroupRecords.CURRENT_MEMBER_ASSIGNMENT, "g", "b");
+        byte[] stored = OffsetsTopicSegments.batches(logDir).stream().filter(batch -> batch.containsKey(key))
+                .reduce((first, second) -> second).orElseThrow().get(key);
+        ByteBuffer value = ByteBuffer.wrap(stored);
+        short version = value.getShort();
+        ConsumerGroupCurrentMemberAssignmentValue assignment = new ConsumerGroupCurrentMemberAssignmentValue(
+                new ByteBufferAccessor(value), version);
+        assertThat(assignment.memberEpoch()).isEqualTo(epoch);
+        assertThat(assignment.previousMemberEpoch()).as("a held epoch " + epoch).isZero();
     }
 
     @Test

@@ -159,6 +159,29 @@ class SaslReauthenticationTest {
     }
 
     /**
+     * Kafka 4.3.1's SaslServerAuthenticator reads a re-authentication's frames after its SaslHandshake itself, bounded
+     * by {@code sasl.server.max.receive.size} ("invalid receive size"), and its selector counts the failure in
+     * failed-reauthentication-total, the connection having authenticated before; failed-authentication-total not.
+     */
+    @Test
+    void aFrameOverTheSaslLimitDuringAReauthenticationFailsIt() throws Exception {
+        ManualClock clock = new ManualClock();
+        broker = TestBrokers.start(logDir, settings("60000"), clock);
+        try (RawClient alice = new RawClient(broker.boundPort("SASL_PLAINTEXT"))) {
+            signIn(alice, "alice", 1);
+            clock.advance(50_000);
+            alice.send(RawClient.request(ApiKey.SASL_HANDSHAKE, (short) 1, 3,
+                    ApiKey.SASL_HANDSHAKE.request().newMessage().set("Mechanism", "PLAIN")));
+            assertThat(alice.receive(ApiKey.SASL_HANDSHAKE, (short) 1).body().getInt16("ErrorCode"))
+                    .isEqualTo(Errors.NONE.code());
+            alice.send(new byte[] {0, 0x10, 0, 0}); // a frame of 1 MiB, above the 512 KiB
+            assertThat(alice.closedByBroker()).isTrue();
+        }
+        assertThat(count("failed.reauthentication")).isOne();
+        assertThat(count("failed.authentication")).isZero();
+    }
+
+    /**
      * failed-authentication-total counts a connection whose first authentication failed, as Kafka's selector counts
      * the AuthenticationException of its channel: a wrong password, a request out of turn after the handshake
      * (IllegalSaslStateException), a frame larger than {@code sasl.server.max.receive.size} before authenticating

@@ -304,6 +304,28 @@ class SharePartitionManagerTest {
         assertThat(partition.startOffset()).as("moved once written").isEqualTo(10);
     }
 
+    /**
+     * As Kafka 4.3.1's lock timeout (SharePartition.releaseAcquisitionLockOnTimeout): the released records are written
+     * with the start offset as it is, and it moves once the write completes (maybeUpdateCachedStateAndOffsets), here
+     * when the expiry archives the records at the head of the window, their delivery count limit reached.
+     */
+    @Test
+    void aLockExpiryIsWrittenWithTheStartOffsetItHadBeforeAndMovesItAfter() throws Exception {
+        manager.close();
+        ShareGroupSettings twoDeliveries = new ShareGroupSettings(30_000, 2, 2000, true, false);
+        manager = new SharePartitionManager(clock, groupId -> twoDeliveries, noState, tp -> 0, 1000);
+        append(10);
+        SharePartition partition = loadedAndAcquiredByM(0, 9);
+        clock.advance(30_000);
+        assertThat(partition.stateOf(0)).as("the first expiry makes them available").isEqualTo(RecordState.AVAILABLE);
+        assertThat(acquired(park(work("g", 1)).answer().get())).containsExactly(List.of(0L, 9L));
+
+        clock.advance(30_000);
+        assertThat(noState.lastWritten).isEqualTo(new ShareStateSnapshot(0,
+                List.of(new ShareStateSnapshot.StateBatch(0, 9, RecordState.ARCHIVED, 2))));
+        assertThat(partition.startOffset()).as("moved once written").isEqualTo(10);
+    }
+
     @Test
     void aGroupsSharePartitionsAreDroppedWhenItsLastSessionHereEnds() throws Exception {
         append(1);
