@@ -22,6 +22,7 @@ import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsRequestView.CreatableTopic;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView;
 import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
+import io.minibroker.protocol.message.view.DeleteTopicsRequestView.DeleteTopicState;
 import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
 import io.minibroker.protocol.message.view.DescribeClusterRequestView;
 import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
@@ -37,12 +38,15 @@ import io.minibroker.protocol.message.view.ListPartitionReassignmentsRequestView
 import io.minibroker.protocol.message.view.ListPartitionReassignmentsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -76,14 +80,16 @@ final class AdminApiChecks {
     /**
      * CREATE on the cluster or on each topic (else TOPIC_AUTHORIZATION_FAILED, "Authorization failed."); a created
      * topic's configs are answered only with DESCRIBE_CONFIGS on it, else its config error is
-     * TOPIC_AUTHORIZATION_FAILED.
+     * TOPIC_AUTHORIZATION_FAILED. A name given twice is the handler's (INVALID_REQUEST): Kafka's controller sets
+     * repeated names aside before it authorizes.
      */
     CompletionStage<Struct> createTopics(Access access) {
         Request request = access.request();
         CreateTopicsRequestView body = new CreateTopicsRequestView(request.body());
         boolean cluster = access.allowedOnCluster(AclOperation.CREATE);
-        Function<CreatableTopic, Errors> refusal = topic -> cluster || topicAllowed(access, AclOperation.CREATE,
-                topic.name()) ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
+        Set<String> repeated = repeated(body.topics().stream().map(CreatableTopic::name));
+        Function<CreatableTopic, Errors> refusal = topic -> cluster || repeated.contains(topic.name())
+                || topicAllowed(access, AclOperation.CREATE, topic.name()) ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
         if (PastDeadline.at(body.timeoutMs())
                 && CreateTopicsHandler.leavesAnyToCreate(allowed(body.topics(), refusal))) {
             return access.serve(); // answered whole REQUEST_TIMED_OUT, as Kafka's controller after the ACLs
@@ -110,16 +116,22 @@ final class AdminApiChecks {
      * UNKNOWN_TOPIC_OR_PARTITION); by id, an unknown id is the handler's to answer, a refused one gets its name only
      * if the principal may describe it. Past its deadline the request is the handler's whole: Kafka's controller
      * looks the ids up before it authorizes and the names whatever it authorized, so a request with anything to look
-     * up times out whole, and one with nothing is answered the checks Kafka makes before the ACLs.
+     * up times out whole, and one with nothing is answered the checks Kafka makes before the ACLs. So is one while
+     * {@code delete.topic.enable} is false, which Kafka's controller refuses whole first; and, by entry, what it
+     * answers INVALID_REQUEST before it authorizes: a name or id given twice, an entry with both or neither.
      */
     CompletionStage<Struct> deleteTopics(Access access) {
         Request request = access.request();
         DeleteTopicsRequestView body = new DeleteTopicsRequestView(request.body());
         boolean cluster = access.allowedOnCluster(AclOperation.DELETE);
-        if (cluster || PastDeadline.at(body.timeoutMs())) {
+        if (cluster || !topics.deleteEnabled() || PastDeadline.at(body.timeoutMs())) {
             return access.serve();
         }
-        Function<String, Errors> byName = name -> topicAllowed(access, AclOperation.DELETE, name)
+        Set<String> repeatedNames = repeated(request.version() < DELETE_TOPICS_BY_ID_FROM_VERSION
+                ? body.topicNames().stream()
+                : body.topics().stream().filter(t -> t.name() != null).map(DeleteTopicState::name));
+        Function<String, Errors> byName = name -> repeatedNames.contains(name)
+                || topicAllowed(access, AclOperation.DELETE, name)
                 || (topicAllowed(access, AclOperation.DESCRIBE, name) && !topics.exists(name))
                 ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
         if (request.version() < DELETE_TOPICS_BY_ID_FROM_VERSION) {
@@ -127,9 +139,14 @@ final class AdminApiChecks {
                     new DeleteTopicsResponseView(answer).addResponse().name(refused.item())
                             .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));
         }
+        Set<UUID> repeatedIds = repeated(body.topics().stream().filter(t -> t.name() == null)
+                .map(DeleteTopicState::topicId));
         return access.serveAllowed(body.topics(), topic -> {
             if (topic.name() != null) {
-                return byName.apply(topic.name());
+                return !topic.topicId().equals(TopicFacts.ZERO_ID) ? null : byName.apply(topic.name());
+            }
+            if (repeatedIds.contains(topic.topicId())) {
+                return null;
             }
             Optional<String> name = topics.nameOf(topic.topicId());
             return name.isEmpty() || topicAllowed(access, AclOperation.DELETE, name.get()) ? null
@@ -145,12 +162,14 @@ final class AdminApiChecks {
 
     /**
      * ALTER on each topic. Past its deadline, a request that leaves a topic the principal may alter is answered whole
-     * REQUEST_TIMED_OUT, refused topics too, as Kafka's controller times it out after the ACLs.
+     * REQUEST_TIMED_OUT, refused topics too, as Kafka's controller times it out after the ACLs. A name given twice is
+     * the handler's (INVALID_REQUEST), which Kafka's controller answers before it authorizes.
      */
     CompletionStage<Struct> createPartitions(Access access) {
         CreatePartitionsRequestView body = new CreatePartitionsRequestView(access.request().body());
-        Function<CreatePartitionsTopic, Errors> refusal = topic -> access.topicRefusal(AclOperation.ALTER,
-                topic.name());
+        Set<String> repeated = repeated(body.topics().stream().map(CreatePartitionsTopic::name));
+        Function<CreatePartitionsTopic, Errors> refusal = topic -> repeated.contains(topic.name()) ? null
+                : access.topicRefusal(AclOperation.ALTER, topic.name());
         if (PastDeadline.at(body.timeoutMs())
                 && CreatePartitionsHandler.leavesAnyToAddTo(allowed(body.topics(), refusal))) {
             return access.serve();
@@ -158,6 +177,12 @@ final class AdminApiChecks {
         return access.serveAllowed(body.topics(), refusal, body::topics, (answer, refused) ->
                 new CreatePartitionsResponseView(answer).addResult().name(refused.item().name())
                         .errorCode(refused.error().code()));
+    }
+
+    /** What occurs more than once. */
+    private static <T> Set<T> repeated(Stream<T> items) {
+        Set<T> seen = new HashSet<>();
+        return items.filter(item -> !seen.add(item)).collect(Collectors.toSet());
     }
 
     private static <T> List<T> allowed(List<T> items, Function<T, Errors> refusal) {

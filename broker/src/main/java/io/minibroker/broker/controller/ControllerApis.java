@@ -170,7 +170,8 @@ public final class ControllerApis {
             // ISR changes, the metadata fetches and envelopes; the admin APIs' own rights for the request inside an
             // envelope, as its client's, and for one a node sends outside one).
             TopicFacts topics = new TopicFacts(assignments::nameOf, assignments::idOf,
-                    (name, partition) -> partition >= 0 && partition < assignments.partitionCount(name), false);
+                    (name, partition) -> partition >= 0 && partition < assignments.partitionCount(name), false,
+                    config.get(BrokerConfig.DELETE_TOPIC_ENABLE));
             apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrapOnController(api, handler, acls, topics));
         }
         return apis;

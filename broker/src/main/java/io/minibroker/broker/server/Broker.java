@@ -367,7 +367,7 @@ public final class Broker implements AutoCloseable {
             // Known topics, as Kafka's metadata cache: in a cluster, also those this broker holds no replica of.
             TopicFacts topicFacts = new TopicFacts(id -> topics.known(id).map(TopicMetadata::name),
                     name -> topics.known(name).map(TopicMetadata::id), partitionExists,
-                    config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE));
+                    config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE), config.get(BrokerConfig.DELETE_TOPIC_ENABLE));
             apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, authorizer, topicFacts));
         } else {
             apis.wrapHandlers(AuthorizedOperations::withoutAuthorizer);

@@ -106,7 +106,7 @@ class DirectChecksTest {
         };
         ApiHandler handler = AuthorizingHandler.wrap(api, recording, authorizer,
                 new TopicFacts(id -> Optional.empty(), name -> Optional.of(java.util.UUID.randomUUID()),
-                (name, partition) -> partition < 3, true));
+                (name, partition) -> partition < 3, true, true));
         RequestContext context = TestContexts.withTlsPrincipal("SSL", new InetSocketAddress("127.0.0.1", 5555),
                 principal);
         return handler.handle(context, new Request(new RequestHeader(api.id(), version, 1, "test"), api, body))

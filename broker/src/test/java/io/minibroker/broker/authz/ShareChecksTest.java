@@ -106,7 +106,7 @@ class ShareChecksTest {
         ApiHandler handler = AuthorizingHandler.wrap(api, recording, counting,
                 new TopicFacts(id -> Optional.ofNullable(names.get(id)), name -> names.entrySet().stream()
                         .filter(e -> e.getValue().equals(name)).map(Map.Entry::getKey).findFirst(),
-                        (name, partition) -> names.containsValue(name), false));
+                        (name, partition) -> names.containsValue(name), false, true));
         RequestContext context = TestContexts.withTlsPrincipal("SSL", new InetSocketAddress("127.0.0.1", 5555), CLIENT);
         return handler.handle(context, new Request(new RequestHeader(api.id(), version, 1, "test"), api, body))
                 .toCompletableFuture().join();

@@ -44,17 +44,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 /**
- * A TimeoutMs of 0 or less with ACLs on, where Kafka 4.3.1's ControllerApis puts the deadline among its checks
- * (read with javap): CreateTopics and CreatePartitions authorize first and time out whole (refused topics too,
- * REQUEST_TIMED_OUT, no message) once a topic the principal may change is left, else answer the refusals;
- * DeleteTopics looks names and ids up whatever the principal may delete, so it times out whole even with every topic
- * refused; ElectLeaders and AlterPartitionReassignments check ALTER on the cluster before the deadline.
+ * Where Kafka 4.3.1's ControllerApis puts its own checks of the topic changes among the ACLs' (read with javap and in
+ * its source). A TimeoutMs of 0 or less: CreateTopics and CreatePartitions authorize first and time out whole
+ * (refused topics too, REQUEST_TIMED_OUT, no message) once a topic the principal may change is left, else answer the
+ * refusals; DeleteTopics looks names and ids up whatever the principal may delete, so it times out whole even with
+ * every topic refused; ElectLeaders and AlterPartitionReassignments check ALTER on the cluster before the deadline.
+ * Before the ACLs: a name (or id) given twice, answered INVALID_REQUEST by all three, a DeleteTopics entry with both
+ * a name and an id, and {@code delete.topic.enable=false}, which refuses DeleteTopics whole.
  */
-class PastDeadlineAclsTest {
+class TopicChangeChecksAndAclsTest {
 
     private static final KafkaPrincipal ALICE = KafkaPrincipal.user("alice");
     private static final short TIMED_OUT = Errors.REQUEST_TIMED_OUT.code();
     private static final short REFUSED = Errors.TOPIC_AUTHORIZATION_FAILED.code();
+    private static final short INVALID = Errors.INVALID_REQUEST.code();
 
     @TempDir
     Path logDir;
@@ -135,6 +138,46 @@ class PastDeadlineAclsTest {
     }
 
     @Test
+    void aRepeatedNameIsAnsweredInvalidRequestBeforeTheAcls() {
+        CreateTopicsRequestView create = new CreateTopicsRequestView().timeoutMs(60_000);
+        create.addTopic().name("denied").numPartitions(1).replicationFactor((short) 1);
+        create.addTopic().name("denied").numPartitions(1).replicationFactor((short) 1);
+        create.addTopic().name("fresh").numPartitions(1).replicationFactor((short) 1);
+        assertThat(createTopics(create)).containsExactlyInAnyOrder(
+                tuple("denied", INVALID, "Duplicate topic name."), tuple("fresh", Errors.NONE.code(), null));
+
+        CreatePartitionsRequestView add = new CreatePartitionsRequestView().timeoutMs(60_000);
+        add.addTopic().name("theirs").count(2).assignments(null);
+        add.addTopic().name("theirs").count(2).assignments(null);
+        assertThat(createPartitions(add)).containsExactly(tuple("theirs", INVALID));
+
+        DeleteTopicsRequestView byName = new DeleteTopicsRequestView().timeoutMs(60_000)
+                .topicNames(List.of("theirs", "theirs"));
+        assertThat(deleteTopics((short) 5, byName)).containsExactly(tuple("theirs", INVALID, "Duplicate topic name."));
+
+        java.util.UUID theirs = topics.get("theirs").orElseThrow().id();
+        DeleteTopicsRequestView byId = new DeleteTopicsRequestView().timeoutMs(60_000);
+        byId.addTopic().name(null).topicId(theirs);
+        byId.addTopic().name(null).topicId(theirs);
+        byId.addTopic().name("theirs").topicId(theirs);
+        assertThat(deleteTopics((short) 6, byId)).containsExactlyInAnyOrder(
+                tuple(null, INVALID, "Duplicate topic id."),
+                tuple("theirs", INVALID, "You may not specify both topic name and topic id."));
+        assertThat(topics.get("theirs")).isPresent();
+    }
+
+    @Test
+    void deletionDisabledRefusesTheWholeRequestBeforeTheAcls() {
+        DeleteTopicsRequestView request = new DeleteTopicsRequestView().timeoutMs(60_000)
+                .topicNames(List.of("theirs", "mine"));
+        short disabled = Errors.TOPIC_DELETION_DISABLED.code();
+        assertThat(deleteTopics((short) 5, request, false)).extracting(tuple -> tuple.toList().get(1))
+                .containsExactly(disabled, disabled);
+        assertThat(deleteTopics((short) 2, request, false)).extracting(tuple -> tuple.toList().get(1))
+                .as("before v3, which has no such error").containsExactly(INVALID, INVALID);
+    }
+
+    @Test
     void electLeadersAndReassignmentsCheckTheClusterBeforeTheDeadline() {
         ApiHandler unreachable = (context, request) -> {
             throw new AssertionError("served despite the refusal");
@@ -170,7 +213,12 @@ class PastDeadlineAclsTest {
     }
 
     private List<Tuple> deleteTopics(short version, DeleteTopicsRequestView body) {
-        ApiHandler handler = secured(ApiKey.DELETE_TOPICS, new DeleteTopicsHandler(topics, true, quotas));
+        return deleteTopics(version, body, true);
+    }
+
+    private List<Tuple> deleteTopics(short version, DeleteTopicsRequestView body, boolean deleteEnabled) {
+        ApiHandler handler = AuthorizingHandler.wrap(ApiKey.DELETE_TOPICS,
+                new DeleteTopicsHandler(topics, deleteEnabled, quotas), authorizer, facts(deleteEnabled));
         return new DeleteTopicsResponseView(call(handler, ApiKey.DELETE_TOPICS, version, body.struct())).responses()
                 .stream().map(r -> tuple(r.name(), r.errorCode(), r.errorMessage())).toList();
     }
@@ -180,9 +228,13 @@ class PastDeadlineAclsTest {
     }
 
     private TopicFacts facts() {
+        return facts(true);
+    }
+
+    private TopicFacts facts(boolean deleteEnabled) {
         return new TopicFacts(id -> topics.all().stream().filter(t -> t.id().equals(id)).map(TopicMetadata::name)
                 .findFirst(), name -> topics.get(name).map(TopicMetadata::id),
-                (name, partition) -> topics.get(name).isPresent(), false);
+                (name, partition) -> topics.get(name).isPresent(), false, deleteEnabled);
     }
 
     private static Struct call(ApiHandler handler, ApiKey api, short version, Struct body) {
