@@ -20,9 +20,10 @@ import java.util.Set;
 /**
  * An AlterConfigs or IncrementalAlterConfigs request read alike, its answer written in its own shape, and the checks
  * Kafka's ConfigAdminManager.preprocess makes of the whole request before it looks at any resource's type, which a
- * single node and a cluster's broker make first alike.
+ * single node and a cluster's broker make first alike, and before any ACL: Kafka's brokers preprocess a request
+ * before its controller authorizes it.
  */
-final class AlterConfigsRequest {
+public final class AlterConfigsRequest {
 
     /** One resource of either request shape; {@code struct} is the request's own, to forward. */
     record Resource(byte type, String name, List<AlterConfigOp> configs, Struct struct) {
@@ -82,6 +83,23 @@ final class AlterConfigsRequest {
         for (int i = 0; i < resources.size(); i++) {
             if (refused.get(i) == null) {
                 refused.set(i, configRefusal(resources.get(i).configs()));
+            }
+        }
+        return refused;
+    }
+
+    /**
+     * The indexes of the resources {@link #refusals()} refuses, which the ACL step leaves to the handler, as Kafka's
+     * ConfigAdminManager.preprocess answers them before its controller's ControllerApis authorizes the rest.
+     *
+     * @param api ALTER_CONFIGS or INCREMENTAL_ALTER_CONFIGS
+     */
+    public static Set<Integer> refusedBeforeAuthorization(ApiKey api, Struct body) {
+        List<Change> refusals = new AlterConfigsRequest(api, body).refusals();
+        Set<Integer> refused = new HashSet<>();
+        for (int i = 0; i < refusals.size(); i++) {
+            if (refusals.get(i) != null) {
+                refused.add(i);
             }
         }
         return refused;

@@ -5,7 +5,9 @@ import io.minibroker.broker.admin.CreatePartitionsHandler;
 import io.minibroker.broker.admin.CreateTopicsHandler;
 import io.minibroker.broker.admin.PastDeadline;
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
+import io.minibroker.broker.admin.AlterConfigsRequest;
 import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.AlterConfigsRequestView;
 import io.minibroker.protocol.message.view.AlterConfigsResponseView;
@@ -38,7 +40,9 @@ import io.minibroker.protocol.message.view.ListPartitionReassignmentsRequestView
 import io.minibroker.protocol.message.view.ListPartitionReassignmentsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -179,6 +183,16 @@ final class AdminApiChecks {
                         .errorCode(refused.error().code()));
     }
 
+    /**
+     * The structs of the items at these indexes, by identity: a view is made anew at each look-up, the request's
+     * struct it reads is the same.
+     */
+    private static <T> Set<Struct> at(List<T> items, Function<T, Struct> struct, Set<Integer> indexes) {
+        Set<Struct> found = Collections.newSetFromMap(new IdentityHashMap<>());
+        indexes.forEach(index -> found.add(struct.apply(items.get(index))));
+        return found;
+    }
+
     /** What occurs more than once. */
     private static <T> Set<T> repeated(Stream<T> items) {
         Set<T> seen = new HashSet<>();
@@ -212,19 +226,30 @@ final class AdminApiChecks {
                         .errorMessage(Access.message(refused.error())));
     }
 
+    /**
+     * ALTER_CONFIGS on each resource, but for those the request's own checks refuse first (a resource or a key named
+     * twice, a null value: {@link AlterConfigsRequest#refusedBeforeAuthorization}), which the handler answers.
+     */
     CompletionStage<Struct> alterConfigs(Access access) {
         AlterConfigsRequestView body = new AlterConfigsRequestView(access.request().body());
-        return access.serveAllowed(body.resources(), r -> configRefusal(access, AclOperation.ALTER_CONFIGS,
-                r.resourceType(), r.resourceName()), body::resources, (answer, refused) ->
+        List<AlterConfigsRequestView.AlterConfigsResource> resources = body.resources();
+        Set<Struct> preprocessed = at(resources, AlterConfigsRequestView.AlterConfigsResource::struct,
+                AlterConfigsRequest.refusedBeforeAuthorization(ApiKey.ALTER_CONFIGS, body.struct()));
+        return access.serveAllowed(resources, r -> preprocessed.contains(r.struct()) ? null : configRefusal(access,
+                AclOperation.ALTER_CONFIGS, r.resourceType(), r.resourceName()), body::resources, (answer, refused) ->
                 new AlterConfigsResponseView(answer).addResponse().resourceType(refused.item().resourceType())
                         .resourceName(refused.item().resourceName()).errorCode(refused.error().code())
                         .errorMessage(Access.message(refused.error())));
     }
 
+    /** As {@link #alterConfigs}. */
     CompletionStage<Struct> incrementalAlterConfigs(Access access) {
         IncrementalAlterConfigsRequestView body = new IncrementalAlterConfigsRequestView(access.request().body());
-        return access.serveAllowed(body.resources(), r -> configRefusal(access, AclOperation.ALTER_CONFIGS,
-                r.resourceType(), r.resourceName()), body::resources, (answer, refused) ->
+        List<IncrementalAlterConfigsRequestView.AlterConfigsResource> resources = body.resources();
+        Set<Struct> preprocessed = at(resources, IncrementalAlterConfigsRequestView.AlterConfigsResource::struct,
+                AlterConfigsRequest.refusedBeforeAuthorization(ApiKey.INCREMENTAL_ALTER_CONFIGS, body.struct()));
+        return access.serveAllowed(resources, r -> preprocessed.contains(r.struct()) ? null : configRefusal(access,
+                AclOperation.ALTER_CONFIGS, r.resourceType(), r.resourceName()), body::resources, (answer, refused) ->
                 new IncrementalAlterConfigsResponseView(answer).addResponse()
                         .resourceType(refused.item().resourceType()).resourceName(refused.item().resourceName())
                         .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));

@@ -1,5 +1,7 @@
 package io.minibroker.broker.authz;
 
+import io.minibroker.broker.admin.AlterConfigOp;
+import io.minibroker.broker.admin.ConfigResources;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.RequestContext;
@@ -27,6 +29,8 @@ import io.minibroker.protocol.message.view.DeleteShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.DeleteShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.FetchRequestView;
 import io.minibroker.protocol.message.view.FetchResponseView;
+import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
+import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
 import io.minibroker.protocol.message.view.InitializeShareGroupStateRequestView;
 import io.minibroker.protocol.message.view.InitializeShareGroupStateResponseView;
 import io.minibroker.protocol.message.view.ListOffsetsRequestView;
@@ -285,6 +289,39 @@ class DirectChecksTest {
         call(CLIENT, ApiKey.REMOVE_RAFT_VOTER, (short) 0, new RemoveRaftVoterRequestView().struct(),
                 () -> new RemoveRaftVoterResponseView().struct());
         assertThat(served).extracting(Request::api).containsExactly(ApiKey.ADD_RAFT_VOTER, ApiKey.REMOVE_RAFT_VOTER);
+    }
+
+    /**
+     * The resources IncrementalAlterConfigs' own checks refuse (named twice, a key named twice, a null value) are the
+     * handler's to answer whatever the ACLs, as Kafka's brokers preprocess them before the controller authorizes;
+     * the others are refused TOPIC_AUTHORIZATION_FAILED here.
+     */
+    @Test
+    void alterConfigsLeavesWhatTheRequestsOwnChecksRefuseToTheHandler() {
+        IncrementalAlterConfigsRequestView request = new IncrementalAlterConfigsRequestView();
+        for (String twice : List.of("twice", "twice")) {
+            request.addResource().resourceType(ConfigResources.TOPIC).resourceName(twice).addConfig()
+                    .name("retention.ms").value("1000").configOperation(AlterConfigOp.SET);
+        }
+        IncrementalAlterConfigsRequestView.AlterConfigsResource keys = request.addResource()
+                .resourceType(ConfigResources.TOPIC).resourceName("keys");
+        keys.addConfig().name("retention.ms").value("1000").configOperation(AlterConfigOp.SET);
+        keys.addConfig().name("retention.ms").value("2000").configOperation(AlterConfigOp.SET);
+        request.addResource().resourceType(ConfigResources.TOPIC).resourceName("nulls").addConfig()
+                .name("retention.ms").value(null).configOperation(AlterConfigOp.SET);
+        request.addResource().resourceType(ConfigResources.TOPIC).resourceName("plain").addConfig()
+                .name("retention.ms").value("1000").configOperation(AlterConfigOp.SET);
+
+        IncrementalAlterConfigsResponseView answer = new IncrementalAlterConfigsResponseView(call(CLIENT,
+                ApiKey.INCREMENTAL_ALTER_CONFIGS, (short) 1, request.struct(),
+                () -> new IncrementalAlterConfigsResponseView().struct()));
+
+        assertThat(served).hasSize(1);
+        assertThat(new IncrementalAlterConfigsRequestView(served.get(0).body()).resources())
+                .extracting(IncrementalAlterConfigsRequestView.AlterConfigsResource::resourceName)
+                .containsExactly("twice", "twice", "keys", "nulls");
+        assertThat(answer.responses()).extracting(r -> tuple(r.resourceName(), r.errorCode()))
+                .containsExactly(tuple("plain", Errors.TOPIC_AUTHORIZATION_FAILED.code()));
     }
 
     /** A DeleteTopics v5 refusal by name carries the error's message (the field exists from v5). */
