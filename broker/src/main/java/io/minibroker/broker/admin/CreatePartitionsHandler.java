@@ -15,11 +15,8 @@ import io.minibroker.protocol.message.view.CreatePartitionsResponseView;
 import io.minibroker.protocol.message.view.CreatePartitionsResponseView.CreatePartitionsTopicResult;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
@@ -69,19 +66,7 @@ public final class CreatePartitionsHandler implements ApiHandler {
     }
 
     private static Set<String> duplicated(List<CreatePartitionsTopic> topics) {
-        return namedTwice(topics, CreatePartitionsTopic::name);
-    }
-
-    /** The names that {@code topics} give more than once, in the order of their second mention. */
-    static <T> Set<String> namedTwice(List<T> topics, Function<T, String> name) {
-        Set<String> seen = new HashSet<>();
-        Set<String> duplicated = new LinkedHashSet<>();
-        for (T topic : topics) {
-            if (!seen.add(name.apply(topic))) {
-                duplicated.add(name.apply(topic));
-            }
-        }
-        return duplicated;
+        return Repeated.keys(topics, CreatePartitionsTopic::name);
     }
 
     /**

@@ -107,7 +107,7 @@ public final class CreateTopicsHandler implements ApiHandler {
     }
 
     private static Set<String> duplicated(List<CreatableTopic> topics) {
-        return CreatePartitionsHandler.namedTwice(topics, CreatableTopic::name);
+        return Repeated.keys(topics, CreatableTopic::name);
     }
 
     private static List<CreatableTopic> toCreate(List<CreatableTopic> topics, Set<String> duplicated) {

@@ -13,16 +13,13 @@ import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
 import io.minibroker.protocol.message.view.DeleteTopicsResponseView.DeletableTopicResult;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 
 /**
  * DeleteTopics, by name (v1-5) or by name or topic id (v6+), on a single node's topics or, on the controller, the
@@ -72,7 +69,7 @@ public final class DeleteTopicsHandler implements ApiHandler {
             return;
         }
         if (request.version() < TOPIC_IDS_FROM_VERSION) {
-            Set<String> duplicated = duplicates(delete.topicNames(), name -> name);
+            Set<String> duplicated = Repeated.keys(delete.topicNames(), name -> name);
             Set<String> answered = new HashSet<>();
             for (String name : delete.topicNames()) {
                 if (!answered.add(name)) {
@@ -90,7 +87,7 @@ public final class DeleteTopicsHandler implements ApiHandler {
             return;
         }
         List<DeleteTopicState> requested = delete.topics();
-        Set<Entry> duplicated = duplicates(requested, DeleteTopicsHandler::key);
+        Set<Entry> duplicated = Repeated.keys(requested, DeleteTopicsHandler::key);
         Set<UUID> alsoNamed = idsAlsoGivenByName(requested, duplicated);
         Set<Entry> answered = new HashSet<>();
         for (DeleteTopicState state : requested) {
@@ -134,10 +131,10 @@ public final class DeleteTopicsHandler implements ApiHandler {
      */
     private static boolean anyToLookUp(Request request, DeleteTopicsRequestView delete) {
         if (request.version() < TOPIC_IDS_FROM_VERSION) {
-            return duplicates(delete.topicNames(), name -> name).size()
+            return Repeated.keys(delete.topicNames(), name -> name).size()
                     < new HashSet<>(delete.topicNames()).size();
         }
-        Set<Entry> duplicated = duplicates(delete.topics(), DeleteTopicsHandler::key);
+        Set<Entry> duplicated = Repeated.keys(delete.topics(), DeleteTopicsHandler::key);
         return delete.topics().stream().anyMatch(state -> !duplicated.contains(key(state))
                 && (state.name() == null) != state.topicId().equals(TopicIds.ZERO));
     }
@@ -171,18 +168,6 @@ public final class DeleteTopicsHandler implements ApiHandler {
 
     private static Entry key(DeleteTopicState state) {
         return new Entry(state.name(), state.topicId());
-    }
-
-    private static <T, K> Set<K> duplicates(List<T> entries, Function<T, K> key) {
-        Map<K, Integer> counts = new HashMap<>();
-        entries.forEach(entry -> counts.merge(key.apply(entry), 1, Integer::sum));
-        Set<K> duplicated = new HashSet<>();
-        counts.forEach((k, count) -> {
-            if (count > 1) {
-                duplicated.add(k);
-            }
-        });
-        return duplicated;
     }
 
     private static void refuse(DeletableTopicResult result, String message) {

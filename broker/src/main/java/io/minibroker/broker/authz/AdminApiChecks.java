@@ -4,6 +4,7 @@ import io.minibroker.broker.admin.ConfigResources;
 import io.minibroker.broker.admin.CreatePartitionsHandler;
 import io.minibroker.broker.admin.CreateTopicsHandler;
 import io.minibroker.broker.admin.PastDeadline;
+import io.minibroker.broker.admin.Repeated;
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.admin.AlterConfigsRequest;
 import io.minibroker.protocol.error.Errors;
@@ -41,7 +42,6 @@ import io.minibroker.protocol.message.view.ListPartitionReassignmentsResponseVie
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,7 +50,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -91,7 +90,7 @@ final class AdminApiChecks {
         Request request = access.request();
         CreateTopicsRequestView body = new CreateTopicsRequestView(request.body());
         boolean cluster = access.allowedOnCluster(AclOperation.CREATE);
-        Set<String> repeated = repeated(body.topics().stream().map(CreatableTopic::name));
+        Set<String> repeated = Repeated.keys(body.topics(), CreatableTopic::name);
         Function<CreatableTopic, Errors> refusal = topic -> cluster || repeated.contains(topic.name())
                 || topicAllowed(access, AclOperation.CREATE, topic.name()) ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
         if (PastDeadline.at(body.timeoutMs())
@@ -131,9 +130,9 @@ final class AdminApiChecks {
         if (cluster || !topics.deleteEnabled() || PastDeadline.at(body.timeoutMs())) {
             return access.serve();
         }
-        Set<String> repeatedNames = repeated(request.version() < DELETE_TOPICS_BY_ID_FROM_VERSION
-                ? body.topicNames().stream()
-                : body.topics().stream().filter(t -> t.name() != null).map(DeleteTopicState::name));
+        Set<String> repeatedNames = request.version() < DELETE_TOPICS_BY_ID_FROM_VERSION
+                ? Repeated.keys(body.topicNames(), name -> name)
+                : Repeated.keys(body.topics().stream().filter(t -> t.name() != null).toList(), DeleteTopicState::name);
         Function<String, Errors> byName = name -> repeatedNames.contains(name)
                 || topicAllowed(access, AclOperation.DELETE, name)
                 || (topicAllowed(access, AclOperation.DESCRIBE, name) && !topics.exists(name))
@@ -143,8 +142,8 @@ final class AdminApiChecks {
                     new DeleteTopicsResponseView(answer).addResponse().name(refused.item())
                             .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));
         }
-        Set<UUID> repeatedIds = repeated(body.topics().stream().filter(t -> t.name() == null)
-                .map(DeleteTopicState::topicId));
+        Set<UUID> repeatedIds = Repeated.keys(body.topics().stream().filter(t -> t.name() == null).toList(),
+                DeleteTopicState::topicId);
         return access.serveAllowed(body.topics(), topic -> {
             if (topic.name() != null) {
                 return !topic.topicId().equals(TopicFacts.ZERO_ID) ? null : byName.apply(topic.name());
@@ -171,7 +170,7 @@ final class AdminApiChecks {
      */
     CompletionStage<Struct> createPartitions(Access access) {
         CreatePartitionsRequestView body = new CreatePartitionsRequestView(access.request().body());
-        Set<String> repeated = repeated(body.topics().stream().map(CreatePartitionsTopic::name));
+        Set<String> repeated = Repeated.keys(body.topics(), CreatePartitionsTopic::name);
         Function<CreatePartitionsTopic, Errors> refusal = topic -> repeated.contains(topic.name()) ? null
                 : access.topicRefusal(AclOperation.ALTER, topic.name());
         if (PastDeadline.at(body.timeoutMs())
@@ -191,12 +190,6 @@ final class AdminApiChecks {
         Set<Struct> found = Collections.newSetFromMap(new IdentityHashMap<>());
         indexes.forEach(index -> found.add(struct.apply(items.get(index))));
         return found;
-    }
-
-    /** What occurs more than once. */
-    private static <T> Set<T> repeated(Stream<T> items) {
-        Set<T> seen = new HashSet<>();
-        return items.filter(item -> !seen.add(item)).collect(Collectors.toSet());
     }
 
     private static <T> List<T> allowed(List<T> items, Function<T, Errors> refusal) {
