@@ -516,12 +516,12 @@ public final class BrokerConfig {
             ConfigKey<?> key = KEYS.get(name);
             java.util.regex.Matcher maxConnections = LISTENER_MAX_CONNECTIONS_KEY.matcher(name);
             java.util.regex.Matcher maxReauth = LISTENER_MAX_REAUTH_KEY.matcher(name);
-            if (key == null) {
-                unparsed.put(name, entry.getValue());
-            }
             if (key != null) {
                 values.put(key, key.parse(entry.getValue()));
-            } else if (maxConnections.matches()) {
+                continue;
+            }
+            unparsed.put(name, entry.getValue());
+            if (maxConnections.matches()) {
                 listenerMaxConnections.put(maxConnections.group(1).toUpperCase(java.util.Locale.ROOT),
                         intKey(name, null, 0).parse(entry.getValue()));
             } else if (maxReauth.matches()) {
