@@ -5,7 +5,6 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.protocol.error.Errors;
 
-import java.util.Map;
 
 /**
  * A {@link PartitionLeadership} that hands every question and event to another one, for a leadership that adds to
@@ -37,8 +36,13 @@ public abstract class ForwardingPartitionLeadership implements PartitionLeadersh
     }
 
     @Override
-    public void answeredFollower(Map<TopicPartition, Integer> bytesByPartition) {
-        delegate.answeredFollower(bytesByPartition);
+    public boolean isLeaderThrottled(TopicPartition partition) {
+        return delegate.isLeaderThrottled(partition);
+    }
+
+    @Override
+    public void answeredFollower(long throttledBytes) {
+        delegate.answeredFollower(throttledBytes);
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.protocol.error.Errors;
 
-import java.util.Map;
 
 /**
  * Which partitions this broker leads, and what a follower's fetch tells the leader. A single node leads every
@@ -147,11 +146,19 @@ public interface PartitionLeadership {
     }
 
     /**
-     * A follower's fetch answered, with the bytes read for each of its partitions: those of the partitions the leader
-     * throttles are counted against its throttle, in one record per answer (none too), as Kafka's KafkaApis records
-     * every follower fetch's throttled bytes.
+     * Whether the bytes a follower is sent of {@code partition} count against the leader's replication throttle,
+     * whichever follower they go to, in sync or not (Kafka's ReplicationQuotaManager.isThrottled): the topic's
+     * {@code leader.replication.throttled.replicas} names this broker for it.
      */
-    default void answeredFollower(Map<TopicPartition, Integer> bytesByPartition) {
+    default boolean isLeaderThrottled(TopicPartition partition) {
+        return false;
+    }
+
+    /**
+     * A follower's fetch answered, with the bytes it was sent of the partitions {@link #isLeaderThrottled}: one
+     * record per answer, 0 too, as Kafka's KafkaApis records every follower fetch's throttled bytes.
+     */
+    default void answeredFollower(long throttledBytes) {
     }
 
     /**

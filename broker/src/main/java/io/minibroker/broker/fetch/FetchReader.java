@@ -10,7 +10,6 @@ import io.minibroker.broker.log.BrokerCompressionType;
 import io.minibroker.broker.log.LogException;
 import io.minibroker.broker.log.LogReadResult;
 import io.minibroker.broker.log.PartitionLog;
-import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.metrics.BrokerTopicMetrics;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.view.FetchRequestView;
@@ -23,7 +22,6 @@ import io.netty.buffer.Unpooled;
 
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.UUID;
@@ -140,7 +138,7 @@ final class FetchReader {
         int ordinal = 0;
         // Counted against the leader's replication throttle once the whole answer is read, as Kafka's KafkaApis
         // records a follower's answer: every partition of it is held back or not by the rate from before it
-        Map<TopicPartition, Integer> sentToFollower = plan.fromFollower() ? new HashMap<>() : Map.of();
+        long throttledToFollower = 0;
         for (FetchPlan.TopicPlan topic : plan.topics()) {
             // Every topic a full fetch names is answered, with no partitions if it named none, as before sessions (a
             // new session's partitions are read off the answer in the request's order); an incremental answer names
@@ -226,8 +224,8 @@ final class FetchReader {
                     }
                 }
                 if (hasRecords) {
-                    if (plan.fromFollower()) {
-                        sentToFollower.put(log.topicPartition(), read.length());
+                    if (plan.fromFollower() && plan.leadership().isLeaderThrottled(log.topicPartition())) {
+                        throttledToFollower += read.length();
                     }
                     remaining -= read.length();
                     total += read.length();
@@ -249,7 +247,7 @@ final class FetchReader {
             }
         }
         if (plan.fromFollower()) {
-            plan.leadership().answeredFollower(sentToFollower);
+            plan.leadership().answeredFollower(throttledToFollower);
         }
     }
 

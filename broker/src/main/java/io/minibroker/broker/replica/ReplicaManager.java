@@ -578,19 +578,18 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
                 && leaderQuota.isThrottled(partition) && leaderQuota.isQuotaExceeded();
     }
 
+    @Override
+    public boolean isLeaderThrottled(TopicPartition partition) {
+        return leaderQuota.isThrottled(partition);
+    }
+
     /**
-     * As Kafka's KafkaApis: a throttled partition's bytes count whichever follower they go to, in sync or not, and
-     * every follower fetch answered records its throttled bytes, 0 too (which keeps the leader's byte-rate sensor).
+     * As Kafka's KafkaApis: every follower fetch answered records its throttled bytes, 0 too (a record opens the
+     * rate's windows and dates its last event, which decide when bytes age out and what the rate divides by).
      */
     @Override
-    public void answeredFollower(Map<TopicPartition, Integer> bytesByPartition) {
-        long throttled = 0;
-        for (Map.Entry<TopicPartition, Integer> sent : bytesByPartition.entrySet()) {
-            if (leaderQuota.isThrottled(sent.getKey())) {
-                throttled += sent.getValue();
-            }
-        }
-        leaderQuota.record(throttled);
+    public void answeredFollower(long throttledBytes) {
+        leaderQuota.record(throttledBytes);
     }
 
     @Override

@@ -14,7 +14,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -22,8 +21,8 @@ import java.util.stream.Stream;
 
 /**
  * What the leader's replication quota costs per follower fetch answered, in process: the bytes of the fetch's 16
- * partitions gathered as {@code FetchReader} gathers them, then {@link ReplicaManager#answeredFollower} (each
- * partition asked whether it is throttled, the fetch's throttled bytes recorded, 0 too). Thread CPU time and heap
+ * partitions summed as {@code FetchReader} sums them, each partition asked {@link ReplicaManager#isLeaderThrottled},
+ * then {@link ReplicaManager#answeredFollower} (the fetch's throttled bytes recorded, 0 too). Thread CPU time and heap
  * bytes per fetch (the JVM's counts for the measuring threads), with no throttled replicas configured and with the
  * topic's {@code leader.replication.throttled.replicas} naming every partition (rate 1 GB/s, never exceeded), on 1 and
  * on 2 threads (two event loops answering followers at once). Not a test: a measurement to compare builds by, run
@@ -70,6 +69,7 @@ public final class FollowerFetchQuotaCost {
             }
             long[] cpu = new long[threadCount];
             long[] bytes = new long[threadCount];
+            long[] read = new long[threadCount]; // the bytes summed, kept so that the loop is not optimised away
             for (int round = 0; round < ROUNDS; round++) {
                 CountDownLatch start = new CountDownLatch(1);
                 List<Thread> running = new ArrayList<>();
@@ -80,15 +80,20 @@ public final class FollowerFetchQuotaCost {
                         awaitStart(start);
                         long cpuBefore = mx.getCurrentThreadCpuTime();
                         long bytesBefore = mx.getThreadAllocatedBytes(Thread.currentThread().getId());
+                        long sum = 0;
                         for (int i = 0; i < PER_ROUND; i++) {
-                            Map<TopicPartition, Integer> sent = new HashMap<>(); // as FetchReader's readInto
+                            long throttledBytes = 0; // as FetchReader's readInto
                             for (TopicPartition partition : partitions) {
-                                sent.put(partition, 1000 + i % 1000);
+                                sum += 1000 + i % 1000;
+                                if (answered && manager.isLeaderThrottled(partition)) {
+                                    throttledBytes += 1000 + i % 1000;
+                                }
                             }
                             if (answered) {
-                                manager.answeredFollower(sent);
+                                manager.answeredFollower(throttledBytes);
                             }
                         }
+                        read[index] = sum;
                         cpu[index] = (mx.getCurrentThreadCpuTime() - cpuBefore) / PER_ROUND;
                         bytes[index] = (mx.getThreadAllocatedBytes(Thread.currentThread().getId()) - bytesBefore)
                                 / PER_ROUND;
@@ -101,10 +106,10 @@ public final class FollowerFetchQuotaCost {
                     thread.join();
                 }
             }
-            System.out.printf("throttled_replicas=%s threads=%d %s cpu_ns_per_fetch=%s bytes_per_fetch=%s%n",
-                    throttled ? "all" : "none", threadCount, answered ? "gathered+answered" : "gathered",
-                    Arrays.toString(cpu),
-                    Arrays.toString(bytes));
+            System.out.printf("throttled_replicas=%s threads=%d %s cpu_ns_per_fetch=%s bytes_per_fetch=%s"
+                    + " (summed %d)%n", throttled ? "all" : "none", threadCount,
+                    answered ? "gathered+answered" : "gathered", Arrays.toString(cpu), Arrays.toString(bytes),
+                    Arrays.stream(read).sum());
             manager.close();
         } finally {
             topics.close();
