@@ -92,7 +92,7 @@ final class ShareGroupApis implements AutoCloseable {
                                         clock::monotonicMs), (int) loadWaitMs),
                         config.interBrokerListenerName())
                 : ShareStatePersister.singleNode(stateCoordinator);
-        this.partitions = new SharePartitionManager(clock.purgatoryClock(),
+        this.partitions = new SharePartitionManager(clock.purgatoryClock(), clock::wallClockMs,
                 groupConfigs, persister, leadership::leaderEpoch,
                 config.get(BrokerConfig.SHARE_FETCH_PURGATORY_PURGE_INTERVAL_REQUESTS));
         new PurgatoryMeters(partitions.fetchPurgatory()).bindTo(registry);

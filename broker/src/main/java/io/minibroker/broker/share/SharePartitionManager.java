@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -26,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.ToIntFunction;
 
 /**
@@ -40,6 +42,7 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
     private static final Logger log = LoggerFactory.getLogger(SharePartitionManager.class);
 
     private final Clock clock;
+    private final LongSupplier wallClockMs;
     private final ShareGroupConfigs configs;
     private final Persister persister;
     /** The leader epoch of each partition this node leads: a share partition's state is loaded under one. */
@@ -69,9 +72,15 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
      */
     private volatile boolean closed;
 
-    public SharePartitionManager(Clock clock, ShareGroupConfigs configs, Persister persister,
-                                 ToIntFunction<TopicPartition> leaderEpochs, int purgeInterval) {
+    /**
+     * @param clock       the broker's monotonic clock: locks, sessions, the purgatories
+     * @param wallClockMs the broker's wall clock, which {@code share.auto.offset.reset=by_duration:} compares
+     *                    record timestamps with
+     */
+    public SharePartitionManager(Clock clock, LongSupplier wallClockMs, ShareGroupConfigs configs,
+                                 Persister persister, ToIntFunction<TopicPartition> leaderEpochs, int purgeInterval) {
         this.clock = clock;
+        this.wallClockMs = wallClockMs;
         this.configs = configs;
         this.persister = persister;
         this.leaderEpochs = leaderEpochs;
@@ -166,9 +175,6 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
 
     private void load(SharePartitionKey key, PartitionLog partitionLog, ShareGroupSettings settings, int epoch,
                       Executor eventLoop, CompletableFuture<Errors> load) {
-        // With no state yet, the share partition starts where share.auto.offset.reset says at its first fetch.
-        long resetStart = settings.autoOffsetResetEarliest() ? partitionLog.logStartOffset()
-                : partitionLog.highWatermark();
         persister.read(key, epoch).whenCompleteAsync((state, failure) -> {
             if (failure != null) {
                 // As Kafka's SharePartition fails its initialization (INVALID_REQUEST, a share partition never
@@ -180,9 +186,23 @@ public final class SharePartitionManager implements ShareStateDeletion, ShareSta
                 fetchPurgatory.checkAndComplete(key);
                 return;
             }
-            SharePartition loaded = state.snapshot() != null
-                    ? SharePartition.restored(key, clock, settings, state.snapshot())
-                    : SharePartition.startingAt(key, clock, settings, resetStart);
+            SharePartition loaded;
+            if (state.snapshot() != null) {
+                loaded = SharePartition.restored(key, clock, settings, state.snapshot());
+            } else {
+                // With no state yet, the share partition starts where share.auto.offset.reset says, as Kafka's
+                // SharePartition decides once the coordinator has answered.
+                OptionalLong start = settings.autoOffsetReset().startOffset(partitionLog, wallClockMs.getAsLong());
+                if (start.isEmpty()) {
+                    log.debug("No record of {} is recent enough for share partition {} ({}): not made yet",
+                            partitionLog.topicPartition(), key, settings.autoOffsetReset());
+                    loads.remove(key, load);
+                    load.complete(Errors.OFFSET_NOT_AVAILABLE); // Kafka's OffsetNotAvailableException
+                    fetchPurgatory.checkAndComplete(key);
+                    return;
+                }
+                loaded = SharePartition.startingAt(key, clock, settings, start.getAsLong());
+            }
             loaded.ledUnder(epoch, state.stateEpoch());
             partitions.put(key, loaded);
             altered.remove(key);

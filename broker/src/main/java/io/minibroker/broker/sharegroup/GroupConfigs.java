@@ -4,6 +4,7 @@ import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.config.ConfigKey;
 import io.minibroker.broker.config.GroupKeyRanges;
 import io.minibroker.broker.config.ResourceConfigsFile;
+import io.minibroker.broker.share.ShareAutoOffsetReset;
 import io.minibroker.broker.share.ShareGroupConfigs;
 import io.minibroker.broker.share.ShareGroupSettings;
 
@@ -293,11 +294,11 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
     }
 
     private String invalid(String name, String value) {
-        if (name.equals(SHARE_AUTO_OFFSET_RESET)) {
-            // Kafka 4.3 also takes by_duration:<ISO-8601 duration>; the share partitions here start only at the
-            // log's start or end, so it is refused rather than taken and ignored.
-            return value.trim().equals("latest") || value.trim().equals("earliest") ? null : "Invalid value " + value
-                    + " for configuration " + name + ": String must be one of: latest, earliest";
+        if (name.equals(SHARE_AUTO_OFFSET_RESET)) { // Kafka 4.3.1's ShareGroupAutoOffsetResetStrategy.Validator
+            String trimmed = value.trim();
+            return ShareAutoOffsetReset.parse(trimmed) != null ? null : "Invalid value " + trimmed
+                    + " for configuration " + name + ": Invalid value `" + trimmed + "` for configuration " + name
+                    + ". The value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'.";
         }
         if (name.equals(SHARE_ISOLATION_LEVEL)) { // Kafka's IsolationLevel names, as its ValidString takes them
             return value.trim().equals(READ_COMMITTED) || value.trim().equals(READ_UNCOMMITTED) ? null
@@ -377,8 +378,14 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
         Map<String, String> group = overrides.get(groupId);
         return new ShareGroupSettings(intValue(group, SHARE_RECORD_LOCK_DURATION_MS),
                 intValue(group, SHARE_DELIVERY_COUNT_LIMIT), intValue(group, SHARE_PARTITION_MAX_RECORD_LOCKS),
-                group != null && "earliest".equals(group.get(SHARE_AUTO_OFFSET_RESET)),
+                autoOffsetReset(group),
                 group != null && READ_COMMITTED.equals(group.get(SHARE_ISOLATION_LEVEL)));
+    }
+
+    /** share.auto.offset.reset for a group with these overrides (null for none): latest unless set (checked then). */
+    private static ShareAutoOffsetReset autoOffsetReset(Map<String, String> group) {
+        String value = group == null ? null : group.get(SHARE_AUTO_OFFSET_RESET);
+        return value == null ? ShareAutoOffsetReset.LATEST : ShareAutoOffsetReset.parse(value.trim());
     }
 
     /** An integer config's value for a group with these overrides (null for none). */

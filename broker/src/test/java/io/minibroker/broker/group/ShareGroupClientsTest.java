@@ -217,6 +217,56 @@ class ShareGroupClientsTest {
         }
     }
 
+    /**
+     * share.auto.offset.reset=by_duration:PT1M, as on a Kafka 4.3.1 node with the same records (2026-11-29): a share
+     * consumer gets the records stamped within the minute before its first fetch and none older; where every record
+     * is older, a new one is where it starts (fetches before it find nothing to start at: SharePartitionManagerTest).
+     */
+    @Test
+    void byDurationDeliversOnlyRecordsThatRecent() throws Exception {
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic("old-only", 1, (short) 1))).all().get();
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, GROUP), List.of(
+                    new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "by_duration:PT1M"),
+                            AlterConfigOp.OpType.SET)))).all().get();
+        }
+        long now = System.currentTimeMillis(); // the records' stamps, against the broker's wall clock
+        try (KafkaProducer<String, String> producer = producer()) {
+            producer.send(new ProducerRecord<>(TOPIC, 0, now - 600_000, null, "ten minutes old")).get();
+            producer.send(new ProducerRecord<>(TOPIC, 0, now - 300_000, null, "five minutes old")).get();
+            producer.send(new ProducerRecord<>(TOPIC, 0, now - 1_000, null, "a second old")).get();
+            producer.send(new ProducerRecord<>(TOPIC, 0, now + 1_000, null, "a second ahead")).get();
+            producer.send(new ProducerRecord<>("old-only", 0, now - 600_000, null, "old")).get();
+        }
+        assertThat(receivedFirst(shareConsumer(), 2)).containsExactly("a second old", "a second ahead");
+
+        KafkaShareConsumer<String, String> other = new KafkaShareConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ConsumerConfig.GROUP_ID_CONFIG, GROUP),
+                new StringDeserializer(), new StringDeserializer());
+        clients.add(other);
+        other.subscribe(List.of("old-only"));
+        try (KafkaProducer<String, String> producer = producer()) {
+            producer.send(new ProducerRecord<>("old-only", 0, System.currentTimeMillis(), null, "fresh")).get();
+        }
+        assertThat(receivedFirst(other, 1)).containsExactly("fresh");
+    }
+
+    private KafkaProducer<String, String> producer() {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()),
+                new StringSerializer(), new StringSerializer());
+    }
+
+    /** The values of the first polls' records, in order, once at least {@code count} have come. */
+    private static List<String> receivedFirst(KafkaShareConsumer<String, String> consumer, int count) {
+        List<String> received = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (received.size() < count) {
+            assertThat(System.nanoTime()).isLessThan(deadline);
+            consumer.poll(Duration.ofMillis(200)).forEach(r -> received.add(r.value()));
+        }
+        return received;
+    }
+
     @Test
     void shareAutoOffsetResetIsAGroupConfig() throws Exception {
         ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, GROUP);

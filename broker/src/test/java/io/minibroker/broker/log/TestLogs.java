@@ -32,6 +32,11 @@ public final class TestLogs {
 
     /** Appends one producer batch of records valued {@code value-0, value-1, ...} at timestamp 0, and releases it. */
     public static AppendResult appendBatchOf(PartitionLog log, int records) {
-        return TestBatches.append(log, "value", records, 0);
+        return appendBatchAt(log, records, 0);
+    }
+
+    /** The same, every record of the batch stamped {@code timestamp}. */
+    public static AppendResult appendBatchAt(PartitionLog log, int records, long timestamp) {
+        return TestBatches.append(log, "value", records, timestamp);
     }
 }

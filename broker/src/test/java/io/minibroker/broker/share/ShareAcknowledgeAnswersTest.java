@@ -71,8 +71,8 @@ class ShareAcknowledgeAnswersTest {
 
     /** The handlers over {@code persister}, on a node that leads the partition but names another node its leader. */
     private void serveWith(Persister persister) {
-        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
-        manager = new SharePartitionManager(clock, groupId -> earliest, persister, tp -> 0, 1000);
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, ShareAutoOffsetReset.EARLIEST, false);
+        manager = new SharePartitionManager(clock, clock::nowMs, groupId -> earliest, persister, tp -> 0, 1000);
         PartitionLeadership leadership = new TestLeadership(partition -> true, 1, ELSEWHERE);
         ShareSessionCache sessions = new ShareSessionCache(100);
         ShareLogs logs = new ShareLogs(topics, leadership);

@@ -65,8 +65,8 @@ class ShareFetchContinuationTest {
     void start() throws Exception {
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
         topics.create("t", 1, 1, Map.of(), false);
-        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
-        manager = new SharePartitionManager(new ManualClock(), groupId -> earliest, persister, tp -> 0, 1000);
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, ShareAutoOffsetReset.EARLIEST, false);
+        manager = new SharePartitionManager(new ManualClock(), () -> 0L, groupId -> earliest, persister, tp -> 0, 1000);
     }
 
     @AfterEach

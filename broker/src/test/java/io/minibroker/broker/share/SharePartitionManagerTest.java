@@ -72,8 +72,8 @@ class SharePartitionManagerTest {
     void start() throws Exception {
         topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dir", logDir.toString())), Clock.systemUTC());
         topics.create("t", 1, 1, Map.of(), false);
-        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
-        manager = new SharePartitionManager(clock, groupId -> earliest, noState, tp -> 0, 1000);
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, ShareAutoOffsetReset.EARLIEST, false);
+        manager = new SharePartitionManager(clock, clock::nowMs, groupId -> earliest, noState, tp -> 0, 1000);
     }
 
     @AfterEach
@@ -131,8 +131,8 @@ class SharePartitionManagerTest {
     @Test
     void aLoadsFailureIsToldOnceHoweverOftenTheSameFetchAsks() throws Exception {
         CompletableFuture<Persister.State> read = new CompletableFuture<>();
-        SharePartitionManager slow = new SharePartitionManager(clock,
-                groupId -> new ShareGroupSettings(30_000, 5, 2000, true, false), new NoStatePersister() {
+        SharePartitionManager slow = new SharePartitionManager(clock, clock::nowMs,
+                groupId -> new ShareGroupSettings(30_000, 5, 2000, ShareAutoOffsetReset.EARLIEST, false), new NoStatePersister() {
                     @Override
                     public CompletionStage<Persister.State> read(SharePartitionKey key, int leaderEpoch) {
                         return read;
@@ -221,8 +221,8 @@ class SharePartitionManagerTest {
         };
         ExecutorService eventLoop = Executors.newSingleThreadExecutor(task -> new Thread(task, "event-loop"));
         ExecutorService coordinator = Executors.newSingleThreadExecutor(task -> new Thread(task, "share-coordinator"));
-        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
-        SharePartitionManager loading = new SharePartitionManager(clock, groupId -> earliest, slow, tp -> 0, 1000);
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, ShareAutoOffsetReset.EARLIEST, false);
+        SharePartitionManager loading = new SharePartitionManager(clock, clock::nowMs, groupId -> earliest, slow, tp -> 0, 1000);
         try {
             append(1);
             UUID topicId = topics.get("t").orElseThrow().id();
@@ -312,8 +312,8 @@ class SharePartitionManagerTest {
     @Test
     void aLockExpiryIsWrittenWithTheStartOffsetItHadBeforeAndMovesItAfter() throws Exception {
         manager.close();
-        ShareGroupSettings twoDeliveries = new ShareGroupSettings(30_000, 2, 2000, true, false);
-        manager = new SharePartitionManager(clock, groupId -> twoDeliveries, noState, tp -> 0, 1000);
+        ShareGroupSettings twoDeliveries = new ShareGroupSettings(30_000, 2, 2000, ShareAutoOffsetReset.EARLIEST, false);
+        manager = new SharePartitionManager(clock, clock::nowMs, groupId -> twoDeliveries, noState, tp -> 0, 1000);
         append(10);
         SharePartition partition = loadedAndAcquiredByM(0, 9);
         clock.advance(30_000);
@@ -367,8 +367,8 @@ class SharePartitionManagerTest {
             }
         };
         append(1);
-        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
-        SharePartitionManager fenced = new SharePartitionManager(new ManualClock(), groupId -> earliest, fencing,
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, ShareAutoOffsetReset.EARLIEST, false);
+        SharePartitionManager fenced = new SharePartitionManager(new ManualClock(), () -> 0L, groupId -> earliest, fencing,
                 tp -> 0, 1000);
         try {
             SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
@@ -404,8 +404,8 @@ class SharePartitionManagerTest {
             }
         };
         append(10);
-        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
-        SharePartitionManager resetting = new SharePartitionManager(new ManualClock(), groupId -> earliest,
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, ShareAutoOffsetReset.EARLIEST, false);
+        SharePartitionManager resetting = new SharePartitionManager(new ManualClock(), () -> 0L, groupId -> earliest,
                 refusingOnce, tp -> 0, 1000);
         try {
             SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
@@ -442,8 +442,8 @@ class SharePartitionManagerTest {
             }
         };
         append(1);
-        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
-        SharePartitionManager failing = new SharePartitionManager(clock, groupId -> earliest, failingOnce, tp -> 0,
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, ShareAutoOffsetReset.EARLIEST, false);
+        SharePartitionManager failing = new SharePartitionManager(clock, clock::nowMs, groupId -> earliest, failingOnce, tp -> 0,
                 1000);
         try {
             SharePartitionKey key = new SharePartitionKey("g", topics.get("t").orElseThrow().id(), 0);
@@ -469,6 +469,62 @@ class SharePartitionManagerTest {
     }
 
     /**
+     * share.auto.offset.reset=by_duration:PT1H, as a Kafka 4.3.1 node did it (2026-11-29): a share partition with no
+     * state starts at the first record stamped within the hour before the broker's wall clock; while no record is
+     * that recent the fetch is answered OFFSET_NOT_AVAILABLE and no share partition is made (Kafka's group then has
+     * no start offset for it), and a later fetch, once a recent record has arrived, starts there.
+     */
+    @Test
+    void byDurationStartsAtTheFirstRecordThatRecentAndWaitsForOneWhileThereIsNone() throws Exception {
+        long now = 1_700_000_000_000L; // in the past: the log refuses timestamps over an hour ahead of its clock
+        ShareGroupSettings lastHour = new ShareGroupSettings(30_000, 5, 2000,
+                ShareAutoOffsetReset.parse("by_duration:PT1H"), false);
+        SharePartitionManager byDuration = new SharePartitionManager(clock, () -> now, groupId -> lastHour, noState,
+                tp -> 0, 1000);
+        UUID topicId = topics.get("t").orElseThrow().id();
+        ShareLogs logs = new ShareLogs(topics, PartitionLeadership.SINGLE_NODE);
+        try {
+            TestLogs.appendBatchAt(log(), 1, now - 7_200_000); // offset 0, two hours old
+            TestLogs.appendBatchAt(log(), 1, now - 3_600_001); // offset 1, just over the hour
+            ShareFetchWork tooOld = new ShareFetchWork(byDuration, logs, "g", "m",
+                    List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20, UNLIMITED, Map.of(),
+                    Map.of(), Runnable::run, LISTENER);
+            CompletableFuture<Struct> refused = new CompletableFuture<>();
+            byDuration.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, tooOld, refused),
+                    tooOld.watchKeys());
+            assertThat(refused).as("answered at once").isDone();
+            assertThat(new ShareFetchResponseView(refused.get()).responses().get(0).partitions().get(0).errorCode())
+                    .isEqualTo(Errors.OFFSET_NOT_AVAILABLE.code());
+            assertThat(byDuration.keysOf("g")).as("no share partition made").isEmpty();
+
+            TestLogs.appendBatchAt(log(), 1, now - 3_600_000); // offset 2, exactly an hour old
+            TestLogs.appendBatchAt(log(), 1, now); // offset 3
+            ShareFetchWork recent = new ShareFetchWork(byDuration, logs, "g", "m",
+                    List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20, UNLIMITED, Map.of(),
+                    Map.of(), Runnable::run, LISTENER);
+            CompletableFuture<Struct> answer = new CompletableFuture<>();
+            byDuration.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, recent, answer),
+                    recent.watchKeys());
+            assertThat(answer).isDone();
+            assertThat(acquired(answer.get())).containsExactly(List.of(2L, 3L));
+        } finally {
+            byDuration.close();
+        }
+    }
+
+    @Test
+    void byDurationLongerThanTheEpochStartsAtTheLogStart() {
+        TestLogs.appendBatchAt(log(), 1, 5);
+        TestLogs.appendBatchAt(log(), 1, 10);
+        assertThat(ShareAutoOffsetReset.parse("by_duration:P36500D").startOffset(log(), 1_000))
+                .hasValue(0);
+        assertThat(ShareAutoOffsetReset.parse("by_duration:PT0.001S").startOffset(log(), 10)).hasValue(1);
+        assertThat(ShareAutoOffsetReset.parse("by_duration:PT0S").startOffset(log(), 11)).isEmpty();
+        assertThat(ShareAutoOffsetReset.EARLIEST.startOffset(log(), 11)).hasValue(0);
+        assertThat(ShareAutoOffsetReset.LATEST.startOffset(log(), 11)).hasValue(2);
+    }
+
+    /**
      * A fetch that started a load which fails before the fetch is parked answers the error (Kafka's ShareFetch keeps
      * the partitions whose initialization failed as erroneous), not nothing after its MaxWaitMs: the failure is the
      * fetch's own, not the manager's only while the purgatory is checked at the failure (when this fetch was not
@@ -486,8 +542,8 @@ class SharePartitionManagerTest {
             }
         };
         append(1);
-        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, true, false);
-        SharePartitionManager loading = new SharePartitionManager(clock, groupId -> earliest, slow, tp -> 0, 1000);
+        ShareGroupSettings earliest = new ShareGroupSettings(30_000, 5, 2000, ShareAutoOffsetReset.EARLIEST, false);
+        SharePartitionManager loading = new SharePartitionManager(clock, clock::nowMs, groupId -> earliest, slow, tp -> 0, 1000);
         try {
             UUID topicId = topics.get("t").orElseThrow().id();
             ShareFetchWork work = new ShareFetchWork(loading, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE),

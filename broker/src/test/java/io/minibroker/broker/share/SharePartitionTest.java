@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SharePartitionTest {
 
     private static final SharePartitionKey KEY = new SharePartitionKey("g", UUID.randomUUID(), 0);
-    private static final ShareGroupSettings SETTINGS = new ShareGroupSettings(30_000, 3, 100, false, false);
+    private static final ShareGroupSettings SETTINGS = new ShareGroupSettings(30_000, 3, 100, ShareAutoOffsetReset.LATEST, false);
 
     private final ManualClock clock = new ManualClock();
 
@@ -182,7 +182,7 @@ class SharePartitionTest {
 
     @Test
     void theWindowStopsAtTheRecordLockLimitUntilTheStartOffsetMoves() {
-        SharePartition partition = partition(new ShareGroupSettings(30_000, 5, 100, false, false));
+        SharePartition partition = partition(new ShareGroupSettings(30_000, 5, 100, ShareAutoOffsetReset.LATEST, false));
         assertThat(acquire(partition, "a", 1000, records(0, 199))).containsExactly(new AcquiredRecords(0, 99, 1));
         assertThat(partition.canAcquire(200)).isFalse();
         assertThat(acknowledge(partition, "a", List.of(ack(0, 9, AcknowledgeType.ACCEPT))).error()).isEqualTo(Errors.NONE);
@@ -214,7 +214,7 @@ class SharePartitionTest {
 
     @Test
     void aBatchAcquiredWholeMayTakeTheWindowPastItsLimitAfterWhichOnlyReleasedRecordsAreAcquired() {
-        SharePartition partition = partition(new ShareGroupSettings(30_000, 5, 10, false, false));
+        SharePartition partition = partition(new ShareGroupSettings(30_000, 5, 10, ShareAutoOffsetReset.LATEST, false));
         List<long[]> log = List.of(new long[] {0, 7}, new long[] {8, 15}, new long[] {16, 23});
         assertThat(partition.acquire("a", ShareAcquireMode.BATCH_OPTIMIZED, 100, 100, log, offset -> false))
                 .containsExactly(new AcquiredRecords(0, 15, 1));
@@ -226,7 +226,7 @@ class SharePartitionTest {
 
     @Test
     void recordsDeliveredOftenComeInSmallerFetchesAndALastDeliveryComesAlone() {
-        SharePartition partition = partition(new ShareGroupSettings(30_000, 5, 100, false, false));
+        SharePartition partition = partition(new ShareGroupSettings(30_000, 5, 100, ShareAutoOffsetReset.LATEST, false));
         List<long[]> oneBatch = List.<long[]>of(new long[] {0, 7});
         for (int delivery = 1; delivery <= 3; delivery++) {
             assertThat(acquire(partition, "a", 100, oneBatch)).containsExactly(new AcquiredRecords(0, 7, delivery));
@@ -270,7 +270,7 @@ class SharePartitionTest {
     void aLockRenewedAfterTheLockDurationShrankExpiresAtItsNewDeadline() {
         SharePartition partition = partition(SETTINGS);
         acquire(partition, "a", 10, records(0, 0)); // locked until 30 000
-        partition.updateSettings(new ShareGroupSettings(5_000, 3, 100, false, false));
+        partition.updateSettings(new ShareGroupSettings(5_000, 3, 100, ShareAutoOffsetReset.LATEST, false));
         clock.advance(1_000);
         assertThat(acknowledge(partition, "a", List.of(ack(0, 0, AcknowledgeType.RENEW))).error()).isEqualTo(Errors.NONE);
         clock.advance(4_999);

@@ -1,10 +1,12 @@
 package io.minibroker.broker.sharegroup;
 
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.share.ShareAutoOffsetReset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,6 +65,38 @@ class GroupConfigsTest {
                 + " configuration share.renew.acknowledge.enable: Expected value to be either true or false");
         assertThat(problem("share.assignor.offload.enable", "true"))
                 .isEqualTo("Unknown group config name: share.assignor.offload.enable");
+    }
+
+    /**
+     * share.auto.offset.reset as a Kafka 4.3.1 node answered IncrementalAlterConfigs for each value (2026-11-29):
+     * lower-case words only, a duration as java.time.Duration reads it, not negative; the value trimmed.
+     */
+    @Test
+    void shareAutoOffsetResetTakesKafkasWordsAndDurations() {
+        for (String taken : new String[] {"latest", "earliest", " latest ", "by_duration:PT1M", "by_duration:pt1m",
+                "by_duration:PT0S", "by_duration:P2DT3H"}) {
+            assertThat(problem("share.auto.offset.reset", taken)).as(taken).isNull();
+        }
+        for (String refused : new String[] {"by_duration", "by_duration:", "by_duration:xx", "by_duration:-PT1H",
+                "none", "LATEST", "BY_DURATION:PT1M"}) {
+            assertThat(problem("share.auto.offset.reset", refused)).as(refused).isEqualTo("Invalid value " + refused
+                    + " for configuration share.auto.offset.reset: Invalid value `" + refused + "` for configuration"
+                    + " share.auto.offset.reset. The value must be either 'earliest', 'latest' or of the format"
+                    + " 'by_duration:<PnDTnHnMn.nS>'.");
+        }
+    }
+
+    @Test
+    void aGroupsSettingsCarryItsResetStrategy() {
+        GroupConfigs configs = GroupConfigs.open(BrokerConfig.of(Map.of()), dir);
+        assertThat(configs.settings("g").autoOffsetReset()).isEqualTo(ShareAutoOffsetReset.LATEST);
+
+        assertThat(configs.replace("g", Map.of("share.auto.offset.reset", " by_duration:PT90M "), false).message())
+                .isNull();
+
+        assertThat(configs.settings("g").autoOffsetReset()).isEqualTo(
+                new ShareAutoOffsetReset(ShareAutoOffsetReset.Strategy.BY_DURATION, Duration.ofMinutes(90)));
+        assertThat(configs.settings("other").autoOffsetReset()).isEqualTo(ShareAutoOffsetReset.LATEST);
     }
 
     @Test
