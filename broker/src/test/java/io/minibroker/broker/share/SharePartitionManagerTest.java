@@ -92,6 +92,14 @@ class SharePartitionManagerTest {
         }
     }
 
+    /** A fetch of group g's member m through {@code partitions}, waiting for one byte. */
+    private ShareFetchWork workOf(SharePartitionManager partitions) {
+        UUID topicId = topics.get("t").orElseThrow().id();
+        return new ShareFetchWork(partitions, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), "g", "m",
+                List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20, UNLIMITED, Map.of(),
+                Map.of(), Runnable::run, LISTENER);
+    }
+
     private ShareFetchWork work(String groupId, int minBytes) {
         UUID topicId = topics.get("t").orElseThrow().id();
         return new ShareFetchWork(manager, new ShareLogs(topics, PartitionLeadership.SINGLE_NODE), groupId, "m",
@@ -481,14 +489,10 @@ class SharePartitionManagerTest {
                 ShareAutoOffsetReset.parse("by_duration:PT1H"), false);
         SharePartitionManager byDuration = new SharePartitionManager(clock, () -> now, groupId -> lastHour, noState,
                 tp -> 0, 1000);
-        UUID topicId = topics.get("t").orElseThrow().id();
-        ShareLogs logs = new ShareLogs(topics, PartitionLeadership.SINGLE_NODE);
         try {
             TestLogs.appendBatchAt(log(), 1, now - 7_200_000); // offset 0, two hours old
             TestLogs.appendBatchAt(log(), 1, now - 3_600_001); // offset 1, just over the hour
-            ShareFetchWork tooOld = new ShareFetchWork(byDuration, logs, "g", "m",
-                    List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20, UNLIMITED, Map.of(),
-                    Map.of(), Runnable::run, LISTENER);
+            ShareFetchWork tooOld = workOf(byDuration);
             CompletableFuture<Struct> refused = new CompletableFuture<>();
             byDuration.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, tooOld, refused),
                     tooOld.watchKeys());
@@ -499,9 +503,7 @@ class SharePartitionManagerTest {
 
             TestLogs.appendBatchAt(log(), 1, now - 3_600_000); // offset 2, exactly an hour old
             TestLogs.appendBatchAt(log(), 1, now); // offset 3
-            ShareFetchWork recent = new ShareFetchWork(byDuration, logs, "g", "m",
-                    List.of(new TopicIdPartition(topicId, 0)), TopicRights.ALL, 1, 10_000, 1 << 20, UNLIMITED, Map.of(),
-                    Map.of(), Runnable::run, LISTENER);
+            ShareFetchWork recent = workOf(byDuration);
             CompletableFuture<Struct> answer = new CompletableFuture<>();
             byDuration.fetchPurgatory().tryCompleteElseWatch(new DelayedShareFetch(10_000, recent, answer),
                     recent.watchKeys());
