@@ -132,7 +132,7 @@ class MetadataQuorumControllersCommandTest {
 
     /**
      * A cluster's broker has the controller answer: at kraft.version 0 as the static quorum; at kraft.version 1 the
-     * controller is the voter known by its own directory id, and its brokers observe it without one.
+     * controller is the voter known by its own directory id, and its brokers observe it by theirs.
      */
     @Test
     void aClustersBrokerHasTheControllerRefuseThemAtBothLevels() throws Exception {
@@ -151,7 +151,7 @@ class MetadataQuorumControllersCommandTest {
                         .toCompletableFuture().join().observers().size() == 1, "broker 1 observes the controller");
             }
             assertThat(replication(bootstrap)).containsExactly(List.of(String.valueOf(controllerId), controller,
-                    "Leader"), List.of("1", ZERO_DIRECTORY, "Observer"));
+                    "Leader"), List.of("1", directoryId(cluster.logDir(1)), "Observer"));
             assertRefused(removeController(bootstrap, controllerId, controller), VOTER_NOT_FOUND
                     + "Cannot remove voter ReplicaKey(id=" + controllerId + ", directoryId=" + controller
                     + ") from the set of voters [ReplicaKey(id=" + controllerId + ", directoryId=" + controller + ")]");

@@ -127,15 +127,20 @@ class DescribeQuorumTest {
             assertThat(quorum.nodes()).containsOnlyKeys(MiniCluster.CONTROLLER_ID);
             assertThat(quorum.nodes().get(MiniCluster.CONTROLLER_ID).endpoints()).singleElement()
                     .satisfies(endpoint -> assertThat(endpoint.listener()).isEqualTo("CONTROLLER"));
+            // Each broker fetches naming its log directory's id, as Kafka's brokers name their metadata directory's:
+            // DescribeQuorum shows it at either kraft.version, as a Kafka 4.3.1 node showed its broker's.
+            List<Uuid> brokerDirectories = List.of(Uuid.fromString(TestBrokers.directoryId(cluster.logDir(1))),
+                    Uuid.fromString(TestBrokers.directoryId(cluster.logDir(2))));
+            assertThat(quorum.observers()).extracting(QuorumInfo.ReplicaState::replicaDirectoryId)
+                    .containsExactlyElementsOf(brokerDirectories);
 
-            // At kraft.version 1 the voter is known by the controller's directory id; the brokers fetch the image
-            // without one, so that the observers keep the zero id.
+            // At kraft.version 1 the voter is known by the controller's directory id.
             TestBrokers.upgradeKraftVersion(admin);
             QuorumInfo upgraded = admin.describeMetadataQuorum().quorumInfo().get();
             assertThat(upgraded.voters()).singleElement().satisfies(voter -> assertThat(voter.replicaDirectoryId())
                     .isEqualTo(Uuid.fromString(TestBrokers.directoryId(cluster.logDir(MiniCluster.CONTROLLER_ID)))));
             assertThat(upgraded.observers()).extracting(QuorumInfo.ReplicaState::replicaDirectoryId)
-                    .containsOnly(Uuid.ZERO_UUID);
+                    .containsExactlyElementsOf(brokerDirectories);
         }
     }
 
