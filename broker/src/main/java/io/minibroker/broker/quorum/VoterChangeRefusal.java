@@ -108,8 +108,8 @@ record VoterChangeRefusal(Errors error, String message) {
     /**
      * The refusal of the new voter {@code voter} for its answer to ApiVersions, as Kafka's AddVoterHandler judges it:
      * an error it answered (or its connection's); kraft.version levels that do not include the finalized one,
-     * printed as Kafka prints them (without the closing parenthesis when the voter names a range); else, since no
-     * node ever fetches under a voter's key here (see {@link VoterSet}), a replica that is not caught up.
+     * printed as Kafka prints them (without the closing parenthesis when the voter names a range); else a replica
+     * that is not caught up, as none is here.
      */
     static VoterChangeRefusal ofNewVoter(ReplicaKey voter, NewVoterApiVersions.Answer answer, short kraftVersion) {
         if (answer.error() != Errors.NONE) {
@@ -126,7 +126,8 @@ record VoterChangeRefusal(Errors error, String message) {
         }
         // Kafka wants the new voter caught up: fetching the metadata log from the leader under this id and directory
         // id, the last fetch within an hour. None ever is here: this broker's other nodes follow the controller's
-        // image, not a log, so no replica under a voter's key exists, as on Kafka for a node that never fetched.
+        // image, not a log, and none could vote, so none is taken for a caught-up replica, not even a broker named
+        // by the id and directory id its image fetches carry (which Kafka would take for one, and go on to add).
         return new VoterChangeRefusal(Errors.REQUEST_TIMED_OUT,
                 "Aborted add voter operation for " + voter + " since it is lagging behind");
     }
