@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.Reader;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,8 +36,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 22 and 23; its own ids in place of these): {@code describe --replication} shows the voter's directory id, and
  * {@code describe --status} names it among the voters; remove-controller answers VoterNotFoundException for any voter
  * with a directory id (the node itself too, the last voter) and still "didn't include a valid voter" for the zero
- * id; add-controller answers DuplicateVoterException for the voter's id and, for another id on the quorum's listener,
- * TimeoutException "... since it is lagging behind", as that node did for a controller that had never fetched;
+ * id; add-controller answers DuplicateVoterException for the voter's id and, for another id, what that node answered
+ * once it had asked the new controller for its ApiVersions on the quorum's listener: "... since API_VERSIONS returned
+ * an error BROKER_NOT_AVAILABLE" where nothing listened, and TimeoutException "... since it is lagging behind" from a
+ * node that answered (a Kafka broker's listener there, a minibroker's here) but had never fetched;
  * {@code kafka-features downgrade} of kraft.version is refused with Kafka's words.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
@@ -50,6 +53,9 @@ class MetadataQuorumControllersCommandTest {
     private static final String VOTER_NOT_FOUND = "org.apache.kafka.common.errors.VoterNotFoundException: ";
     /** The directory id the controllers' properties below have in their meta.properties. */
     private static final String SOME_DIRECTORY = "5c3cAsQr9k-gxaawpdHgsQ";
+    /** What Kafka 4.3.1 printed for a new controller whose endpoint nothing listened on, "for since" its words. */
+    private static final String NOT_REACHED = "org.apache.kafka.common.errors.TimeoutException: Aborted add voter"
+            + " operation for since API_VERSIONS returned an error BROKER_NOT_AVAILABLE";
     private static final String ADDITION_UNSUPPORTED = "org.apache.kafka.common.errors.UnsupportedVersionException:"
             + " Cluster doesn't support adding voter because the kraft.version feature is 0";
 
@@ -112,9 +118,10 @@ class MetadataQuorumControllersCommandTest {
             assertRefused(addController(bootstrap, controllerConfig(1, 36503)), "org.apache.kafka.common.errors"
                     + ".DuplicateVoterException: The voter id for ReplicaKey(id=1, directoryId=" + SOME_DIRECTORY
                     + ") is already part of the set of voters [ReplicaKey(id=1, directoryId=" + own + ")].");
-            assertRefused(addController(bootstrap, controllerConfig(2, 36504)), "org.apache.kafka.common.errors"
-                    + ".TimeoutException: Aborted add voter operation for ReplicaKey(id=2, directoryId="
-                    + SOME_DIRECTORY + ") since it is lagging behind");
+            assertRefused(addController(bootstrap, controllerConfig(2, unusedPort())), NOT_REACHED);
+            assertRefused(addController(bootstrap, controllerConfig(2, broker.broker().boundPort("PLAINTEXT"))),
+                    "org.apache.kafka.common.errors.TimeoutException: Aborted add voter operation for ReplicaKey(id=2,"
+                            + " directoryId=" + SOME_DIRECTORY + ") since it is lagging behind");
 
             assertThat(KafkaTool.runExiting(1, FeatureCommand.class, "--bootstrap-server", bootstrap, "downgrade",
                     "--feature", "kraft.version=0")).isEqualTo("Could not downgrade kraft.version to 0. The update"
@@ -125,7 +132,7 @@ class MetadataQuorumControllersCommandTest {
 
     /**
      * A cluster's broker has the controller answer: at kraft.version 0 as the static quorum; at kraft.version 1 the
-     * controller is the voter known by its own directory id, and its brokers observe it without one.
+     * controller is the voter known by its own directory id, and its brokers observe it by theirs.
      */
     @Test
     void aClustersBrokerHasTheControllerRefuseThemAtBothLevels() throws Exception {
@@ -144,13 +151,14 @@ class MetadataQuorumControllersCommandTest {
                         .toCompletableFuture().join().observers().size() == 1, "broker 1 observes the controller");
             }
             assertThat(replication(bootstrap)).containsExactly(List.of(String.valueOf(controllerId), controller,
-                    "Leader"), List.of("1", ZERO_DIRECTORY, "Observer"));
+                    "Leader"), List.of("1", directoryId(cluster.logDir(1)), "Observer"));
             assertRefused(removeController(bootstrap, controllerId, controller), VOTER_NOT_FOUND
                     + "Cannot remove voter ReplicaKey(id=" + controllerId + ", directoryId=" + controller
                     + ") from the set of voters [ReplicaKey(id=" + controllerId + ", directoryId=" + controller + ")]");
-            assertRefused(addController(bootstrap, controllerConfig(2, 36505)), "org.apache.kafka.common.errors"
-                    + ".TimeoutException: Aborted add voter operation for ReplicaKey(id=2, directoryId="
-                    + SOME_DIRECTORY + ") since it is lagging behind");
+            assertRefused(addController(bootstrap, controllerConfig(2, unusedPort())), NOT_REACHED);
+            assertRefused(addController(bootstrap, controllerConfig(2, cluster.node(1).boundPort("PLAINTEXT"))),
+                    "org.apache.kafka.common.errors.TimeoutException: Aborted add voter operation for ReplicaKey(id=2,"
+                            + " directoryId=" + SOME_DIRECTORY + ") since it is lagging behind");
         }
     }
 
@@ -176,6 +184,13 @@ class MetadataQuorumControllersCommandTest {
     private static void assertRefused(KafkaToolProcess.Output output, String refusal) {
         assertThat(output.stdout()).isEmpty();
         assertThat(output.stderr().lines().findFirst()).as(output.stderr()).hasValue(refusal);
+    }
+
+    /** A port nothing listens on (one just freed). */
+    private static int unusedPort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     /** A directory's directory.id, from its meta.properties. */

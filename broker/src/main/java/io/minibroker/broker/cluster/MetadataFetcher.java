@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
@@ -60,6 +61,8 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
     private final NodeChannel controller;
     private final NodeChannel changes;
     private final int nodeId;
+    /** This broker's metadata directory's id, which its fetch names as Kafka's brokers name theirs. */
+    private final UUID directoryId;
     private final String interBrokerListener;
     private final Consumer<ClusterMetadata> onImage;
     private final Consumer<SecurityRecords.Snapshot> onSecurity;
@@ -83,18 +86,21 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
     /**
      * @param controller          where images are fetched
      * @param changes             where the fetch that waits for a change parks: a connection of its own
+     * @param directoryId         the directory id of this broker's first log directory, Kafka's metadata log
+     *                            directory by default: the observer DescribeQuorum shows is known by it
      * @param interBrokerListener the listener whose endpoints {@code onImage} is given: replica fetchers connect
      *                            to a leader there, never at the address a client was told
      * @param onImage             given each image fetched, in order, before any later one
      * @param onSecurity          given the ACLs, SCRAM credentials and group configs of an image fetched, in
      *                            order, after its topics, when they differ from those it was last given
      */
-    public MetadataFetcher(NodeChannel controller, NodeChannel changes, int nodeId,
+    public MetadataFetcher(NodeChannel controller, NodeChannel changes, int nodeId, UUID directoryId,
                            String interBrokerListener, Consumer<ClusterMetadata> onImage,
                            Consumer<SecurityRecords.Snapshot> onSecurity) {
         this.controller = controller;
         this.changes = changes;
         this.nodeId = nodeId;
+        this.directoryId = directoryId;
         this.interBrokerListener = interBrokerListener;
         this.onImage = onImage;
         this.onSecurity = onSecurity;
@@ -155,7 +161,7 @@ public final class MetadataFetcher implements BrokerDirectory, AutoCloseable {
         FetchRequestView request = new FetchRequestView().maxWaitMs(FETCH_MAX_WAIT_MS).minBytes(1);
         request.replicaState().replicaId(nodeId).replicaEpoch(-1);
         request.addTopic().topic(METADATA_TOPIC).topicId(TopicIds.METADATA_TOPIC_ID)
-                .addPartition().partition(0).fetchOffset(known);
+                .addPartition().partition(0).fetchOffset(known).replicaDirectoryId(directoryId);
         FetchResponseView response = new FetchResponseView(changes.send(ApiKey.FETCH, request.struct()));
         Errors error = Errors.forCode(response.errorCode());
         if (error != Errors.NONE || response.responses().isEmpty()

@@ -129,6 +129,12 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> BROKER_SESSION_TIMEOUT_MS = intKey("broker.session.timeout.ms", 9000, 1);
     /** How long a request forwarded to the controller waits for its answer, Kafka's key and default. */
     public static final ConfigKey<Integer> CONTROLLER_SOCKET_TIMEOUT_MS = intKey("controller.socket.timeout.ms", 30_000, 1);
+    /**
+     * How long the quorum's leader waits for a voter it is asked to add (AddRaftVoter) to answer its ApiVersions,
+     * Kafka's key, default and range (0: not at all).
+     */
+    public static final ConfigKey<Integer> CONTROLLER_QUORUM_REQUEST_TIMEOUT_MS =
+            intKey("controller.quorum.request.timeout.ms", 2000, 0);
     /** Only false, Kafka's default: a leader is only ever elected from the ISR, so nothing acknowledged is lost. */
     public static final ConfigKey<Boolean> UNCLEAN_LEADER_ELECTION_ENABLE = new ConfigKey<>(
             "unclean.leader.election.enable", ConfigKey::parseBoolean, false, enabled -> !enabled,
@@ -414,7 +420,8 @@ public final class BrokerConfig {
             MAX_CONNECTIONS_PER_IP_OVERRIDES, MAX_CONNECTION_CREATION_RATE, METRICS_PORT, METRICS_HOST, CONTROLS_PORT,
             CONTROLS_HOST, BROKER_RACK, PROCESS_ROLES,
             CONTROLLER_QUORUM_VOTERS, CONTROLLER_LISTENER_NAMES, BROKER_HEARTBEAT_INTERVAL_MS,
-            BROKER_SESSION_TIMEOUT_MS, CONTROLLER_SOCKET_TIMEOUT_MS, UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
+            BROKER_SESSION_TIMEOUT_MS, CONTROLLER_SOCKET_TIMEOUT_MS, CONTROLLER_QUORUM_REQUEST_TIMEOUT_MS,
+            UNCLEAN_LEADER_ELECTION_ENABLE, AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, REPLICA_LAG_TIME_MAX_MS, REPLICA_SELECTOR_CLASS,
             REPLICA_FETCH_WAIT_MAX_MS, REPLICA_FETCH_MIN_BYTES,
             REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES, REPLICA_FETCH_BACKOFF_MS,

@@ -25,6 +25,7 @@ import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.config.Endpoint;
 import io.minibroker.broker.quorum.AddRaftVoterHandler;
+import io.minibroker.broker.quorum.NewVoterApiVersions;
 import io.minibroker.broker.quorum.DescribeQuorumHandler;
 import io.minibroker.broker.quorum.RemoveRaftVoterHandler;
 import io.minibroker.broker.quorum.VoterSet;
@@ -79,6 +80,7 @@ public final class ControllerApis {
      * @param mutationQuotas the clients' controller_mutation_rate, by the principal and client id of each request
      *                       forwarded in an envelope
      * @param followers how far each broker follows the image: DescribeQuorum's observers
+     * @param newVoter how AddRaftVoter asks a new voter for its ApiVersions, on the controller listener
      * @param features the cluster's finalized features, which brokers forward UpdateFeatures to; each change moves
      *                 the image version on itself
      * @param elr      KIP-966's rules for {@code brokerConfigs} while ELR is on, kept by changes of either
@@ -96,6 +98,7 @@ public final class ControllerApis {
                                        ClientQuotas clientQuotas, ControllerMutationQuotas mutationQuotas,
                                        FinalizedFeatures features, EligibleLeaderReplicasSafety elr,
                                        MetadataFollowers followers, VoterSet voters,
+                                       NewVoterApiVersions newVoter,
                                        ClientMetricsSubscriptions clientMetrics, DelegationTokens tokens,
                                        LongSupplier wallClockMs) {
         BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.atController(brokerConfigs, elr)::persist;
@@ -147,7 +150,7 @@ public final class ControllerApis {
                         version.current(), List.of(new Endpoint(config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES)
                                 .get(0), config.controllerVoter().host(), config.controllerVoter().port())))))
                 .add(ApiKey.ADD_RAFT_VOTER, new AddRaftVoterHandler(clusterId,
-                        () -> config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).get(0), voters))
+                        () -> config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES).get(0), voters, newVoter))
                 .add(ApiKey.REMOVE_RAFT_VOTER, new RemoveRaftVoterHandler(clusterId, voters));
         // The security changes brokers forward: saved on the disk thread, then the image's version moves on, so
         // that every broker fetches them.

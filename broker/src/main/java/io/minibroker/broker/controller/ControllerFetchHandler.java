@@ -78,7 +78,7 @@ public final class ControllerFetchHandler implements ApiHandler {
         int broker = fetch.replicaState().replicaId() >= 0 ? fetch.replicaState().replicaId() : fetch.replicaId();
         if (broker >= 0) {
             version.appliedBy(broker, asked.fetchOffset());
-            followers.fetched(broker, asked.fetchOffset(), version.current());
+            followers.fetched(broker, asked.replicaDirectoryId(), asked.fetchOffset(), version.current());
         }
         return version.awaitChange(asked.fetchOffset(), fetch.maxWaitMs()).thenApply(current -> {
             metadataPartition(response).highWatermark(current).lastStableOffset(current)

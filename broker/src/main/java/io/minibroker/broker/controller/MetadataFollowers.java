@@ -7,6 +7,7 @@ import io.minibroker.broker.quorum.ReplicaKey;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
@@ -30,11 +31,13 @@ public final class MetadataFollowers {
         this.wallClockMs = wallClockMs;
     }
 
-    /** Broker {@code brokerId} fetched, having applied {@code appliedVersion} while the image is at {@code current}. */
-    public void fetched(int brokerId, long appliedVersion, long current) {
+    /**
+     * Broker {@code brokerId} fetched, naming its metadata directory's id ({@link ReplicaKey#NO_DIRECTORY} for none),
+     * having applied {@code appliedVersion} while the image is at {@code current}.
+     */
+    public void fetched(int brokerId, UUID directoryId, long appliedVersion, long current) {
         long now = wallClockMs.getAsLong();
-        // A broker's metadata fetch names no directory id (Kafka's brokers name their metadata directory's).
-        followers.compute(brokerId, (id, last) -> new QuorumReport.Replica(id, ReplicaKey.NO_DIRECTORY,
+        followers.compute(brokerId, (id, last) -> new QuorumReport.Replica(id, directoryId,
                 appliedVersion, now, appliedVersion >= current ? now : last == null ? -1 : last.lastCaughtUpMs()));
     }
 

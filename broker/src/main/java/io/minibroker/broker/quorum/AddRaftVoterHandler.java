@@ -22,47 +22,75 @@ import java.util.function.Supplier;
  * on a single node and at a cluster's controller (brokers forward it there, as Kafka's do). Refused as a Kafka 4.3.1
  * quorum of this one voter refuses it at the finalized kraft.version ({@link VoterChangeRefusal}); between the voter's
  * check and kraft.version's, Kafka's check that the new voter names an endpoint on the quorum's default listener, the
- * listener the leader's own Raft traffic goes by.
+ * listener the leader's own Raft traffic goes by. A new voter id at kraft.version 1 is then asked for its ApiVersions
+ * on that endpoint, as Kafka's leader asks it ({@link NewVoterApiVersions}), and answered from what it answers; no
+ * other change is taken meanwhile.
  */
 public final class AddRaftVoterHandler implements ApiHandler {
 
     private final String clusterId;
     private final Supplier<String> defaultListener;
     private final VoterSet voters;
+    private final NewVoterApiVersions newVoter;
 
     /**
      * @param defaultListener the listener Kafka's message names: its first {@code controller.listener.names}
      */
-    public AddRaftVoterHandler(String clusterId, Supplier<String> defaultListener, VoterSet voters) {
+    public AddRaftVoterHandler(String clusterId, Supplier<String> defaultListener, VoterSet voters,
+                               NewVoterApiVersions newVoter) {
         this.clusterId = clusterId;
         this.defaultListener = defaultListener;
         this.voters = voters;
+        this.newVoter = newVoter;
     }
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         AddRaftVoterRequestView add = new AddRaftVoterRequestView(request.body());
+        Map<String, InetSocketAddress> endpoints = endpoints(add);
+        String listenerName = defaultListener.get();
+        String listener = normalised(listenerName);
         VoterChangeRefusal refusal = VoterChangeRefusal.of(VoterChangeRefusal.Change.ADD, clusterId, add.clusterId(),
-                add.voterId(), add.voterDirectoryId(), () -> refusalOfEndpoints(add), voters);
-        return CompletableFuture.completedFuture(new AddRaftVoterResponseView()
-                .errorCode(refusal.error().code()).errorMessage(refusal.message()).struct());
+                add.voterId(), add.voterDirectoryId(), () -> endpoints.containsKey(listener) ? null
+                        : refusalOfEndpoints(endpoints, listener), voters);
+        if (refusal != null) {
+            return CompletableFuture.completedFuture(answer(refusal));
+        }
+        // Another addition may have begun since the check: Kafka's leader, one event at a time, would have seen it.
+        if (!voters.beginChange()) {
+            return CompletableFuture.completedFuture(answer(VoterChangeRefusal.PENDING));
+        }
+        ReplicaKey voter = new ReplicaKey(add.voterId(), add.voterDirectoryId());
+        return newVoter.ask(endpoints.get(listener), listenerName).handle((answered, timedOut) -> {
+            voters.endChange();
+            return answer(timedOut != null ? VoterChangeRefusal.TIMED_OUT
+                    : VoterChangeRefusal.ofNewVoter(voter, answered, voters.kraftVersion()));
+        });
+    }
+
+    private static Struct answer(VoterChangeRefusal refusal) {
+        return new AddRaftVoterResponseView().errorCode(refusal.error().code()).errorMessage(refusal.message())
+                .struct();
     }
 
     /**
-     * The refusal of a voter without an endpoint on the default listener, printed as Kafka prints them: its Endpoints
-     * (a HashMap from each listener's normalised name, whose hash is its name's, to an unresolved address, so
-     * that a HashMap of the names iterates in its order) and its ListenerName.
+     * The voter's endpoints as Kafka reads them: a HashMap from each listener's normalised name, whose hash is its
+     * name's, to an unresolved address, so that a HashMap of the names iterates in its order.
      */
-    private VoterChangeRefusal refusalOfEndpoints(AddRaftVoterRequestView add) {
+    private static Map<String, InetSocketAddress> endpoints(AddRaftVoterRequestView add) {
         Map<String, InetSocketAddress> endpoints = new HashMap<>(add.listeners().size());
         for (AddRaftVoterRequestView.Listener listener : add.listeners()) {
             endpoints.put(normalised(listener.name()), InetSocketAddress.createUnresolved(listener.host(),
                     listener.port()));
         }
-        String listener = normalised(defaultListener.get());
-        if (endpoints.containsKey(listener)) {
-            return null;
-        }
+        return endpoints;
+    }
+
+    /**
+     * The refusal of a voter without an endpoint on the default listener, printed as Kafka prints them: its Endpoints
+     * and its ListenerName.
+     */
+    private static VoterChangeRefusal refusalOfEndpoints(Map<String, InetSocketAddress> endpoints, String listener) {
         StringJoiner printed = new StringJoiner(", ", "Endpoints(endpoints={", "})");
         endpoints.forEach((name, address) -> printed.add(listenerName(name) + "=" + address));
         return new VoterChangeRefusal(Errors.INVALID_REQUEST, String.format(

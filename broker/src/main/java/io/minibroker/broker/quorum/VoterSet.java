@@ -4,6 +4,7 @@ import io.minibroker.broker.feature.Feature;
 import io.minibroker.broker.feature.FinalizedFeatures;
 
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The quorum's voters as their leader knows them: one, this node (a single node, or a cluster's controller; see
@@ -19,6 +20,7 @@ public final class VoterSet {
     private final int leaderId;
     private final UUID leaderDirectoryId;
     private final FinalizedFeatures features;
+    private final AtomicBoolean changePending = new AtomicBoolean();
 
     public VoterSet(int leaderId, UUID leaderDirectoryId, FinalizedFeatures features) {
         this.leaderId = leaderId;
@@ -39,5 +41,20 @@ public final class VoterSet {
     /** The leader as the quorum knows it now. */
     public ReplicaKey leader() {
         return leader(kraftVersion());
+    }
+
+    /** Whether a change of the voters is under way: every other change is refused until it ends. */
+    boolean changePending() {
+        return changePending.get();
+    }
+
+    /** Starts a change of the voters; false if one is under way already. */
+    boolean beginChange() {
+        return changePending.compareAndSet(false, true);
+    }
+
+    /** Ends the change under way. */
+    void endChange() {
+        changePending.set(false);
     }
 }

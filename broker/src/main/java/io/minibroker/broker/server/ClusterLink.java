@@ -42,6 +42,7 @@ import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.purgatory.Purgatory;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -84,7 +85,8 @@ final class ClusterLink {
                       Purgatory<DelayedFetch> fetchPurgatory, Purgatory<DelayedDeleteRecords> deleteRecordsPurgatory,
                       SecurityApis security, GroupConfigs groupConfigs, BrokerConfigOverrides brokerConfigs,
                       ClientQuotas clientQuotas, FinalizedFeatures features,
-                      ClientMetricsSubscriptions clientMetrics, BrokerClock clock, BrokerTopicMetrics topicMetrics) {
+                      ClientMetricsSubscriptions clientMetrics, BrokerClock clock, BrokerTopicMetrics topicMetrics)
+            throws IOException {
         int nodeId = config.get(BrokerConfig.NODE_ID);
         topics.logs().brokerEpochFrom(this::brokerEpoch);
         replicas = new ReplicaManager(nodeId, topics, producePurgatory, fetchPurgatory, deleteRecordsPurgatory,
@@ -98,7 +100,7 @@ final class ClusterLink {
                 ReplicaSelector.named(config.get(BrokerConfig.REPLICA_SELECTOR_CLASS)),
                 ReplicationQuota.leader(config, topics::overrides, clock::monotonicMs), clock);
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
-                nodeId, config.interBrokerListenerName(), replicas::apply,
+                nodeId, MetaProperties.directoryId(config.logDirs().get(0)), config.interBrokerListenerName(), replicas::apply,
                 new SnapshotChanges(security::replaceAcls, security::replaceCredentials, groupConfigs::install,
                         brokerConfigs::install, clientQuotas::install, features::install, clientMetrics::install,
                         security::replaceTokens));

@@ -23,6 +23,7 @@ import io.minibroker.broker.metrics.ControllerMeters;
 import io.minibroker.broker.security.DelegationTokens;
 import io.minibroker.broker.security.ScramCredentials;
 import io.minibroker.broker.feature.FinalizedFeatures;
+import io.minibroker.broker.quorum.NewVoterApiVersions;
 import io.minibroker.broker.quorum.VoterSet;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.time.BrokerClock;
@@ -99,6 +100,7 @@ final class ControllerNode {
                             ClientQuotaMeters.controllerMutation(registry, clock::monotonicMs)),
                     features, elr, new MetadataFollowers(clock::wallClockMs),
                     new VoterSet(node.nodeId(), MetaProperties.directoryId(config.logDirs().get(0)), features),
+                    NewVoterApiVersions.of(config, clock::monotonicMs),
                     ClientMetricsSubscriptions.open(controllerDir, imageVersion::changed), tokens, clock::wallClockMs);
             ControllerMeters.bindTo(registry, true, assignments::offlinePartitionCount);
             LeaderElections elections = new LeaderElections(membership, assignments,

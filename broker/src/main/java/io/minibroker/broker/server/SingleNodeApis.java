@@ -23,6 +23,7 @@ import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.feature.FinalizedFeatures;
 import io.minibroker.broker.cluster.DescribeTopicPartitionsHandler;
 import io.minibroker.broker.quorum.AddRaftVoterHandler;
+import io.minibroker.broker.quorum.NewVoterApiVersions;
 import io.minibroker.broker.quorum.DescribeQuorumHandler;
 import io.minibroker.broker.quorum.RemoveRaftVoterHandler;
 import io.minibroker.broker.quorum.QuorumReport;
@@ -110,7 +111,7 @@ final class SingleNodeApis {
                 .add(ApiKey.DESCRIBE_QUORUM, new DescribeQuorumHandler(() -> QuorumReport.leaderAlone(voters.leader(),
                         0, clock.wallClockMs(), List.of(), node.advertisedListeners().get())))
                 .add(ApiKey.ADD_RAFT_VOTER, new AddRaftVoterHandler(clusterId, () -> quorumListener(config, node),
-                        voters))
+                        voters, NewVoterApiVersions.of(config, clock::monotonicMs)))
                 .add(ApiKey.REMOVE_RAFT_VOTER, new RemoveRaftVoterHandler(clusterId, voters));
         return new LocalTopicAutoCreation(topics, topicCreation, new TopicCreationErrors(clock::monotonicMs),
                 client -> mutationQuotas.newQuotaForCreationsOf(client.principalName(), client.clientId())::record);

@@ -30,6 +30,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -71,7 +72,7 @@ class ControllerForwarderTest {
     }
 
     private ControllerForwarder forwarderOn(NodeChannel channel) {
-        return new ControllerForwarder(channel, new MetadataFetcher(noImage, noImage, 1, "PLAINTEXT",
+        return new ControllerForwarder(channel, new MetadataFetcher(noImage, noImage, 1, UUID.randomUUID(), "PLAINTEXT",
                 image -> { }, security -> { }), forwarding);
     }
 

@@ -2,6 +2,8 @@ package io.minibroker.broker.cluster;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.UUID;
+
 /**
  * A broker stops following the controller at once: closing the {@link MetadataFetcher} while its fetch is parked
  * (here at a controller that never answers, with a socket timeout of ten minutes) aborts that fetch instead of
@@ -18,7 +20,7 @@ class MetadataFetcherCloseTest {
             MetadataFetcher fetcher = new MetadataFetcher(
                     new NodeChannel("localhost", port, "close-test-metadata", SOCKET_TIMEOUT_MS),
                     new NodeChannel("localhost", port, "close-test-changes", SOCKET_TIMEOUT_MS),
-                    1, "PLAINTEXT", image -> { }, security -> { });
+                    1, UUID.randomUUID(), "PLAINTEXT", image -> { }, security -> { });
             fetcher.startFollowing();
             controller.awaitRequest(); // the Fetch, parked at the controller
 

@@ -20,17 +20,17 @@ class MetadataFollowersTest {
 
     @Test
     void anObserverWithoutAFetchForFiveMinutesIsDropped() {
-        followers.fetched(1, 4, 4);
-        followers.fetched(2, 4, 4);
+        followers.fetched(1, ReplicaKey.NO_DIRECTORY, 4, 4);
+        followers.fetched(2, ReplicaKey.NO_DIRECTORY, 4, 4);
 
         now.addAndGet(MetadataFollowers.OBSERVER_SESSION_TIMEOUT_MS - 1);
-        followers.fetched(2, 4, 4);
+        followers.fetched(2, ReplicaKey.NO_DIRECTORY, 4, 4);
         assertThat(observerIds()).as("node 1 fetched just under five minutes ago").containsExactly(1, 2);
 
         now.addAndGet(1);
         assertThat(observerIds()).as("node 1 stopped fetching five minutes ago").containsExactly(2);
 
-        followers.fetched(1, -1, 4);
+        followers.fetched(1, ReplicaKey.NO_DIRECTORY, -1, 4);
         assertThat(observerIds()).as("back after a restart").containsExactly(1, 2);
     }
 

@@ -71,6 +71,14 @@ class DescribeQuorumTest {
 
             TestBrokers.upgradeKraftVersion(admin);
             assertThat(voterDirectory(admin)).as("kraft.version 1").isEqualTo(own);
+            // The Nodes are the voter's, as at kraft.version 0: its own listener (Kafka's node names its controller
+            // listener at both levels).
+            QuorumInfo upgraded = admin.describeMetadataQuorum().quorumInfo().get();
+            assertThat(upgraded.nodes()).containsOnlyKeys(1);
+            assertThat(upgraded.nodes().get(1).endpoints()).singleElement().satisfies(endpoint -> {
+                assertThat(endpoint.listener()).isEqualTo("PLAINTEXT");
+                assertThat(endpoint.port()).isEqualTo(broker.boundPort("PLAINTEXT"));
+            });
         }
         try (Broker broker = TestBrokers.start(logDir, Map.of()); Admin admin = TestBrokers.admin(broker)) {
             assertThat(voterDirectory(admin)).as("kraft.version 1 after a restart").isEqualTo(own);
@@ -124,19 +132,37 @@ class DescribeQuorumTest {
             assertThat(quorum.voters()).extracting(QuorumInfo.ReplicaState::replicaId)
                     .containsExactly(MiniCluster.CONTROLLER_ID);
             assertThat(quorum.voters().get(0).replicaDirectoryId()).isEqualTo(Uuid.ZERO_UUID);
-            assertThat(quorum.nodes()).containsOnlyKeys(MiniCluster.CONTROLLER_ID);
-            assertThat(quorum.nodes().get(MiniCluster.CONTROLLER_ID).endpoints()).singleElement()
-                    .satisfies(endpoint -> assertThat(endpoint.listener()).isEqualTo("CONTROLLER"));
+            assertTheVoterAloneIsANode(quorum, cluster.controller().boundPort("CONTROLLER"));
+            // Each broker fetches naming its log directory's id, as Kafka's brokers name their metadata directory's:
+            // DescribeQuorum shows it at either kraft.version, as a Kafka 4.3.1 node showed its broker's.
+            List<Uuid> brokerDirectories = List.of(Uuid.fromString(TestBrokers.directoryId(cluster.logDir(1))),
+                    Uuid.fromString(TestBrokers.directoryId(cluster.logDir(2))));
+            assertThat(quorum.observers()).extracting(QuorumInfo.ReplicaState::replicaDirectoryId)
+                    .containsExactlyElementsOf(brokerDirectories);
 
-            // At kraft.version 1 the voter is known by the controller's directory id; the brokers fetch the image
-            // without one, so that the observers keep the zero id.
+            // At kraft.version 1 the voter is known by the controller's directory id.
             TestBrokers.upgradeKraftVersion(admin);
             QuorumInfo upgraded = admin.describeMetadataQuorum().quorumInfo().get();
             assertThat(upgraded.voters()).singleElement().satisfies(voter -> assertThat(voter.replicaDirectoryId())
                     .isEqualTo(Uuid.fromString(TestBrokers.directoryId(cluster.logDir(MiniCluster.CONTROLLER_ID)))));
             assertThat(upgraded.observers()).extracting(QuorumInfo.ReplicaState::replicaDirectoryId)
-                    .containsOnly(Uuid.ZERO_UUID);
+                    .containsExactlyElementsOf(brokerDirectories);
+            assertTheVoterAloneIsANode(upgraded, cluster.controller().boundPort("CONTROLLER"));
         }
+    }
+
+    /**
+     * DescribeQuorum v2's Nodes, as a Kafka 4.3.1 node answered at kraft.version 0 and 1 alike: the voters alone,
+     * never the observers, each with its controller listener (at 0 its {@code controller.quorum.voters} entry, at 1
+     * the controller's own listener: the same address here).
+     */
+    private static void assertTheVoterAloneIsANode(QuorumInfo quorum, int controllerPort) {
+        assertThat(quorum.nodes()).containsOnlyKeys(MiniCluster.CONTROLLER_ID);
+        assertThat(quorum.nodes().get(MiniCluster.CONTROLLER_ID).endpoints()).singleElement().satisfies(endpoint -> {
+            assertThat(endpoint.listener()).isEqualTo("CONTROLLER");
+            assertThat(endpoint.host()).isEqualTo("localhost");
+            assertThat(endpoint.port()).isEqualTo(controllerPort);
+        });
     }
 
     private static boolean observersCaughtUp(Admin admin) {

@@ -1,13 +1,17 @@
 package io.minibroker.broker.quorum;
 
+import io.minibroker.broker.cluster.SilentNode;
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.network.RawClient;
+import io.minibroker.broker.replica.ScriptedPeer;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.AddRaftVoterRequestView;
 import io.minibroker.protocol.message.view.AddRaftVoterResponseView;
+import io.minibroker.protocol.message.view.ApiVersionsResponseView;
 import io.minibroker.protocol.message.view.RemoveRaftVoterRequestView;
 import io.minibroker.protocol.message.view.RemoveRaftVoterResponseView;
 import org.apache.kafka.clients.admin.Admin;
@@ -17,10 +21,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,8 +38,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * id DescribeQuorum shows for the static voter among them), then for AddRaftVoter a voter without an endpoint on the
  * quorum's listener, and last the static quorum itself. Once kraft.version 1 is finalized, as that node answered after
  * {@code kafka-features upgrade --feature kraft.version=1}: the same first checks, then Kafka's checks of its voter set
- * of one (no voter can be removed; the voter's id is a duplicate; any other node is not a caught-up replica). A single
- * node answers; a cluster's broker forwards them to the controller, whose listener is the quorum's.
+ * of one (no voter can be removed; the voter's id is a duplicate; any other node is asked for its ApiVersions, and is
+ * refused for its answer, at best as no caught-up replica). A single node answers; a cluster's broker forwards them
+ * to the controller, whose listener is the quorum's.
  */
 @Timeout(120)
 class RaftVoterChangesTest {
@@ -149,11 +158,130 @@ class RaftVoterChangesTest {
             assertAddition(client, (short) 1, elsewhere, Errors.INVALID_REQUEST, "Add voter request didn't include"
                     + " the endpoint (Endpoints(endpoints={ListenerName(CONTROLLER)=localhost/<unresolved>:9093})) for"
                     + " the default listener ListenerName(PLAINTEXT)");
-            assertAddition(client, (short) 1, onTheQuorumListener(1, SOME_DIRECTORY), Errors.DUPLICATE_VOTER,
+            assertAddition(client, (short) 1, onTheQuorumListener(1, SOME_DIRECTORY, 9093), Errors.DUPLICATE_VOTER,
                     "The voter id for " + key(1, SOME_DIRECTORY) + " is already part of the set of voters " + voters
                             + ".");
-            assertAddition(client, (short) 0, onTheQuorumListener(2, SOME_DIRECTORY), Errors.REQUEST_TIMED_OUT,
-                    "Aborted add voter operation for " + key(2, SOME_DIRECTORY) + " since it is lagging behind");
+            // A node that answers ApiVersions with kraft.version 1 among its levels (this one) is no caught-up replica.
+            assertAddition(client, (short) 0, onTheQuorumListener(2, SOME_DIRECTORY, broker.boundPort("PLAINTEXT")),
+                    Errors.REQUEST_TIMED_OUT, "Aborted add voter operation for " + key(2, SOME_DIRECTORY)
+                            + " since it is lagging behind");
+        }
+    }
+
+    /**
+     * A new voter is asked for its ApiVersions on its endpoint for the quorum's listener, as Kafka 4.3.1's leader asks
+     * it (v4), and refused for its answer with the words a Kafka 4.3.1 node used for the same endpoints: nothing
+     * listening; an error; no kraft.version among its features, or levels without the finalized one (printed
+     * without the closing parenthesis, as Kafka prints them); and only then, answering with kraft.version 1, lagging
+     * behind.
+     */
+    @Test
+    void atKraftVersion1ANewVoterIsRefusedForWhatItAnswersApiVersions() throws Exception {
+        List<Request> asked = new CopyOnWriteArrayList<>();
+        try (Broker broker = TestBrokers.start(logDir, Map.of("cluster.id", CLUSTER_ID));
+             Admin admin = TestBrokers.admin(broker);
+             RawClient client = new RawClient(broker.boundPort("PLAINTEXT"));
+             ScriptedPeer noKraftVersion = apiVersionsPeer(asked, new ApiVersionsResponseView());
+             ScriptedPeer kraftVersion0 = apiVersionsPeer(asked, kraftVersions(0, 0));
+             ScriptedPeer failing = apiVersionsPeer(asked, new ApiVersionsResponseView()
+                     .errorCode(Errors.UNSUPPORTED_VERSION.code()))) {
+            TestBrokers.upgradeKraftVersion(admin);
+            String lagging = "Aborted add voter operation for " + key(2, SOME_DIRECTORY)
+                    + " since the kraft.version range ";
+
+            assertAddition(client, (short) 1, onTheQuorumListener(2, SOME_DIRECTORY, unusedPort()),
+                    Errors.REQUEST_TIMED_OUT,
+                    "Aborted add voter operation for since API_VERSIONS returned an error BROKER_NOT_AVAILABLE");
+            assertAddition(client, (short) 1, onTheQuorumListener(2, SOME_DIRECTORY, failing.port()),
+                    Errors.REQUEST_TIMED_OUT,
+                    "Aborted add voter operation for since API_VERSIONS returned an error UNSUPPORTED_VERSION");
+            assertAddition(client, (short) 1, onTheQuorumListener(2, SOME_DIRECTORY, noKraftVersion.port()),
+                    Errors.INVALID_REQUEST, lagging + "(min: 0, max: 0) doesn't support the finalized version 1");
+            assertAddition(client, (short) 1, onTheQuorumListener(2, SOME_DIRECTORY, kraftVersion0.port()),
+                    Errors.INVALID_REQUEST, lagging + "(min: 0, max: 0 doesn't support the finalized version 1");
+            assertThat(asked).hasSize(3).allSatisfy(request -> {
+                assertThat(request.api()).isEqualTo(ApiKey.API_VERSIONS);
+                assertThat(request.version()).isEqualTo((short) 4);
+                assertThat(request.header().clientId()).isEqualTo("raft-client-1");
+            });
+        }
+    }
+
+    /**
+     * While the new voter has not answered, every other change is refused as Kafka refuses one while an addition is
+     * under way; one that never answers is refused at controller.quorum.request.timeout.ms with the error's own
+     * message, as Kafka's leader expires the operation, and the next change is taken again.
+     */
+    @Test
+    void atKraftVersion1AnAdditionWaitingForItsVoterHoldsOffOtherChanges() throws Exception {
+        CountDownLatch answerNow = new CountDownLatch(1);
+        CountDownLatch asked = new CountDownLatch(1);
+        try (Broker broker = TestBrokers.start(logDir, Map.of("cluster.id", CLUSTER_ID,
+                     "controller.quorum.request.timeout.ms", "1000"));
+             Admin admin = TestBrokers.admin(broker);
+             RawClient first = new RawClient(broker.boundPort("PLAINTEXT"));
+             RawClient client = new RawClient(broker.boundPort("PLAINTEXT"));
+             ScriptedPeer slow = new ScriptedPeer("slow-voter", request -> {
+                 asked.countDown();
+                 answerNow.await();
+                 return Optional.of(new ApiVersionsResponseView().struct());
+             });
+             SilentNode silent = new SilentNode()) {
+            TestBrokers.upgradeKraftVersion(admin);
+            UUID own = directoryOf(logDir);
+            String pending = "Request timed out waiting for leader to handle previous voter change request";
+
+            first.send(RawClient.request(ApiKey.ADD_RAFT_VOTER, (short) 1, 6,
+                    onTheQuorumListener(2, SOME_DIRECTORY, slow.port()).struct()));
+            asked.await();
+            assertAddition(client, (short) 1, onTheQuorumListener(3, SOME_DIRECTORY, unusedPort()),
+                    Errors.REQUEST_TIMED_OUT, pending);
+            assertAddition(client, (short) 1, onTheQuorumListener(1, SOME_DIRECTORY, unusedPort()),
+                    Errors.REQUEST_TIMED_OUT, pending);
+            assertRemoval(client, null, 1, own, Errors.REQUEST_TIMED_OUT, pending);
+            answerNow.countDown();
+            AddRaftVoterResponseView answered = new AddRaftVoterResponseView(
+                    first.receive(ApiKey.ADD_RAFT_VOTER, (short) 1).body());
+            assertThat(answered.errorMessage()).startsWith("Aborted add voter operation for " + key(2, SOME_DIRECTORY)
+                    + " since the kraft.version range");
+
+            assertAddition(client, (short) 1, onTheQuorumListener(2, SOME_DIRECTORY, silent.port()),
+                    Errors.REQUEST_TIMED_OUT, "The request timed out.");
+            assertRemoval(client, null, 1, own, Errors.VOTER_NOT_FOUND,
+                    "Cannot remove voter " + key(1, own) + " from the set of voters [" + key(1, own) + "]");
+        }
+    }
+
+    /** At a time-out of 0 (Kafka's lowest) the addition times out at once, as Kafka's leader expires it. */
+    @Test
+    void atARequestTimeoutOf0AnAdditionTimesOutAtOnce() throws Exception {
+        try (Broker broker = TestBrokers.start(logDir, Map.of("controller.quorum.request.timeout.ms", "0"));
+             Admin admin = TestBrokers.admin(broker);
+             RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+            TestBrokers.upgradeKraftVersion(admin);
+            assertAddition(client, (short) 1, onTheQuorumListener(2, SOME_DIRECTORY, broker.boundPort("PLAINTEXT")),
+                    Errors.REQUEST_TIMED_OUT, "The request timed out.");
+        }
+    }
+
+    /** A node that answers every ApiVersions with {@code answer}, noting each request in {@code asked}. */
+    private static ScriptedPeer apiVersionsPeer(List<Request> asked, ApiVersionsResponseView answer) {
+        return new ScriptedPeer("new-voter", request -> {
+            asked.add(request);
+            return Optional.of(answer.struct());
+        });
+    }
+
+    private static ApiVersionsResponseView kraftVersions(int min, int max) {
+        ApiVersionsResponseView answer = new ApiVersionsResponseView();
+        answer.addSupportedFeature().name("kraft.version").minVersion((short) min).maxVersion((short) max);
+        return answer;
+    }
+
+    /** A port nothing listens on (one just freed). */
+    private static int unusedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 
@@ -197,9 +325,9 @@ class RaftVoterChangesTest {
                 directoryId.getLeastSignificantBits()) + ")";
     }
 
-    private static AddRaftVoterRequestView onTheQuorumListener(int voterId, UUID directoryId) {
+    private static AddRaftVoterRequestView onTheQuorumListener(int voterId, UUID directoryId, int port) {
         AddRaftVoterRequestView addition = addition(null, voterId, directoryId);
-        addition.addListener().name("PLAINTEXT").host("localhost").port(9093);
+        addition.addListener().name("PLAINTEXT").host("localhost").port(port);
         return addition;
     }
 
