@@ -99,7 +99,17 @@ class SystemTestToolsTest {
                 // the bounced leader is a broker, not the cluster's one controller (as the system tests' isolated
                 // KRaft controllers, which they never bounce)
                 int leader = MiniCluster.CONTROLLER_ID + 1;
+                // From its move on, it answers the stream's produce requests NOT_ENOUGH_REPLICAS, which the producer
+                // retries: the stream waits at the leader for the stop, so the stop lands mid-stream (at 500 records
+                // a second, the stream could end before a loaded machine has moved and stopped the leader), and the
+                // refused records reach the new leader as retries.
+                RequestMatch produces = RequestMatch.api(ApiKey.PRODUCE).topic("bounced");
+                cluster.controls(leader).requestLog().start();
+                cluster.controls(leader).inject(ErrorRule.answer(produces, Errors.NOT_ENOUGH_REPLICAS).always());
                 cluster.moveLeader("bounced", 0, leader);
+                assertThat(cluster.controls(leader).requestLog().awaitAnswer(produces, Errors.NOT_ENOUGH_REPLICAS,
+                        Duration.ofSeconds(30))).as("the stream held at the leader: " + producer.describe())
+                        .isPresent();
                 cluster.stop(leader);
                 Eventually.await(() -> cluster.leaderOf("bounced", 0) != leader, "a new leader");
                 int ackedWhileDown = producer.named("producer_send_success").size();
