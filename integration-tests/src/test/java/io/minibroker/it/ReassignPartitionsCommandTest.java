@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,6 +43,8 @@ class ReassignPartitionsCommandTest {
     private static final int PARTITIONS = 3;
     /** High enough not to slow the move down: the point is the configs the tool sets and clears. */
     private static final String THROTTLE = "50000000";
+    private static final List<String> THROTTLED_REPLICAS = List.of("leader.replication.throttled.replicas",
+            "follower.replication.throttled.replicas");
 
     @TempDir
     Path dir;
@@ -74,10 +77,10 @@ class ReassignPartitionsCommandTest {
             // The throttles the tool set (KIP-73): the moving partitions' replicas named on the topic, the rate on
             // every broker of the move (each answers for its own configs).
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-                Config topicConfig = describe(admin, new ConfigResource(ConfigResource.Type.TOPIC, TOPIC));
-                for (String key : List.of("leader.replication.throttled.replicas",
-                        "follower.replication.throttled.replicas")) {
-                    assertThat(topicConfig.get(key).source()).as(key).isEqualTo(ConfigSource.DYNAMIC_TOPIC_CONFIG);
+                // Any node answers for a topic's configs from its copy of the image, which may not have the tool's
+                // change yet (only the node the tool asked fetched it before answering): awaited, as Kafka's would be.
+                Config topicConfig = awaitTopicThrottles(admin, ConfigSource.DYNAMIC_TOPIC_CONFIG);
+                for (String key : THROTTLED_REPLICAS) {
                     assertThat(topicConfig.get(key).value()).as(key).matches("\\d+:\\d+(,\\d+:\\d+)*");
                 }
                 for (int broker = 0; broker < 3; broker++) {
@@ -108,11 +111,7 @@ class ReassignPartitionsCommandTest {
             assertThat(verified).anyMatch(line -> line.startsWith("Clearing broker-level throttles on broker"))
                     .anyMatch(line -> line.startsWith("Clearing topic-level throttles on topic " + TOPIC));
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-                Config topicConfig = describe(admin, new ConfigResource(ConfigResource.Type.TOPIC, TOPIC));
-                assertThat(topicConfig.get("leader.replication.throttled.replicas").source())
-                        .isEqualTo(ConfigSource.DEFAULT_CONFIG);
-                assertThat(topicConfig.get("follower.replication.throttled.replicas").source())
-                        .isEqualTo(ConfigSource.DEFAULT_CONFIG);
+                awaitTopicThrottles(admin, ConfigSource.DEFAULT_CONFIG);
                 for (int broker = 0; broker < 3; broker++) {
                     int node = broker;
                     Eventually.await(() -> describeNow(admin, brokerResource(node)).entries().stream()
@@ -137,6 +136,20 @@ class ReassignPartitionsCommandTest {
             assertThat(Clients.readValues(bootstrap, partitions, acknowledged.size()))
                     .containsExactlyInAnyOrderElementsOf(acknowledged);
         }
+    }
+
+    /**
+     * Waits until a node the Admin asks shows both of the topic's throttled-replica lists from {@code source}; the
+     * topic's configs as that node showed them.
+     */
+    private static Config awaitTopicThrottles(Admin admin, ConfigSource source) {
+        ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
+        AtomicReference<Config> seen = new AtomicReference<>();
+        Eventually.await(() -> {
+            seen.set(describeNow(admin, topic));
+            return THROTTLED_REPLICAS.stream().allMatch(key -> seen.get().get(key).source() == source);
+        }, () -> "the topic's throttled replicas from " + source + ": " + seen.get());
+        return seen.get();
     }
 
     private static ConfigResource brokerResource(int node) {

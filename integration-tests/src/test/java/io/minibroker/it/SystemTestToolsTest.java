@@ -1,8 +1,12 @@
 package io.minibroker.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.minibroker.broker.control.ErrorRule;
+import io.minibroker.broker.control.RequestMatch;
 import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -95,7 +99,17 @@ class SystemTestToolsTest {
                 // the bounced leader is a broker, not the cluster's one controller (as the system tests' isolated
                 // KRaft controllers, which they never bounce)
                 int leader = MiniCluster.CONTROLLER_ID + 1;
+                // From its move on, it answers the stream's produce requests NOT_ENOUGH_REPLICAS, which the producer
+                // retries: the stream waits at the leader for the stop, so the stop lands mid-stream (at 500 records
+                // a second, the stream could end before a loaded machine has moved and stopped the leader), and the
+                // refused records reach the new leader as retries.
+                RequestMatch produces = RequestMatch.api(ApiKey.PRODUCE).topic("bounced");
+                cluster.controls(leader).requestLog().start();
+                cluster.controls(leader).inject(ErrorRule.answer(produces, Errors.NOT_ENOUGH_REPLICAS).always());
                 cluster.moveLeader("bounced", 0, leader);
+                assertThat(cluster.controls(leader).requestLog().awaitAnswer(produces, Errors.NOT_ENOUGH_REPLICAS,
+                        Duration.ofSeconds(30))).as("the stream held at the leader: " + producer.describe())
+                        .isPresent();
                 cluster.stop(leader);
                 Eventually.await(() -> cluster.leaderOf("bounced", 0) != leader, "a new leader");
                 int ackedWhileDown = producer.named("producer_send_success").size();
@@ -167,23 +181,16 @@ class SystemTestToolsTest {
             createTopic(bootstrap, new NewTopic("input", 2, (short) 1));
             createTopic(bootstrap, new NewTopic("output", 3, (short) 1));
             List<String> input = seedEvenly(bootstrap, "input", 2);
+            broker.controls().requestLog().start();
             List<VerifiableTool> copiers = new ArrayList<>();
             try {
+                // one partition at a time: a copier started beside a bounce could finish its partition unbounced
                 for (int partition = 0; partition < 2; partition++) {
-                    copiers.add(copier(bootstrap, partition));
-                }
-                for (int partition = 0; partition < 2; partition++) {
-                    VerifiableTool copier = copiers.get(partition);
-                    Eventually.await(() -> progress(copier) >= 0.2 || !copier.isAlive(),
-                            () -> "a fifth copied: " + copier.describe());
-                    if (copier.isAlive()) {
-                        if (hard) {
-                            copier.kill();
-                        } else {
-                            copier.stop();
-                        }
-                        copiers.set(partition, copier(bootstrap, partition));
-                    }
+                    VerifiableTool copier = copier(bootstrap, partition);
+                    copiers.add(copier);
+                    Eventually.await(() -> progress(copier) >= 0.2, () -> "a fifth copied: " + copier.describe());
+                    bounce(broker, partition, copier, hard);
+                    copiers.set(partition, copier(bootstrap, partition));
                 }
                 for (VerifiableTool copier : copiers) {
                     copier.awaitExit();
@@ -198,6 +205,31 @@ class SystemTestToolsTest {
                     Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), partitions("output", 3));
             assertThat(output).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(input);
         }
+    }
+
+    /**
+     * Stops or kills a copier while it is provably mid-partition: its commits are answered CONCURRENT_TRANSACTIONS
+     * (which its producer retries) until it has been signalled, so it cannot copy its last records and exit 0 by
+     * itself between the test's look at its progress and the signal. The hold is lifted before the copier's exit is
+     * awaited (a clean stop's close waits for the commit) and before its successor, of the same client id, starts.
+     */
+    private static void bounce(EmbeddedBroker broker, int partition, VerifiableTool copier, boolean hard)
+            throws Exception {
+        // a transactional producer's default client id: "producer-" and its transactional id
+        RequestMatch commits = RequestMatch.api(ApiKey.END_TXN).clientId("producer-copier-" + partition);
+        long hold = broker.controls().inject(ErrorRule.answer(commits, Errors.CONCURRENT_TRANSACTIONS).always());
+        try {
+            assertThat(broker.controls().requestLog().awaitAnswer(commits, Errors.CONCURRENT_TRANSACTIONS,
+                    Duration.ofSeconds(30))).as("a commit held mid-partition: " + copier.describe()).isPresent();
+            if (hard) {
+                copier.signalKill();
+            } else {
+                copier.signalStop();
+            }
+        } finally {
+            broker.controls().removeErrorRule(hold);
+        }
+        copier.awaitExit(hard ? VerifiableTool.KILLED : VerifiableTool.STOPPED);
     }
 
     /**

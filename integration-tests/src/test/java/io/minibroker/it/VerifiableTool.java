@@ -28,6 +28,10 @@ final class VerifiableTool implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long EXIT_SECONDS = 60;
+    /** The JVM's exit after a SIGTERM (128 + 15), its shutdown hooks run. */
+    static final int STOPPED = 143;
+    /** The exit after a SIGKILL (128 + 9). */
+    static final int KILLED = 137;
 
     private final String name;
     private final Process process;
@@ -83,10 +87,6 @@ final class VerifiableTool implements AutoCloseable {
         return events.isEmpty() ? JSON.missingNode() : events.get(events.size() - 1);
     }
 
-    boolean isAlive() {
-        return process.isAlive();
-    }
-
     /** Waits for the tool to end by itself, failing unless it exits with 0; its output is then all read. */
     void awaitExit() throws Exception {
         awaitExit(0);
@@ -94,26 +94,35 @@ final class VerifiableTool implements AutoCloseable {
 
     /**
      * Stops the tool as ducktape's clean shutdown does (SIGTERM: the tool's shutdown hook closes its clients and
-     * prints its last events) and waits for its exit (the JVM's 143 after a SIGTERM). The signal goes through the
+     * prints its last events) and waits for its exit. A tool that may end by itself meanwhile exits 0 instead:
+     * stop only one that cannot (a consumer, or a copier whose progress is held).
+     */
+    void stop() throws Exception {
+        signalStop();
+        awaitExit(STOPPED);
+    }
+
+    /**
+     * SIGTERM without waiting ({@link #awaitExit(int)} with {@link #STOPPED} does). The signal goes through the
      * process handle: {@link Process#destroy()} also closes our end of the tool's standard output at once, losing
      * what the tool prints while it shuts down (its last records consumed, the commit it retries after the wakeup),
      * so the records it consumed last would look skipped.
      */
-    void stop() throws Exception {
+    void signalStop() {
         process.toHandle().destroy();
-        awaitExit(143);
     }
 
     /**
-     * Kills the tool as ducktape's hard shutdown does (SIGKILL): nothing of its clients is closed. Through the process
-     * handle, as {@link #stop()}: what it printed before the signal is still read.
+     * Kills the tool as ducktape's hard shutdown does (SIGKILL: nothing of its clients is closed) without waiting
+     * ({@link #awaitExit(int)} with {@link #KILLED} does). Through the process handle, as {@link #signalStop()}:
+     * what it printed before the signal is still read.
      */
-    void kill() throws Exception {
+    void signalKill() {
         process.toHandle().destroyForcibly();
-        awaitExit(137);
     }
 
-    private void awaitExit(int exit) throws Exception {
+    /** Waits for the tool's exit, failing unless it is {@code exit}; its output is then all read. */
+    void awaitExit(int exit) throws Exception {
         if (!process.waitFor(EXIT_SECONDS, TimeUnit.SECONDS)) {
             throw new AssertionError(name + " still running after " + EXIT_SECONDS + " s: " + describe());
         }

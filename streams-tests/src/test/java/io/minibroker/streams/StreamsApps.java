@@ -5,6 +5,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -74,6 +75,22 @@ final class StreamsApps {
         return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+    }
+
+    /**
+     * Sends sentences {@code from} to {@code to} (excluded) of the word counts' input, each of two words, adding their
+     * words to {@code expected}.
+     */
+    static void sendSentences(String bootstrapServers, String input, int from, int to, Map<String, Long> expected) {
+        try (KafkaProducer<String, String> producer = producer(bootstrapServers)) {
+            for (int i = from; i < to; i++) {
+                String sentence = "w" + i % 10 + " x" + i % 7;
+                for (String word : sentence.split(" ")) {
+                    expected.merge(word, 1L, Long::sum);
+                }
+                producer.send(new ProducerRecord<>(input, "s" + i, sentence));
+            }
+        }
     }
 
     /** The latest count per key in {@code topic}, read until it holds {@code expected} or a minute passes. */

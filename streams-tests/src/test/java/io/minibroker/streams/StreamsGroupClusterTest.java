@@ -139,7 +139,7 @@ class StreamsGroupClusterTest {
         String application = "cluster-eos-word-count";
         String bootstrap = cluster.bootstrapServers();
         Map<String, Long> expected = new HashMap<>();
-        sendSentences(bootstrap, 0, 750, expected);
+        StreamsApps.sendSentences(bootstrap, INPUT, 0, 750, expected);
         try (Admin admin = admin(bootstrap)) {
             // Finding the group's coordinator has __consumer_offsets created; the Admin retries until it is led.
             admin.listConsumerGroupOffsets(application).partitionsToOffsetAndMetadata().get();
@@ -162,7 +162,7 @@ class StreamsGroupClusterTest {
 
             cluster.kill(1);
             // Sent after the kill, so counted under the next coordinator, whatever was counted before it.
-            sendSentences(bootstrap, 750, 1_500, expected);
+            StreamsApps.sendSentences(bootstrap, INPUT, 750, 1_500, expected);
 
             Map<String, List<Long>> updates = StreamsApps.awaitUpdates(bootstrap, OUTPUT, expected, 150);
             updates.forEach((word, counts) -> assertThat(counts).as("updates of " + word)
@@ -213,19 +213,6 @@ class StreamsGroupClusterTest {
             }
         } finally {
             heartbeats.detachAppender(statuses);
-        }
-    }
-
-    /** Sends sentences {@code from} to {@code to} (excluded), adding their words to {@code expected}. */
-    private static void sendSentences(String bootstrap, int from, int to, Map<String, Long> expected) {
-        try (KafkaProducer<String, String> producer = StreamsApps.producer(bootstrap)) {
-            for (int i = from; i < to; i++) {
-                String sentence = "w" + i % 10 + " x" + i % 7;
-                for (String word : sentence.split(" ")) {
-                    expected.merge(word, 1L, Long::sum);
-                }
-                producer.send(new ProducerRecord<>(INPUT, "s" + i, sentence));
-            }
         }
     }
 
