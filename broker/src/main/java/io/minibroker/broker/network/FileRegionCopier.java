@@ -30,10 +30,10 @@ final class FileRegionCopier extends MessageToMessageEncoder<SegmentFileRegion> 
 
     /**
      * The largest record set a plaintext connection copies. Measured on loopback (a fetch answer of a 74-byte head,
-     * the records and a 3-byte tail; thread CPU per answer, four rounds): the copy's two system calls cost 3-6 µs up
-     * to 4 KB where the four of a {@code sendfile} cost 7-9, 6-8 against 9-10 µs at 16 KB, even at 32 KB, and the
-     * copy loses from 64 KB on (its two passes over the bytes outweigh the calls saved): docs/performance.md,
-     * "A small fetch answer in one write".
+     * the records and a 3-byte tail; the sender's thread CPU per answer, three rounds): the copy's two system calls
+     * cost 3.5-7 µs up to 4 KB where the four of a {@code sendfile} cost 7-14, 7-8 against 9-10 µs at 16 KB; at 32
+     * and 64 KB the copy is level or behind, and from 128 KB on it loses (its two passes over the bytes outweigh the
+     * calls saved): docs/performance.md, "A small fetch answer in one write".
      */
     static final int SMALL_REGION_BYTES = 16 * 1024;
 
