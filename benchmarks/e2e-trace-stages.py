@@ -2,12 +2,12 @@
 """Where a record's time goes, from a `perf trace` of one broker and FixedRateLatency, both processes (written by
 benchmarks/e2e-trace.sh). Usage: e2e-trace-stages.py TRACE
 
-Per batch appended to the log (the broker's write to the file that its fetch responses sendfile from): the client
+Per batch appended to the log (the broker's write to the file that its fetch responses are read from): the client
 application's send() (its wake-up of the producer's sender thread: an 8-byte write), the request's writev, the
 broker's read of it, the append, the produce response, and, when the append completed a parked fetch, the
 wake-up of the thread that owns the fetch's connection (an 8-byte write to its selector's eventfd), that thread
-running (its read of the eventfd), the fetch response's records leaving (sendfile) and the consumer thread's read
-of the response. A batch that found no fetch parked (the consumer was still busy with an earlier one, or its next
+running (its read of the eventfd), the fetch response's records leaving (sendfile; or, where minibroker copies a small
+record set into the answer, the answer's one writev) and the consumer thread's read of the response. A batch that found no fetch parked (the consumer was still busy with an earlier one, or its next
 fetch was on its way) is counted apart. Times are the ends of the system calls; perf trace's own cost is in them.
 The file descriptors are recognised by what goes through them, in FixedRateLatency's one-partition setting."""
 import bisect, collections, re, sys
@@ -27,15 +27,28 @@ times = [e[0] for e in ev]
 client = lambda e: e[1].startswith(('kafka-producer', 'e2e-reader', 'java'))
 def most_common(values):
     return collections.Counter(values).most_common(1)[0][0]
-sendfiles = [e for e in ev if e[3] == 'sendfile' and not client(e)]
-# The consumer's fetch connection carries the sendfiles; the log is what they read (in_fd, kept by the parser
-# below as the second fd); the produce connection carries the 66-byte produce responses (one partition, v9+).
-bcf = most_common(e[4] for e in sendfiles)
-logfd = most_common(e[6] for e in sendfiles)
+# The produce connection carries the 66-byte produce responses (one partition, v9+).
 bpf = most_common(e[4] for e in ev if not client(e) and e[3] in ('write', 'writev') and e[5] == 66)
 cpf = most_common(e[4] for e in ev if e[1].startswith('kafka-producer') and e[3] == 'writev')
 ccf = most_common(e[4] for e in ev if e[1].startswith('e2e-reader') and e[3] == 'writev')
-fetch_threads = {e[2] for e in sendfiles}
+sendfiles = [e for e in ev if e[3] == 'sendfile' and not client(e)]
+if sendfiles:
+    # The consumer's fetch connection carries the sendfiles; the log is what they read (in_fd, kept by the parser
+    # above as the second fd).
+    SENT = 'sendfile'
+    bcf = most_common(e[4] for e in sendfiles)
+    logfd = most_common(e[6] for e in sendfiles)
+    framing = 0  # a sendfile carries the records alone
+else:
+    # Records copied into the answer (minibroker, a small set): the fetch connection carries the answers' writevs
+    # (head, records, tail); the log is the file the appends pwrite; an answer of one batch is the batch and the
+    # frame's other bytes, the same for every such answer.
+    SENT = 'writev'
+    bcf = most_common(e[4] for e in ev if not client(e) and e[3] == 'writev' and e[4] != bpf)
+    logfd = most_common(e[4] for e in ev if not client(e) and e[3] == 'pwrite64')
+    framing = (most_common(e[5] for e in ev if not client(e) and e[3] == 'writev' and e[4] == bcf)
+               - most_common(e[5] for e in ev if not client(e) and e[3] == 'pwrite64' and e[4] == logfd))
+fetch_threads = {e[2] for e in ev if not client(e) and e[3] == SENT and e[4] == bcf}
 wakefd = most_common(e[4] for e in ev if e[2] in fetch_threads and e[3] == 'read' and e[5] == 8)
 print(f'fds: client produce {cpf}, client fetch {ccf}; broker produce {bpf}, fetch {bcf}, log {logfd}, '
       f'wake-up {wakefd}')
@@ -60,7 +73,7 @@ for ap in (e for e in ev if e[4] == logfd and e[3] in WRITES and broker(e)):
     cw = rd and before(rd[0], lambda e: e[1].startswith('kafka-producer') and e[4] == cpf and e[3] == 'writev')
     app = cw and before(cw[0], lambda e: e[1] == 'java' and e[3] == 'write' and e[5] == 8)
     pr = after(t, lambda e: e[4] == bpf and e[3] in WRITES and broker(e))
-    sf = after(t, lambda e: e[4] == bcf and e[3] == 'sendfile' and broker(e))
+    sf = after(t, lambda e: e[4] == bcf and e[3] == SENT and broker(e))
     cr = sf and after(sf[0], lambda e: e[1].startswith('e2e-reader') and e[4] == ccf and e[3] == 'read' and e[5] > 8)
     if not (rd and cw and app and pr and cr):
         continue
@@ -68,19 +81,19 @@ for ap in (e for e in ev if e[4] == logfd and e[3] in WRITES and broker(e)):
               'request writev -> broker read': rd[0] - cw[0],
               'broker read -> appended': t - rd[0],
               'appended -> produce response written': pr[0] - t}
-    tail = {'sendfile -> consumer read': cr[0] - sf[0], 'app send() -> consumer read': cr[0] - app[0]}
+    tail = {f'{SENT} -> consumer read': cr[0] - sf[0], 'app send() -> consumer read': cr[0] - app[0]}
     fetch_read = after(t, lambda e: e[4] == bcf and e[3] == 'read' and broker(e), until=sf[0])
-    if fetch_read is not None or sf[5] != ap[5]:
+    if fetch_read is not None or sf[5] - framing != ap[5]:
         # No fetch was parked for this batch: it waited for the consumer's next fetch (or went with others).
-        unparked.append({**common, 'appended -> sendfile (a later fetch)': sf[0] - t, **tail})
+        unparked.append({**common, f'appended -> {SENT} (a later fetch)': sf[0] - t, **tail})
         continue
     wake = after(t, lambda e: broker(e) and e[4] == wakefd and e[3] == 'write' and e[5] == 8, until=sf[0])
     woke = wake and after(wake[0], lambda e: broker(e) and e[4] == wakefd and e[3] == 'read' and e[5] == 8,
                           until=sf[0])
-    row = {**common, 'appended -> sendfile (the parked fetch)': sf[0] - t}
+    row = {**common, f'appended -> {SENT} (the parked fetch)': sf[0] - t}
     if woke:
         row.update({'  appended -> wake-up write': wake[0] - t, '  wake-up write -> woken thread reads it': woke[0] - wake[0],
-                    '  woken -> sendfile': sf[0] - woke[0]})
+                    f'  woken -> {SENT}': sf[0] - woke[0]})
     parked.append({**row, **tail})
 def table(title, rows):
     print(f'{title}: {len(rows)} batches')

@@ -143,12 +143,7 @@ public final class LogReadResult {
         consume();
         ByteBuf out = alloc.buffer(length);
         try {
-            while (out.writerIndex() < length) {
-                int read = out.writeBytes(file.channel(), position + out.writerIndex(), length - out.writerIndex());
-                if (read < 0) {
-                    throw new IOException("segment ended " + (length - out.writerIndex()) + " bytes early");
-                }
-            }
+            file.readInto(out, position, length);
             return out;
         } catch (IOException e) {
             out.release();

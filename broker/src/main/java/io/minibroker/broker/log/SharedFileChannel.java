@@ -1,5 +1,6 @@
 package io.minibroker.broker.log;
 
+import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,6 +23,23 @@ final class SharedFileChannel {
 
     FileChannel channel() {
         return channel;
+    }
+
+    /**
+     * Appends {@code length} bytes of the file from {@code position} to {@code out}, with positioned reads (one,
+     * straight into the memory of a direct buffer).
+     *
+     * @throws IOException if the file ends first: it was truncated after the bytes were chosen
+     */
+    void readInto(ByteBuf out, long position, int length) throws IOException {
+        int done = 0;
+        while (done < length) {
+            int read = out.writeBytes(channel, position + done, length - done);
+            if (read < 0) {
+                throw new IOException("the segment file ended " + (length - done) + " bytes early");
+            }
+            done += read;
+        }
     }
 
     /** Takes a reference, unless the channel is already closed: its segment is gone. */

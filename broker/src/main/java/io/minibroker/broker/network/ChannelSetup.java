@@ -24,7 +24,8 @@ import java.util.function.Function;
  * The pipeline of one connection, once {@link ConnectionQuotas} admitted it (else it is closed with a log line):
  * first the {@link ReadGate} that pauses reading while the request budget is spent; on an SSL or SASL_SSL listener TLS first (its handshake bounded by
  * {@code tls.handshake.timeout.ms}, the client's certificate naming the connection's principal, fetched records
- * copied out of their files since TLS cannot send them with {@code sendfile}); then the flushes of one read's
+ * copied out of their files since TLS cannot send them with {@code sendfile}; on a plaintext one, only small sets of
+ * fetched records, which a copy sends more cheaply than {@code sendfile}); then the flushes of one read's
  * responses made one, idle watch, bytes to frames,
  * frames to requests and responses (on a SASL listener, after the connection authenticated); and write watermarks
  * that count fetched records sent from files.
@@ -105,7 +106,9 @@ public final class ChannelSetup extends ChannelInitializer<Channel> {
                     .addLast("tls-handshake", new TlsHandshakeWatcher(tls,
                             sasl == null ? () -> metrics.authenticated(false) : () -> { },
                             metrics::authenticationFailed))
-                    .addLast("copy-file-regions", new FileRegionCopier());
+                    .addLast("copy-file-regions", FileRegionCopier.all());
+        } else {
+            pipeline.addLast("copy-file-regions", FileRegionCopier.small());
         }
         pipeline
                 // Responses finished while a read is being handled (every acks=1 produce, every fetch with data

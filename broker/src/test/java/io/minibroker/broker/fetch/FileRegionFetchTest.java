@@ -40,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Fetches over a socket, answered from the segment files: the batches come back byte for byte as produced
  * (compressed or not, from a fetch offset inside a batch too), parsed by kafka-clients in a non-flexible
- * version, a flexible one by topic name and the newest by topic id, with partitions with and without data.
+ * version, a flexible one by topic name and the newest by topic id, with partitions with and without data; small
+ * record sets copied into the answer, and a larger one sent from the file beside them.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class FileRegionFetchTest {
@@ -139,6 +140,18 @@ class FileRegionFetchTest {
     @Test
     void theNewestFetchByTopicIdGetsTheBatchesByteForByte() throws IOException {
         assertFetchedAsProduced(fetch(ApiKey.FETCH.highestStableVersion()));
+    }
+
+    @Test
+    void aSetSentFromTheFileAndASmallOneCopiedInTheSameAnswerBothArriveByteForByte() throws IOException {
+        String large = "l".repeat(12_000);
+        partition0.add(produce(0, Compression.NONE, large, large)); // beyond the 16 KB a plaintext connection copies
+
+        List<FetchResponseData.PartitionData> partitions = fetch((short) 12).responses().get(0).partitions();
+        assertThat(recordBytes(partitions.get(0))).hasSizeGreaterThan(16 * 1024).isEqualTo(concat(partition0));
+        assertThat(recordBytes(partitions.get(1))).isEmpty();
+        assertThat(recordBytes(partitions.get(2))).isEqualTo(concat(partition2));
+        assertThat(values(partitions.get(0))).hasSize(10).endsWith(large, large);
     }
 
     private void assertFetchedAsProduced(FetchResponseData response) {
