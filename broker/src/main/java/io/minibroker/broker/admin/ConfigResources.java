@@ -27,4 +27,9 @@ public final class ConfigResources {
 
     private ConfigResources() {
     }
+
+    /** A BROKER or BROKER_LOGGER resource: what the broker a change reaches preprocesses, as Kafka's brokers do. */
+    static boolean isBrokers(byte type) {
+        return type == BROKER || type == BROKER_LOGGER;
+    }
 }

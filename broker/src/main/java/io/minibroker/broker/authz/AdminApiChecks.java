@@ -1,5 +1,6 @@
 package io.minibroker.broker.authz;
 
+import io.minibroker.broker.admin.BrokerConfigChanges;
 import io.minibroker.broker.admin.ConfigResources;
 import io.minibroker.broker.admin.CreatePartitionsHandler;
 import io.minibroker.broker.admin.CreateTopicsHandler;
@@ -7,6 +8,7 @@ import io.minibroker.broker.admin.PastDeadline;
 import io.minibroker.broker.admin.Repeated;
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.admin.AlterConfigsRequest;
+import io.minibroker.broker.topic.ConfigurableTopics.Change;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
@@ -41,14 +43,15 @@ import io.minibroker.protocol.message.view.ListPartitionReassignmentsRequestView
 import io.minibroker.protocol.message.view.ListPartitionReassignmentsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -71,9 +74,12 @@ final class AdminApiChecks {
             ConfigResources.CLIENT_METRICS);
 
     private final TopicFacts topics;
+    /** What the BROKER and BROKER_LOGGER resources are answered before they are authorized. */
+    private final BrokerConfigChanges brokerConfigs;
 
-    AdminApiChecks(TopicFacts topics) {
+    AdminApiChecks(TopicFacts topics, BrokerConfigChanges brokerConfigs) {
         this.topics = topics;
+        this.brokerConfigs = brokerConfigs;
     }
 
     private static boolean topicAllowed(Access access, AclOperation operation, String topic) {
@@ -182,16 +188,6 @@ final class AdminApiChecks {
                         .errorCode(refused.error().code()));
     }
 
-    /**
-     * The structs of the items at these indexes, by identity: a view is made anew at each look-up, the request's
-     * struct it reads is the same.
-     */
-    private static <T> Set<Struct> at(List<T> items, Function<T, Struct> struct, Set<Integer> indexes) {
-        Set<Struct> found = Collections.newSetFromMap(new IdentityHashMap<>());
-        indexes.forEach(index -> found.add(struct.apply(items.get(index))));
-        return found;
-    }
-
     private static <T> List<T> allowed(List<T> items, Function<T, Errors> refusal) {
         return items.stream().filter(item -> refusal.apply(item) == null).toList();
     }
@@ -219,33 +215,67 @@ final class AdminApiChecks {
                         .errorMessage(Access.message(refused.error())));
     }
 
-    /**
-     * ALTER_CONFIGS on each resource, but for those the request's own checks refuse first (a resource or a key named
-     * twice, a null value: {@link AlterConfigsRequest#refusedBeforeAuthorization}), which the handler answers.
-     */
+    /** ALTER_CONFIGS on each resource, but for what Kafka answers before it authorizes (below). */
     CompletionStage<Struct> alterConfigs(Access access) {
         AlterConfigsRequestView body = new AlterConfigsRequestView(access.request().body());
-        List<AlterConfigsRequestView.AlterConfigsResource> resources = body.resources();
-        Set<Struct> preprocessed = at(resources, AlterConfigsRequestView.AlterConfigsResource::struct,
-                AlterConfigsRequest.refusedBeforeAuthorization(ApiKey.ALTER_CONFIGS, body.struct()));
-        return access.serveAllowed(resources, r -> preprocessed.contains(r.struct()) ? null : configRefusal(access,
-                AclOperation.ALTER_CONFIGS, r.resourceType(), r.resourceName()), body::resources, (answer, refused) ->
-                new AlterConfigsResponseView(answer).addResponse().resourceType(refused.item().resourceType())
-                        .resourceName(refused.item().resourceName()).errorCode(refused.error().code())
-                        .errorMessage(Access.message(refused.error())));
+        return alterConfigs(access, ApiKey.ALTER_CONFIGS, body.resources(),
+                AlterConfigsRequestView.AlterConfigsResource::struct,
+                r -> configRefusal(access, AclOperation.ALTER_CONFIGS, r.resourceType(), r.resourceName()),
+                body::resources, Access.Placement.inRequestOrder(b -> new AlterConfigsResponseView(b).responses(),
+                        (b, placed) -> new AlterConfigsResponseView(b).responses(placed)),
+                (answer, r, error, message) -> new AlterConfigsResponseView(answer).addResponse()
+                        .resourceType(r.resourceType()).resourceName(r.resourceName()).errorCode(error.code())
+                        .errorMessage(message));
     }
 
-    /** As {@link #alterConfigs}. */
+    /** As {@link #alterConfigs(Access)}. */
     CompletionStage<Struct> incrementalAlterConfigs(Access access) {
         IncrementalAlterConfigsRequestView body = new IncrementalAlterConfigsRequestView(access.request().body());
-        List<IncrementalAlterConfigsRequestView.AlterConfigsResource> resources = body.resources();
-        Set<Struct> preprocessed = at(resources, IncrementalAlterConfigsRequestView.AlterConfigsResource::struct,
-                AlterConfigsRequest.refusedBeforeAuthorization(ApiKey.INCREMENTAL_ALTER_CONFIGS, body.struct()));
-        return access.serveAllowed(resources, r -> preprocessed.contains(r.struct()) ? null : configRefusal(access,
-                AclOperation.ALTER_CONFIGS, r.resourceType(), r.resourceName()), body::resources, (answer, refused) ->
-                new IncrementalAlterConfigsResponseView(answer).addResponse()
-                        .resourceType(refused.item().resourceType()).resourceName(refused.item().resourceName())
-                        .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));
+        return alterConfigs(access, ApiKey.INCREMENTAL_ALTER_CONFIGS, body.resources(),
+                IncrementalAlterConfigsRequestView.AlterConfigsResource::struct,
+                r -> configRefusal(access, AclOperation.ALTER_CONFIGS, r.resourceType(), r.resourceName()),
+                body::resources, Access.Placement.inRequestOrder(
+                        b -> new IncrementalAlterConfigsResponseView(b).responses(),
+                        (b, placed) -> new IncrementalAlterConfigsResponseView(b).responses(placed)),
+                (answer, r, error, message) -> new IncrementalAlterConfigsResponseView(answer).addResponse()
+                        .resourceType(r.resourceType()).resourceName(r.resourceName()).errorCode(error.code())
+                        .errorMessage(message));
+    }
+
+    /** Adds the answer to one refused resource of either AlterConfigs shape. */
+    @FunctionalInterface
+    private interface ResourceAnswer<R> {
+        void add(Struct answer, R resource, Errors error, String message);
+    }
+
+    /**
+     * A resource the principal may not alter is answered what Kafka answers it before it authorizes it, if anything
+     * ({@link AlterConfigsRequest#refusalsBeforeAuthorization}: the request's own checks, and a BROKER resource's
+     * preprocessing, which Kafka's brokers do before their controller authorizes), else the authorization error;
+     * each at its place in the request, as Kafka's broker reassembles the answer. Answered here, not left to the
+     * handler, so that a check whose outcome depends on the stored configs is never passed to the handler unauthorized.
+     */
+    private <R, E> CompletionStage<Struct> alterConfigs(Access access, ApiKey api, List<R> resources,
+                                                        Function<R, Struct> struct, Function<R, Errors> authorization,
+                                                        Consumer<List<R>> keep, Access.Placement<E> placement,
+                                                        ResourceAnswer<R> answer) {
+        List<Change> before = AlterConfigsRequest.refusalsBeforeAuthorization(api, access.request().body(),
+                brokerConfigs);
+        Map<Struct, Change> beforeByResource = new IdentityHashMap<>();
+        for (int i = 0; i < resources.size(); i++) {
+            if (before.get(i) != null) {
+                beforeByResource.put(struct.apply(resources.get(i)), before.get(i));
+            }
+        }
+        return access.serveAllowed(resources, r -> {
+            Errors refused = authorization.apply(r);
+            Change first = beforeByResource.get(struct.apply(r));
+            return refused == null || first == null ? refused : first.error();
+        }, keep, (body, refused) -> {
+            Change first = beforeByResource.get(struct.apply(refused.item()));
+            answer.add(body, refused.item(), refused.error(),
+                    first != null ? first.message() : Access.message(refused.error()));
+        }, false, placement);
     }
 
     /** DESCRIBE on the cluster, else no log dirs (and CLUSTER_AUTHORIZATION_FAILED from v3, which carries it). */
