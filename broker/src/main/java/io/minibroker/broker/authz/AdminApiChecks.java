@@ -4,6 +4,7 @@ import io.minibroker.broker.admin.BrokerConfigChanges;
 import io.minibroker.broker.admin.ConfigResources;
 import io.minibroker.broker.admin.CreatePartitionsHandler;
 import io.minibroker.broker.admin.CreateTopicsHandler;
+import io.minibroker.broker.admin.DeleteTopicsHandler;
 import io.minibroker.broker.admin.PastDeadline;
 import io.minibroker.broker.admin.Repeated;
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
@@ -43,6 +44,8 @@ import io.minibroker.protocol.message.view.ListPartitionReassignmentsRequestView
 import io.minibroker.protocol.message.view.ListPartitionReassignmentsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -125,37 +128,38 @@ final class AdminApiChecks {
      * UNKNOWN_TOPIC_OR_PARTITION); by id, an unknown id is the handler's to answer, a refused one gets its name only
      * if the principal may describe it. Past its deadline the request is the handler's whole: Kafka's controller
      * looks the ids up before it authorizes and the names whatever it authorized, so a request with anything to look
-     * up times out whole, and one with nothing is answered the checks Kafka makes before the ACLs. So is one while
-     * {@code delete.topic.enable} is false, which Kafka's controller refuses whole first; and, by entry, what it
-     * answers INVALID_REQUEST before it authorizes: a name or id given twice, an entry with both or neither.
+     * up times out whole, and one with nothing is answered the checks Kafka makes before the ACLs. Those checks
+     * ({@link DeleteTopicsHandler#answeredBeforeAuthorization}: {@code delete.topic.enable=false}, a name or id given
+     * twice, an entry with both or neither) are the handler's to answer whatever the ACLs.
      */
     CompletionStage<Struct> deleteTopics(Access access) {
         Request request = access.request();
         DeleteTopicsRequestView body = new DeleteTopicsRequestView(request.body());
         boolean cluster = access.allowedOnCluster(AclOperation.DELETE);
-        if (cluster || !topics.deleteEnabled() || PastDeadline.at(body.timeoutMs())) {
+        if (cluster || PastDeadline.at(body.timeoutMs())) {
             return access.serve();
         }
-        Set<String> repeatedNames = request.version() < DELETE_TOPICS_BY_ID_FROM_VERSION
-                ? Repeated.keys(body.topicNames(), name -> name)
-                : Repeated.keys(body.topics().stream().filter(t -> t.name() != null).toList(), DeleteTopicState::name);
-        Function<String, Errors> byName = name -> repeatedNames.contains(name)
-                || topicAllowed(access, AclOperation.DELETE, name)
+        Set<Integer> answeredFirst = DeleteTopicsHandler.answeredBeforeAuthorization(request.version(), body,
+                topics.deleteEnabled());
+        Function<String, Errors> byName = name -> topicAllowed(access, AclOperation.DELETE, name)
                 || (topicAllowed(access, AclOperation.DESCRIBE, name) && !topics.exists(name))
                 ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
         if (request.version() < DELETE_TOPICS_BY_ID_FROM_VERSION) {
-            return access.serveAllowed(body.topicNames(), byName, body::topicNames, (answer, refused) ->
+            // A name answered first is so at every index it has: the names say it.
+            Set<String> namesFirst = new HashSet<>();
+            answeredFirst.forEach(index -> namesFirst.add(body.topicNames().get(index)));
+            return access.serveAllowed(body.topicNames(), name -> namesFirst.contains(name) ? null
+                    : byName.apply(name), body::topicNames, (answer, refused) ->
                     new DeleteTopicsResponseView(answer).addResponse().name(refused.item())
                             .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));
         }
-        Set<UUID> repeatedIds = Repeated.keys(body.topics().stream().filter(t -> t.name() == null).toList(),
-                DeleteTopicState::topicId);
+        Set<Struct> entriesFirst = at(body.topics(), DeleteTopicState::struct, answeredFirst);
         return access.serveAllowed(body.topics(), topic -> {
-            if (topic.name() != null) {
-                return !topic.topicId().equals(TopicFacts.ZERO_ID) ? null : byName.apply(topic.name());
-            }
-            if (repeatedIds.contains(topic.topicId())) {
+            if (entriesFirst.contains(topic.struct())) {
                 return null;
+            }
+            if (topic.name() != null) {
+                return byName.apply(topic.name());
             }
             Optional<String> name = topics.nameOf(topic.topicId());
             return name.isEmpty() || topicAllowed(access, AclOperation.DELETE, name.get()) ? null
@@ -186,6 +190,16 @@ final class AdminApiChecks {
         return access.serveAllowed(body.topics(), refusal, body::topics, (answer, refused) ->
                 new CreatePartitionsResponseView(answer).addResult().name(refused.item().name())
                         .errorCode(refused.error().code()));
+    }
+
+    /**
+     * The structs of the items at these indexes, by identity: a view is made anew at each look-up, the request's
+     * struct it reads is the same.
+     */
+    private static <T> Set<Struct> at(List<T> items, Function<T, Struct> struct, Set<Integer> indexes) {
+        Set<Struct> found = Collections.newSetFromMap(new IdentityHashMap<>());
+        indexes.forEach(index -> found.add(struct.apply(items.get(index))));
+        return found;
     }
 
     private static <T> List<T> allowed(List<T> items, Function<T, Errors> refusal) {

@@ -89,7 +89,8 @@ class DirectChecksTest {
 
     private static final KafkaPrincipal BROKER = KafkaPrincipal.user("broker");
     private static final KafkaPrincipal CLIENT = KafkaPrincipal.user("client");
-    private static final BrokerConfigChanges BROKER_CONFIGS = BrokerConfigChanges.ofBroker(0, BrokerConfigOverrides.mirror(() -> { }), RuntimeLoggers.NONE);
+    private static final BrokerConfigChanges BROKER_CONFIGS = BrokerConfigChanges.ofBroker(0,
+            BrokerConfigOverrides.mirror(() -> { }), RuntimeLoggers.NONE);
 
     @TempDir
     Path dir;

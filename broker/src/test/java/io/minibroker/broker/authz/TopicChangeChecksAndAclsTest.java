@@ -58,7 +58,8 @@ import static org.assertj.core.api.Assertions.tuple;
 class TopicChangeChecksAndAclsTest {
 
     private static final KafkaPrincipal ALICE = KafkaPrincipal.user("alice");
-    private static final BrokerConfigChanges BROKER_CONFIGS = BrokerConfigChanges.ofBroker(0, BrokerConfigOverrides.mirror(() -> { }), RuntimeLoggers.NONE);
+    private static final BrokerConfigChanges BROKER_CONFIGS = BrokerConfigChanges.ofBroker(0,
+            BrokerConfigOverrides.mirror(() -> { }), RuntimeLoggers.NONE);
     private static final short TIMED_OUT = Errors.REQUEST_TIMED_OUT.code();
     private static final short REFUSED = Errors.TOPIC_AUTHORIZATION_FAILED.code();
     private static final short INVALID = Errors.INVALID_REQUEST.code();
@@ -168,6 +169,21 @@ class TopicChangeChecksAndAclsTest {
                 tuple(null, INVALID, "Duplicate topic id."),
                 tuple("theirs", INVALID, "You may not specify both topic name and topic id."));
         assertThat(topics.get("theirs")).isPresent();
+    }
+
+    /**
+     * A name given on its own beside an entry with that name and an id is not a repeated name (Kafka's controller
+     * counts the names given alone): its topic is still authorized, and a principal who may not delete it cannot.
+     */
+    @Test
+    void aNameAlsoInAnEntryWithAnIdIsStillAuthorized() {
+        DeleteTopicsRequestView request = new DeleteTopicsRequestView().timeoutMs(60_000);
+        request.addTopic().name("theirs").topicId(new java.util.UUID(0, 0));
+        request.addTopic().name("theirs").topicId(java.util.UUID.randomUUID());
+        assertThat(deleteTopics((short) 6, request)).containsExactlyInAnyOrder(
+                tuple("theirs", INVALID, "You may not specify both topic name and topic id."),
+                tuple("theirs", REFUSED, "Topic authorization failed."));
+        assertThat(topics.get("theirs")).as("not deleted").isPresent();
     }
 
     @Test
