@@ -24,6 +24,8 @@ import io.minibroker.protocol.message.view.ConsumerGroupDescribeRequestView;
 import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
 import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
+import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
+import io.minibroker.protocol.message.view.DescribeConfigsResponseView;
 import io.minibroker.protocol.message.view.DescribeUserScramCredentialsRequestView;
 import io.minibroker.protocol.message.view.DescribeUserScramCredentialsResponseView;
 import io.minibroker.protocol.message.view.FindCoordinatorRequestView;
@@ -330,6 +332,25 @@ class DirectChecksTest {
                         tuple("keys", invalid, "Error due to duplicate config keys"),
                         tuple("nulls", invalid, "Null value not supported for : retention.ms"),
                         tuple("plain", Errors.TOPIC_AUTHORIZATION_FAILED.code(), "Topic authorization failed."));
+    }
+
+    /**
+     * A DescribeConfigs naming a resource type Kafka does not know is the handler's whole, the refused topic in it
+     * too: Kafka's ConfigHelper refuses the request whole while it authorizes.
+     */
+    @Test
+    void describeConfigsWithAnUnknownResourceTypeIsTheHandlersWhole() {
+        DescribeConfigsRequestView request = new DescribeConfigsRequestView();
+        request.addResource().resourceType(ConfigResources.TOPIC).resourceName("closed").configurationKeys(null);
+        request.addResource().resourceType((byte) 0).resourceName("what").configurationKeys(null);
+
+        call(CLIENT, ApiKey.DESCRIBE_CONFIGS, (short) 4, request.struct(),
+                () -> new DescribeConfigsResponseView().struct());
+
+        assertThat(served).hasSize(1);
+        assertThat(new DescribeConfigsRequestView(served.get(0).body()).resources())
+                .extracting(DescribeConfigsRequestView.DescribeConfigsResource::resourceName)
+                .containsExactly("closed", "what");
     }
 
     /** A DeleteTopics v5 refusal by name carries the error's message (the field exists from v5). */
