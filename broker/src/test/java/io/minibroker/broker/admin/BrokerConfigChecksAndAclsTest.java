@@ -10,7 +10,6 @@ import io.minibroker.protocol.message.view.AlterConfigsRequestView;
 import io.minibroker.protocol.message.view.AlterConfigsResponseView;
 import io.minibroker.protocol.message.view.IncrementalAlterConfigsRequestView;
 import io.minibroker.protocol.message.view.IncrementalAlterConfigsResponseView;
-import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.acl.AccessControlEntry;
@@ -24,8 +23,6 @@ import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -123,7 +120,7 @@ class BrokerConfigChecksAndAclsTest {
                 .configOperation(AlterConfigOp.SET);
         short version = ApiKey.INCREMENTAL_ALTER_CONFIGS.highestStableVersion();
         IncrementalAlterConfigsResponseView.AlterConfigsResourceResponse answer =
-                new IncrementalAlterConfigsResponseView(send(client, ApiKey.INCREMENTAL_ALTER_CONFIGS, version,
+                new IncrementalAlterConfigsResponseView(client.exchange(ApiKey.INCREMENTAL_ALTER_CONFIGS, version,
                         request.struct())).responses().get(0);
         return tuple(answer.resourceName(), answer.errorCode(), answer.errorMessage());
     }
@@ -133,17 +130,8 @@ class BrokerConfigChecksAndAclsTest {
         AlterConfigsRequestView request = new AlterConfigsRequestView();
         request.addResource().resourceType(type).resourceName(name).addConfig().name(DYNAMIC).value("2");
         short version = ApiKey.ALTER_CONFIGS.highestStableVersion();
-        AlterConfigsResponseView.AlterConfigsResourceResponse answer = new AlterConfigsResponseView(send(client,
-                ApiKey.ALTER_CONFIGS, version, request.struct())).responses().get(0);
+        AlterConfigsResponseView.AlterConfigsResourceResponse answer = new AlterConfigsResponseView(
+                client.exchange(ApiKey.ALTER_CONFIGS, version, request.struct())).responses().get(0);
         return tuple(answer.resourceName(), answer.errorCode(), answer.errorMessage());
-    }
-
-    private static Struct send(RawClient client, ApiKey api, short version, Struct body) {
-        try {
-            client.send(RawClient.request(api, version, 1, body));
-            return client.receive(api, version).body();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
