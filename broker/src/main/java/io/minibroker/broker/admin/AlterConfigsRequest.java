@@ -89,20 +89,25 @@ public final class AlterConfigsRequest {
     }
 
     /**
-     * The indexes of the resources {@link #refusals()} refuses, which the ACL step leaves to the handler, as Kafka's
-     * ConfigAdminManager.preprocess answers them before its controller's ControllerApis authorizes the rest.
+     * What each resource is answered before Kafka authorizes it, by index (null where its authorization comes next):
+     * {@link #refusals()}, then for a BROKER or BROKER_LOGGER resource {@code brokers}' part of
+     * ConfigAdminManager.preprocess ({@link BrokerConfigChanges#refusalBeforeAuthorization}). Kafka's brokers
+     * preprocess a request before its controller's ControllerApis authorizes the rest, so the ACL step answers a
+     * refused principal's resource with these, as the handler would.
      *
      * @param api ALTER_CONFIGS or INCREMENTAL_ALTER_CONFIGS
      */
-    public static Set<Integer> refusedBeforeAuthorization(ApiKey api, Struct body) {
-        List<Change> refusals = new AlterConfigsRequest(api, body).refusals();
-        Set<Integer> refused = new HashSet<>();
+    public static List<Change> refusalsBeforeAuthorization(ApiKey api, Struct body, BrokerConfigChanges brokers) {
+        AlterConfigsRequest request = new AlterConfigsRequest(api, body);
+        List<Change> refusals = request.refusals();
         for (int i = 0; i < refusals.size(); i++) {
-            if (refusals.get(i) != null) {
-                refused.add(i);
+            Resource resource = request.resources().get(i);
+            if (refusals.get(i) == null && ConfigResources.isBrokers(resource.type())) {
+                refusals.set(i, brokers.refusalBeforeAuthorization(resource.type(), resource.name(),
+                        resource.configs(), request.incremental()));
             }
         }
-        return refused;
+        return refusals;
     }
 
     /** A request of the same shape with only {@code forwarded} of its resources. */

@@ -27,4 +27,14 @@ public final class ConfigResources {
 
     private ConfigResources() {
     }
+
+    /** One of Kafka's ConfigResource.Type codes other than UNKNOWN's (0). */
+    static boolean isKnown(byte type) {
+        return type == TOPIC || type == BROKER || type == BROKER_LOGGER || type == CLIENT_METRICS || type == GROUP;
+    }
+
+    /** A BROKER or BROKER_LOGGER resource: what the broker a change reaches preprocesses, as Kafka's brokers do. */
+    static boolean isBrokers(byte type) {
+        return type == BROKER || type == BROKER_LOGGER;
+    }
 }

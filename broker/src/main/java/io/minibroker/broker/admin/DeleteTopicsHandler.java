@@ -98,12 +98,9 @@ public final class DeleteTopicsHandler implements ApiHandler {
                 continue;
             }
             DeletableTopicResult result = response.addResponse().name(name).topicId(id);
-            if (name == null && id.equals(TopicIds.ZERO)) {
-                refuse(result, "Neither topic name nor id were specified.");
-            } else if (name != null && !id.equals(TopicIds.ZERO)) {
-                refuse(result, "You may not specify both topic name and topic id.");
-            } else if (duplicated.contains(key(state))) {
-                refuse(result, name != null ? CreatePartitionsHandler.DUPLICATE_TOPIC : "Duplicate topic id.");
+            String invalid = invalidEntry(state, duplicated);
+            if (invalid != null) {
+                refuse(result, invalid);
             } else if (name != null && topics.idOf(name).filter(alsoNamed::contains).isPresent()) {
                 result.topicId(topics.idOf(name).get()); // Kafka names the id it maps to
                 refuse(result, "The provided topic name maps to an ID that was already supplied.");
@@ -111,6 +108,49 @@ public final class DeleteTopicsHandler implements ApiHandler {
                 deleteByNameOrId(name, id, result, quota);
             }
         }
+    }
+
+    /**
+     * A v6+ entry Kafka's controller refuses INVALID_REQUEST before it looks anything up or authorizes: with neither
+     * a name nor an id, with both, or given twice alike (a name, or an id, on its own). Its message, or null.
+     */
+    private static String invalidEntry(DeleteTopicState state, Set<Entry> duplicated) {
+        if (state.name() == null && state.topicId().equals(TopicIds.ZERO)) {
+            return "Neither topic name nor id were specified.";
+        }
+        if (state.name() != null && !state.topicId().equals(TopicIds.ZERO)) {
+            return "You may not specify both topic name and topic id.";
+        }
+        if (duplicated.contains(key(state))) {
+            return state.name() != null ? CreatePartitionsHandler.DUPLICATE_TOPIC : "Duplicate topic id.";
+        }
+        return null;
+    }
+
+    /**
+     * The entries (by index in the request) that Kafka's controller answers before it authorizes, which the ACL step
+     * therefore leaves to this handler: every one while {@code delete.topic.enable} is false (the request is refused
+     * whole first), else a name given twice and, from v6, {@link #invalidEntry}'s.
+     */
+    public static Set<Integer> answeredBeforeAuthorization(short version, DeleteTopicsRequestView delete,
+                                                           boolean deleteEnabled) {
+        Set<Integer> answered = new HashSet<>();
+        if (version < TOPIC_IDS_FROM_VERSION) {
+            Set<String> duplicated = Repeated.keys(delete.topicNames(), name -> name);
+            for (int i = 0; i < delete.topicNames().size(); i++) {
+                if (!deleteEnabled || duplicated.contains(delete.topicNames().get(i))) {
+                    answered.add(i);
+                }
+            }
+            return answered;
+        }
+        Set<Entry> duplicated = Repeated.keys(delete.topics(), DeleteTopicsHandler::key);
+        for (int i = 0; i < delete.topics().size(); i++) {
+            if (!deleteEnabled || invalidEntry(delete.topics().get(i), duplicated) != null) {
+                answered.add(i);
+            }
+        }
+        return answered;
     }
 
     /** Kafka's refusal of the request whole (DeleteTopicsRequest.getErrorResponse): every entry, repeats included. */

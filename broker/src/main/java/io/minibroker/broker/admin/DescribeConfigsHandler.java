@@ -49,6 +49,11 @@ import java.util.stream.Collectors;
  */
 public final class DescribeConfigsHandler implements ApiHandler {
 
+    /** Kafka's description of INVALID_REQUEST (its Errors enum), which a whole-request refusal carries. */
+    private static final String INVALID_REQUEST_DESCRIPTION = "This most likely occurs because of a request being"
+            + " malformed by the client library or the message was sent to an incompatible broker. See the broker"
+            + " logs for more details.";
+
     private final Function<String, Optional<Map<String, String>>> topicOverrides;
     private final BrokerConfig config;
     private final LocalNode node;
@@ -102,10 +107,26 @@ public final class DescribeConfigsHandler implements ApiHandler {
                          boolean readOnly) {
     }
 
+    /**
+     * Whether Kafka refuses the request whole, before any resource is described or refused: its ConfigHelper throws
+     * INVALID_REQUEST at a resource type it does not know as it authorizes the resources one by one, so the request's
+     * error answer (DescribeConfigsRequest.getErrorResponse) is sent, whatever the ACLs say of the others.
+     */
+    public static boolean refusedWhole(DescribeConfigsRequestView describe) {
+        return describe.resources().stream().anyMatch(resource -> !ConfigResources.isKnown(resource.resourceType()));
+    }
+
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
         DescribeConfigsRequestView describe = new DescribeConfigsRequestView(request.body());
         DescribeConfigsResponseView response = new DescribeConfigsResponseView();
+        if (refusedWhole(describe)) {
+            // Every resource, with the error's own description (Errors.message), not the exception's text.
+            describe.resources().forEach(resource -> response.addResult().resourceType(resource.resourceType())
+                    .resourceName(resource.resourceName()).errorCode(Errors.INVALID_REQUEST.code())
+                    .errorMessage(INVALID_REQUEST_DESCRIPTION));
+            return CompletableFuture.completedFuture(response.struct());
+        }
         boolean includeSynonyms = describe.includeSynonyms(); // v1+, the first version served
         for (DescribeConfigsResource resource : describe.resources()) {
             byte type = resource.resourceType();

@@ -46,7 +46,7 @@ public final class PreprocessedAlterConfigs implements ApiHandler {
         List<AlterConfigsRequest.Resource> forwarded = new ArrayList<>();
         for (int i = 0; i < answers.size(); i++) {
             AlterConfigsRequest.Resource resource = alter.resources().get(i);
-            if (answers.get(i) == null && isBrokers(resource.type())) {
+            if (answers.get(i) == null && ConfigResources.isBrokers(resource.type())) {
                 answers.set(i, changes.preprocess(resource.type(), resource.name(), resource.configs(),
                         alter.incremental(), alter.validateOnly()));
             }
@@ -69,10 +69,6 @@ public final class PreprocessedAlterConfigs implements ApiHandler {
                     }
                     return alter.answer(answers);
                 });
-    }
-
-    private static boolean isBrokers(byte type) {
-        return type == ConfigResources.BROKER || type == ConfigResources.BROKER_LOGGER;
     }
 
     /** The controller's answers by resource type and name (a controller that answered none leaves a gap, below). */

@@ -1,12 +1,16 @@
 package io.minibroker.broker.authz;
 
+import io.minibroker.broker.admin.BrokerConfigChanges;
 import io.minibroker.broker.admin.ConfigResources;
 import io.minibroker.broker.admin.CreatePartitionsHandler;
 import io.minibroker.broker.admin.CreateTopicsHandler;
+import io.minibroker.broker.admin.DeleteTopicsHandler;
+import io.minibroker.broker.admin.DescribeConfigsHandler;
 import io.minibroker.broker.admin.PastDeadline;
 import io.minibroker.broker.admin.Repeated;
 import io.minibroker.broker.admin.AlterClientQuotasHandler;
 import io.minibroker.broker.admin.AlterConfigsRequest;
+import io.minibroker.broker.topic.ConfigurableTopics.Change;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.message.Request;
@@ -42,13 +46,15 @@ import io.minibroker.protocol.message.view.ListPartitionReassignmentsResponseVie
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -71,9 +77,12 @@ final class AdminApiChecks {
             ConfigResources.CLIENT_METRICS);
 
     private final TopicFacts topics;
+    /** What the BROKER and BROKER_LOGGER resources are answered before they are authorized. */
+    private final BrokerConfigChanges brokerConfigs;
 
-    AdminApiChecks(TopicFacts topics) {
+    AdminApiChecks(TopicFacts topics, BrokerConfigChanges brokerConfigs) {
         this.topics = topics;
+        this.brokerConfigs = brokerConfigs;
     }
 
     private static boolean topicAllowed(Access access, AclOperation operation, String topic) {
@@ -119,37 +128,38 @@ final class AdminApiChecks {
      * UNKNOWN_TOPIC_OR_PARTITION); by id, an unknown id is the handler's to answer, a refused one gets its name only
      * if the principal may describe it. Past its deadline the request is the handler's whole: Kafka's controller
      * looks the ids up before it authorizes and the names whatever it authorized, so a request with anything to look
-     * up times out whole, and one with nothing is answered the checks Kafka makes before the ACLs. So is one while
-     * {@code delete.topic.enable} is false, which Kafka's controller refuses whole first; and, by entry, what it
-     * answers INVALID_REQUEST before it authorizes: a name or id given twice, an entry with both or neither.
+     * up times out whole, and one with nothing is answered the checks Kafka makes before the ACLs. Those checks
+     * ({@link DeleteTopicsHandler#answeredBeforeAuthorization}: {@code delete.topic.enable=false}, a name or id given
+     * twice, an entry with both or neither) are the handler's to answer whatever the ACLs.
      */
     CompletionStage<Struct> deleteTopics(Access access) {
         Request request = access.request();
         DeleteTopicsRequestView body = new DeleteTopicsRequestView(request.body());
         boolean cluster = access.allowedOnCluster(AclOperation.DELETE);
-        if (cluster || !topics.deleteEnabled() || PastDeadline.at(body.timeoutMs())) {
+        if (cluster || PastDeadline.at(body.timeoutMs())) {
             return access.serve();
         }
-        Set<String> repeatedNames = request.version() < DELETE_TOPICS_BY_ID_FROM_VERSION
-                ? Repeated.keys(body.topicNames(), name -> name)
-                : Repeated.keys(body.topics().stream().filter(t -> t.name() != null).toList(), DeleteTopicState::name);
-        Function<String, Errors> byName = name -> repeatedNames.contains(name)
-                || topicAllowed(access, AclOperation.DELETE, name)
+        Set<Integer> answeredFirst = DeleteTopicsHandler.answeredBeforeAuthorization(request.version(), body,
+                topics.deleteEnabled());
+        Function<String, Errors> byName = name -> topicAllowed(access, AclOperation.DELETE, name)
                 || (topicAllowed(access, AclOperation.DESCRIBE, name) && !topics.exists(name))
                 ? null : Errors.TOPIC_AUTHORIZATION_FAILED;
         if (request.version() < DELETE_TOPICS_BY_ID_FROM_VERSION) {
-            return access.serveAllowed(body.topicNames(), byName, body::topicNames, (answer, refused) ->
+            // A name answered first is so at every index it has: the names say it.
+            Set<String> namesFirst = new HashSet<>();
+            answeredFirst.forEach(index -> namesFirst.add(body.topicNames().get(index)));
+            return access.serveAllowed(body.topicNames(), name -> namesFirst.contains(name) ? null
+                    : byName.apply(name), body::topicNames, (answer, refused) ->
                     new DeleteTopicsResponseView(answer).addResponse().name(refused.item())
                             .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));
         }
-        Set<UUID> repeatedIds = Repeated.keys(body.topics().stream().filter(t -> t.name() == null).toList(),
-                DeleteTopicState::topicId);
+        Set<Struct> entriesFirst = at(body.topics(), DeleteTopicState::struct, answeredFirst);
         return access.serveAllowed(body.topics(), topic -> {
-            if (topic.name() != null) {
-                return !topic.topicId().equals(TopicFacts.ZERO_ID) ? null : byName.apply(topic.name());
-            }
-            if (repeatedIds.contains(topic.topicId())) {
+            if (entriesFirst.contains(topic.struct())) {
                 return null;
+            }
+            if (topic.name() != null) {
+                return byName.apply(topic.name());
             }
             Optional<String> name = topics.nameOf(topic.topicId());
             return name.isEmpty() || topicAllowed(access, AclOperation.DELETE, name.get()) ? null
@@ -210,8 +220,15 @@ final class AdminApiChecks {
         return null;
     }
 
+    /**
+     * DESCRIBE_CONFIGS on each resource; a request naming a resource type Kafka does not know is the handler's whole
+     * ({@link DescribeConfigsHandler#refusedWhole}), as Kafka refuses it whole while it authorizes.
+     */
     CompletionStage<Struct> describeConfigs(Access access) {
         DescribeConfigsRequestView body = new DescribeConfigsRequestView(access.request().body());
+        if (DescribeConfigsHandler.refusedWhole(body)) {
+            return access.serve();
+        }
         return access.serveAllowed(body.resources(), r -> configRefusal(access, AclOperation.DESCRIBE_CONFIGS,
                 r.resourceType(), r.resourceName()), body::resources, (answer, refused) ->
                 new DescribeConfigsResponseView(answer).addResult().resourceType(refused.item().resourceType())
@@ -219,33 +236,67 @@ final class AdminApiChecks {
                         .errorMessage(Access.message(refused.error())));
     }
 
-    /**
-     * ALTER_CONFIGS on each resource, but for those the request's own checks refuse first (a resource or a key named
-     * twice, a null value: {@link AlterConfigsRequest#refusedBeforeAuthorization}), which the handler answers.
-     */
+    /** ALTER_CONFIGS on each resource, but for what Kafka answers before it authorizes (below). */
     CompletionStage<Struct> alterConfigs(Access access) {
         AlterConfigsRequestView body = new AlterConfigsRequestView(access.request().body());
-        List<AlterConfigsRequestView.AlterConfigsResource> resources = body.resources();
-        Set<Struct> preprocessed = at(resources, AlterConfigsRequestView.AlterConfigsResource::struct,
-                AlterConfigsRequest.refusedBeforeAuthorization(ApiKey.ALTER_CONFIGS, body.struct()));
-        return access.serveAllowed(resources, r -> preprocessed.contains(r.struct()) ? null : configRefusal(access,
-                AclOperation.ALTER_CONFIGS, r.resourceType(), r.resourceName()), body::resources, (answer, refused) ->
-                new AlterConfigsResponseView(answer).addResponse().resourceType(refused.item().resourceType())
-                        .resourceName(refused.item().resourceName()).errorCode(refused.error().code())
-                        .errorMessage(Access.message(refused.error())));
+        return alterConfigs(access, ApiKey.ALTER_CONFIGS, body.resources(),
+                AlterConfigsRequestView.AlterConfigsResource::struct,
+                r -> configRefusal(access, AclOperation.ALTER_CONFIGS, r.resourceType(), r.resourceName()),
+                body::resources, Access.Placement.inRequestOrder(b -> new AlterConfigsResponseView(b).responses(),
+                        (b, placed) -> new AlterConfigsResponseView(b).responses(placed)),
+                (answer, r, error, message) -> new AlterConfigsResponseView(answer).addResponse()
+                        .resourceType(r.resourceType()).resourceName(r.resourceName()).errorCode(error.code())
+                        .errorMessage(message));
     }
 
-    /** As {@link #alterConfigs}. */
+    /** As {@link #alterConfigs(Access)}. */
     CompletionStage<Struct> incrementalAlterConfigs(Access access) {
         IncrementalAlterConfigsRequestView body = new IncrementalAlterConfigsRequestView(access.request().body());
-        List<IncrementalAlterConfigsRequestView.AlterConfigsResource> resources = body.resources();
-        Set<Struct> preprocessed = at(resources, IncrementalAlterConfigsRequestView.AlterConfigsResource::struct,
-                AlterConfigsRequest.refusedBeforeAuthorization(ApiKey.INCREMENTAL_ALTER_CONFIGS, body.struct()));
-        return access.serveAllowed(resources, r -> preprocessed.contains(r.struct()) ? null : configRefusal(access,
-                AclOperation.ALTER_CONFIGS, r.resourceType(), r.resourceName()), body::resources, (answer, refused) ->
-                new IncrementalAlterConfigsResponseView(answer).addResponse()
-                        .resourceType(refused.item().resourceType()).resourceName(refused.item().resourceName())
-                        .errorCode(refused.error().code()).errorMessage(Access.message(refused.error())));
+        return alterConfigs(access, ApiKey.INCREMENTAL_ALTER_CONFIGS, body.resources(),
+                IncrementalAlterConfigsRequestView.AlterConfigsResource::struct,
+                r -> configRefusal(access, AclOperation.ALTER_CONFIGS, r.resourceType(), r.resourceName()),
+                body::resources, Access.Placement.inRequestOrder(
+                        b -> new IncrementalAlterConfigsResponseView(b).responses(),
+                        (b, placed) -> new IncrementalAlterConfigsResponseView(b).responses(placed)),
+                (answer, r, error, message) -> new IncrementalAlterConfigsResponseView(answer).addResponse()
+                        .resourceType(r.resourceType()).resourceName(r.resourceName()).errorCode(error.code())
+                        .errorMessage(message));
+    }
+
+    /** Adds the answer to one refused resource of either AlterConfigs shape. */
+    @FunctionalInterface
+    private interface ResourceAnswer<R> {
+        void add(Struct answer, R resource, Errors error, String message);
+    }
+
+    /**
+     * A resource the principal may not alter is answered what Kafka answers it before it authorizes it, if anything
+     * ({@link AlterConfigsRequest#refusalsBeforeAuthorization}: the request's own checks, and a BROKER resource's
+     * preprocessing, which Kafka's brokers do before their controller authorizes), else the authorization error;
+     * each at its place in the request, as Kafka's broker reassembles the answer. Answered here, not left to the
+     * handler, so that a check whose outcome depends on the stored configs is never passed to the handler unauthorized.
+     */
+    private <R, E> CompletionStage<Struct> alterConfigs(Access access, ApiKey api, List<R> resources,
+                                                        Function<R, Struct> struct, Function<R, Errors> authorization,
+                                                        Consumer<List<R>> keep, Access.Placement<E> placement,
+                                                        ResourceAnswer<R> answer) {
+        List<Change> before = AlterConfigsRequest.refusalsBeforeAuthorization(api, access.request().body(),
+                brokerConfigs);
+        Map<Struct, Change> beforeByResource = new IdentityHashMap<>();
+        for (int i = 0; i < resources.size(); i++) {
+            if (before.get(i) != null) {
+                beforeByResource.put(struct.apply(resources.get(i)), before.get(i));
+            }
+        }
+        return access.serveAllowed(resources, r -> {
+            Errors refused = authorization.apply(r);
+            Change first = beforeByResource.get(struct.apply(r));
+            return refused == null || first == null ? refused : first.error();
+        }, keep, (body, refused) -> {
+            Change first = beforeByResource.get(struct.apply(refused.item()));
+            answer.add(body, refused.item(), refused.error(),
+                    first != null ? first.message() : Access.message(refused.error()));
+        }, false, placement);
     }
 
     /** DESCRIBE on the cluster, else no log dirs (and CLUSTER_AUTHORIZATION_FAILED from v3, which carries it). */

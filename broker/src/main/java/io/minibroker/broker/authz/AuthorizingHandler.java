@@ -1,5 +1,6 @@
 package io.minibroker.broker.authz;
 
+import io.minibroker.broker.admin.BrokerConfigChanges;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.RequestContext;
@@ -44,12 +45,14 @@ public final class AuthorizingHandler implements ApiHandler {
 
     /**
      * The handler to register for {@code api}: {@code handler} itself where no authorization is needed.
+     * {@code brokerConfigs} are this broker's, whose preprocessing of a BROKER resource comes before its ACLs.
      */
-    public static ApiHandler wrap(ApiKey api, ApiHandler handler, Authorizer authorizer, TopicFacts topics) {
+    public static ApiHandler wrap(ApiKey api, ApiHandler handler, Authorizer authorizer, TopicFacts topics,
+                                  BrokerConfigChanges brokerConfigs) {
         if (UNCHECKED.contains(api)) {
             return handler;
         }
-        return new AuthorizingHandler(authorizer, handler, checkFor(api, topics));
+        return new AuthorizingHandler(authorizer, handler, checkFor(api, topics, brokerConfigs));
     }
 
     /**
@@ -60,27 +63,28 @@ public final class AuthorizingHandler implements ApiHandler {
      * carries the image's topics, and a node's principal gets DescribeConfigs unfiltered. Filtered by the topics
      * that principal may describe, a topic would drop out of the brokers' image, and its logs with it, as Kafka's
      * brokers, reading the metadata log, never see. {@code topics} are the controller's, which the checks of the
-     * requests brokers forward for their clients look up as the brokers' checks do.
+     * requests brokers forward for their clients look up as the brokers' checks do; {@code brokerConfigs} are the
+     * controller's, which refuse no broker change before its ACLs (the brokers preprocessed them).
      */
     public static ApiHandler wrapOnController(ApiKey api, ApiHandler handler, Authorizer authorizer,
-                                              TopicFacts topics) {
+                                              TopicFacts topics, BrokerConfigChanges brokerConfigs) {
         if (api == ApiKey.FETCH || api == ApiKey.METADATA) {
             return new AuthorizingHandler(authorizer, handler,
                     access -> AdminApiChecks.onCluster(access, AclOperation.CLUSTER_ACTION));
         }
         if (api == ApiKey.DESCRIBE_CONFIGS) {
-            ApiCheck resources = checkFor(api, topics);
+            ApiCheck resources = checkFor(api, topics, brokerConfigs);
             return new AuthorizingHandler(authorizer, handler, access ->
                     access.allowedOnCluster(AclOperation.CLUSTER_ACTION) ? access.serve() : resources.check(access));
         }
-        return wrap(api, handler, authorizer, topics);
+        return wrap(api, handler, authorizer, topics, brokerConfigs);
     }
 
-    private static ApiCheck checkFor(ApiKey api, TopicFacts facts) {
+    private static ApiCheck checkFor(ApiKey api, TopicFacts facts, BrokerConfigChanges brokerConfigs) {
         TopicApiChecks topics = new TopicApiChecks(facts);
         GroupApiChecks groups = new GroupApiChecks(facts);
         TransactionApiChecks transactions = new TransactionApiChecks(facts);
-        AdminApiChecks admin = new AdminApiChecks(facts);
+        AdminApiChecks admin = new AdminApiChecks(facts, brokerConfigs);
         ShareGroupApiChecks shares = new ShareGroupApiChecks(facts);
         return switch (api) {
             case PRODUCE -> topics::produce;

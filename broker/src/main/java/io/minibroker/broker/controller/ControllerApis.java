@@ -101,7 +101,7 @@ public final class ControllerApis {
                                        NewVoterApiVersions newVoter,
                                        ClientMetricsSubscriptions clientMetrics, DelegationTokens tokens,
                                        LongSupplier wallClockMs) {
-        BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.atController(brokerConfigs, elr)::persist;
+        BrokerConfigChanges brokerConfigChanges = BrokerConfigChanges.atController(brokerConfigs, elr);
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         Function<ApiHandler, ApiHandler> onDisk = DiskBoundHandler.on(disk);
         SupportedApis apis = new SupportedApis();
@@ -130,9 +130,9 @@ public final class ControllerApis {
                 .add(ApiKey.LIST_PARTITION_REASSIGNMENTS, onDisk.apply(new ListPartitionReassignmentsHandler(
                         assignments)))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
-                        ApiKey.ALTER_CONFIGS, groupConfigs, brokerChanges, clientMetrics)))
+                        ApiKey.ALTER_CONFIGS, groupConfigs, brokerConfigChanges::persist, clientMetrics)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(assignments,
-                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges, clientMetrics)))
+                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerConfigChanges::persist, clientMetrics)))
                 .add(ApiKey.DESCRIBE_CONFIGS, onDisk.apply(new DescribeConfigsHandler(assignments::overrides, config,
                         node, groupConfigs, brokerConfigs, RuntimeLoggers.NONE, clientMetrics)))
                 .add(ApiKey.ALTER_PARTITION, onDisk.apply(new AlterPartitionHandler(membership, assignments)))
@@ -175,7 +175,8 @@ public final class ControllerApis {
             TopicFacts topics = new TopicFacts(assignments::nameOf, assignments::idOf,
                     (name, partition) -> partition >= 0 && partition < assignments.partitionCount(name), false,
                     config.get(BrokerConfig.DELETE_TOPIC_ENABLE));
-            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrapOnController(api, handler, acls, topics));
+            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrapOnController(api, handler, acls, topics,
+                    brokerConfigChanges));
         }
         return apis;
     }

@@ -1,5 +1,6 @@
 package io.minibroker.broker.server;
 
+import io.minibroker.broker.admin.BrokerConfigChanges;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.minibroker.broker.admin.DelayedDeleteRecords;
@@ -338,12 +339,16 @@ public final class Broker implements AutoCloseable {
         shareGroups.register(apis, clientQuotaEnforcement::fetchMaxBytes);
         // Topics created on a client's account: by the controller in a cluster.
         RuntimeLoggers loggers = RuntimeLoggers.find();
+        // Kafka's brokers preprocess the broker and logger resources themselves; a cluster's forward the rest.
+        BrokerConfigChanges brokerChanges = cluster != null
+                ? BrokerConfigChanges.ofBroker(node.nodeId(), dynamicConfigs, loggers)
+                : BrokerConfigChanges.ofSingleNode(node.nodeId(), dynamicConfigs, loggers, elr);
         TopicCreation autoCreation = cluster != null
                 ? cluster.register(apis, node, security, groupConfigs, clientMetrics, dynamicConfigs, loggers,
-                        onDisk, clock)
+                        brokerChanges, onDisk, clock)
                 : SingleNodeApis.register(apis, config, node, topics, groupConfigs, clientMetrics, dynamicConfigs,
                         clientQuotas, ClientQuotaMeters.controllerMutation(registry, clock::monotonicMs),
-                        features, elr, loggers, security, onDisk, topicCreation, clock);
+                        features, elr, loggers, brokerChanges, security, onDisk, topicCreation, clock);
         shareGroups.createStateTopicWith(autoCreation);
         groupCoordinator = GroupCoordinatorApis.open(config, clock, topics, cluster, producePurgatory, fetchPurgatory,
                 groupConfigs, transactions, shareGroups.stateOfDeletedTopics());
@@ -368,7 +373,8 @@ public final class Broker implements AutoCloseable {
             TopicFacts topicFacts = new TopicFacts(id -> topics.known(id).map(TopicMetadata::name),
                     name -> topics.known(name).map(TopicMetadata::id), partitionExists,
                     config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE), config.get(BrokerConfig.DELETE_TOPIC_ENABLE));
-            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, authorizer, topicFacts));
+            apis.wrapHandlers((api, handler) -> AuthorizingHandler.wrap(api, handler, authorizer, topicFacts,
+                    brokerChanges));
         } else {
             apis.wrapHandlers(AuthorizedOperations::withoutAuthorizer);
         }

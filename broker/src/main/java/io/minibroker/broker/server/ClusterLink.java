@@ -129,7 +129,8 @@ final class ClusterLink {
     TopicCreation register(SupportedApis apis, LocalNode node, SecurityApis security, GroupConfigs groupConfigs,
                                ClientMetricsSubscriptions clientMetrics,
                                BrokerConfigOverrides brokerConfigs, RuntimeLoggers loggers,
-                               Function<ApiHandler, ApiHandler> onDisk, BrokerClock clock) {
+                               BrokerConfigChanges brokerChanges, Function<ApiHandler, ApiHandler> onDisk,
+                               BrokerClock clock) {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         forwarding = Executors.newSingleThreadExecutor(task -> new Thread(task, "controller-forwarding"));
         forwardingChannel = controllerChannel("forwarding", config.get(BrokerConfig.CONTROLLER_SOCKET_TIMEOUT_MS));
@@ -137,8 +138,6 @@ final class ClusterLink {
         ControllerTopicAutoCreation autoCreation = new ControllerTopicAutoCreation(controller, config,
                 new TopicCreationErrors(clock::monotonicMs));
         security.register(apis, controller, onDisk);
-        // Kafka's brokers preprocess the broker and logger resources themselves and forward the rest.
-        BrokerConfigChanges brokerChanges = BrokerConfigChanges.ofBroker(node.nodeId(), brokerConfigs, loggers);
         apis.add(ApiKey.METADATA, new ClusterMetadataHandler(clusterId, metadata,
                         config.get(BrokerConfig.AUTO_CREATE_TOPICS_ENABLE) ? autoCreation : null))
                 .add(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(clusterId, metadata))

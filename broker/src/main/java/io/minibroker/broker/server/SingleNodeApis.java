@@ -69,13 +69,12 @@ final class SingleNodeApis {
                                       BrokerConfigOverrides dynamicConfigs,
                                       ClientQuotas clientQuotas, QuotaMeters mutationMeters,
                                       FinalizedFeatures features, EligibleLeaderReplicasSafety elr,
-                                      RuntimeLoggers loggers, SecurityApis security,
+                                      RuntimeLoggers loggers, BrokerConfigChanges brokerChanges,
+                                      SecurityApis security,
                                       Function<ApiHandler, ApiHandler> onDisk, Executor topicCreation,
                                       BrokerClock clock) throws IOException {
         String clusterId = config.get(BrokerConfig.CLUSTER_ID);
         VoterSet voters = new VoterSet(node.nodeId(), MetaProperties.directoryId(config.logDirs().get(0)), features);
-        BrokerConfigChanges.Step brokerChanges = BrokerConfigChanges.ofSingleNode(node.nodeId(), dynamicConfigs,
-                loggers, elr)::alter;
         security.register(apis, null, onDisk);
         security.registerTokens(apis, config, clock::wallClockMs, onDisk);
         SingleNodeReassignments reassignments = new SingleNodeReassignments(topics, node.nodeId());
@@ -94,9 +93,9 @@ final class SingleNodeApis {
                 .add(ApiKey.ALTER_PARTITION_REASSIGNMENTS, new AlterPartitionReassignmentsHandler(reassignments))
                 .add(ApiKey.LIST_PARTITION_REASSIGNMENTS, new ListPartitionReassignmentsHandler(reassignments))
                 .add(ApiKey.ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics, ApiKey.ALTER_CONFIGS,
-                        groupConfigs, brokerChanges, clientMetrics)))
+                        groupConfigs, brokerChanges::alter, clientMetrics)))
                 .add(ApiKey.INCREMENTAL_ALTER_CONFIGS, onDisk.apply(new AlterTopicConfigsHandler(topics,
-                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges, clientMetrics)))
+                        ApiKey.INCREMENTAL_ALTER_CONFIGS, groupConfigs, brokerChanges::alter, clientMetrics)))
                 .add(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(topics::overrides, config, node,
                         groupConfigs, dynamicConfigs, loggers, clientMetrics))
                 .add(ApiKey.LIST_CONFIG_RESOURCES, new ListConfigResourcesHandler(

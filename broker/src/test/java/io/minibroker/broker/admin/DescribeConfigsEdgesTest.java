@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** DescribeConfigs at the edges Kafka's ConfigHelper.describeConfigs draws for topics and groups. */
 class DescribeConfigsEdgesTest {
@@ -74,6 +75,28 @@ class DescribeConfigsEdgesTest {
         DescribeConfigsResult group = describe(GROUP, "", null);
         assertThat(group.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
         assertThat(group.errorMessage()).isEqualTo("Group name must not be empty");
+    }
+
+    /**
+     * A resource type Kafka does not know (UNKNOWN's 0, or a code it has none for) refuses the whole request, as
+     * Kafka's ConfigHelper throws INVALID_REQUEST while it authorizes: every resource, the error's description.
+     */
+    @Test
+    void aResourceTypeKafkaDoesNotKnowRefusesTheWholeRequest() {
+        DescribeConfigsRequestView body = new DescribeConfigsRequestView();
+        body.addResource().resourceType(TOPIC).resourceName("orders").configurationKeys(null);
+        body.addResource().resourceType((byte) 0).resourceName("what").configurationKeys(null);
+        Request request = new Request(new RequestHeader(ApiKey.DESCRIBE_CONFIGS.id(), (short) 4, 1, "test"),
+                ApiKey.DESCRIBE_CONFIGS, body.struct());
+        List<DescribeConfigsResult> results = new DescribeConfigsResponseView(handler.handle(
+                TestContexts.on("PLAINTEXT"), request).toCompletableFuture().join()).results();
+
+        String description = "This most likely occurs because of a request being malformed by the client library"
+                + " or the message was sent to an incompatible broker. See the broker logs for more details.";
+        assertThat(results).extracting(r -> tuple(r.resourceType(), r.resourceName(), r.errorCode(),
+                        r.errorMessage(), r.configs().size()))
+                .containsExactly(tuple(TOPIC, "orders", Errors.INVALID_REQUEST.code(), description, 0),
+                        tuple((byte) 0, "what", Errors.INVALID_REQUEST.code(), description, 0));
     }
 
     @Test

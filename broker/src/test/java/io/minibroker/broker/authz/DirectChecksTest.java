@@ -1,11 +1,14 @@
 package io.minibroker.broker.authz;
 
 import io.minibroker.broker.admin.AlterConfigOp;
+import io.minibroker.broker.admin.BrokerConfigChanges;
 import io.minibroker.broker.admin.ConfigResources;
+import io.minibroker.broker.admin.RuntimeLoggers;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.CloseConnection;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.TestContexts;
+import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
@@ -21,6 +24,8 @@ import io.minibroker.protocol.message.view.ConsumerGroupDescribeRequestView;
 import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
 import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
+import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
+import io.minibroker.protocol.message.view.DescribeConfigsResponseView;
 import io.minibroker.protocol.message.view.DescribeUserScramCredentialsRequestView;
 import io.minibroker.protocol.message.view.DescribeUserScramCredentialsResponseView;
 import io.minibroker.protocol.message.view.FindCoordinatorRequestView;
@@ -86,6 +91,8 @@ class DirectChecksTest {
 
     private static final KafkaPrincipal BROKER = KafkaPrincipal.user("broker");
     private static final KafkaPrincipal CLIENT = KafkaPrincipal.user("client");
+    private static final BrokerConfigChanges BROKER_CONFIGS = BrokerConfigChanges.ofBroker(0,
+            BrokerConfigOverrides.mirror(() -> { }), RuntimeLoggers.NONE);
 
     @TempDir
     Path dir;
@@ -110,7 +117,7 @@ class DirectChecksTest {
         };
         ApiHandler handler = AuthorizingHandler.wrap(api, recording, authorizer,
                 new TopicFacts(id -> Optional.empty(), name -> Optional.of(java.util.UUID.randomUUID()),
-                (name, partition) -> partition < 3, true, true));
+                (name, partition) -> partition < 3, true, true), BROKER_CONFIGS);
         RequestContext context = TestContexts.withTlsPrincipal("SSL", new InetSocketAddress("127.0.0.1", 5555),
                 principal);
         return handler.handle(context, new Request(new RequestHeader(api.id(), version, 1, "test"), api, body))
@@ -292,12 +299,13 @@ class DirectChecksTest {
     }
 
     /**
-     * The resources IncrementalAlterConfigs' own checks refuse (named twice, a key named twice, a null value) are the
-     * handler's to answer whatever the ACLs, as Kafka's brokers preprocess them before the controller authorizes;
-     * the others are refused TOPIC_AUTHORIZATION_FAILED here.
+     * The resources IncrementalAlterConfigs' own checks refuse (named twice, a key named twice, a null value) are
+     * answered those refusals whatever the ACLs, as Kafka's brokers preprocess them before the controller authorizes;
+     * the others are refused TOPIC_AUTHORIZATION_FAILED; each in its place in the request, as Kafka's broker
+     * reassembles the answer.
      */
     @Test
-    void alterConfigsLeavesWhatTheRequestsOwnChecksRefuseToTheHandler() {
+    void alterConfigsAnswersWhatTheRequestsOwnChecksRefuseBeforeTheAcls() {
         IncrementalAlterConfigsRequestView request = new IncrementalAlterConfigsRequestView();
         for (String twice : List.of("twice", "twice")) {
             request.addResource().resourceType(ConfigResources.TOPIC).resourceName(twice).addConfig()
@@ -316,12 +324,33 @@ class DirectChecksTest {
                 ApiKey.INCREMENTAL_ALTER_CONFIGS, (short) 1, request.struct(),
                 () -> new IncrementalAlterConfigsResponseView().struct()));
 
+        assertThat(served).as("nothing the principal may alter").isEmpty();
+        short invalid = Errors.INVALID_REQUEST.code();
+        assertThat(answer.responses()).extracting(r -> tuple(r.resourceName(), r.errorCode(), r.errorMessage()))
+                .containsExactly(tuple("twice", invalid, "Each resource must appear at most once."),
+                        tuple("twice", invalid, "Each resource must appear at most once."),
+                        tuple("keys", invalid, "Error due to duplicate config keys"),
+                        tuple("nulls", invalid, "Null value not supported for : retention.ms"),
+                        tuple("plain", Errors.TOPIC_AUTHORIZATION_FAILED.code(), "Topic authorization failed."));
+    }
+
+    /**
+     * A DescribeConfigs naming a resource type Kafka does not know is the handler's whole, the refused topic in it
+     * too: Kafka's ConfigHelper refuses the request whole while it authorizes.
+     */
+    @Test
+    void describeConfigsWithAnUnknownResourceTypeIsTheHandlersWhole() {
+        DescribeConfigsRequestView request = new DescribeConfigsRequestView();
+        request.addResource().resourceType(ConfigResources.TOPIC).resourceName("closed").configurationKeys(null);
+        request.addResource().resourceType((byte) 0).resourceName("what").configurationKeys(null);
+
+        call(CLIENT, ApiKey.DESCRIBE_CONFIGS, (short) 4, request.struct(),
+                () -> new DescribeConfigsResponseView().struct());
+
         assertThat(served).hasSize(1);
-        assertThat(new IncrementalAlterConfigsRequestView(served.get(0).body()).resources())
-                .extracting(IncrementalAlterConfigsRequestView.AlterConfigsResource::resourceName)
-                .containsExactly("twice", "twice", "keys", "nulls");
-        assertThat(answer.responses()).extracting(r -> tuple(r.resourceName(), r.errorCode()))
-                .containsExactly(tuple("plain", Errors.TOPIC_AUTHORIZATION_FAILED.code()));
+        assertThat(new DescribeConfigsRequestView(served.get(0).body()).resources())
+                .extracting(DescribeConfigsRequestView.DescribeConfigsResource::resourceName)
+                .containsExactly("closed", "what");
     }
 
     /** A DeleteTopics v5 refusal by name carries the error's message (the field exists from v5). */

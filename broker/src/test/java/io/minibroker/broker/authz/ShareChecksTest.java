@@ -1,8 +1,11 @@
 package io.minibroker.broker.authz;
 
+import io.minibroker.broker.admin.BrokerConfigChanges;
+import io.minibroker.broker.admin.RuntimeLoggers;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.TestContexts;
+import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.security.KafkaPrincipal;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
@@ -106,7 +109,8 @@ class ShareChecksTest {
         ApiHandler handler = AuthorizingHandler.wrap(api, recording, counting,
                 new TopicFacts(id -> Optional.ofNullable(names.get(id)), name -> names.entrySet().stream()
                         .filter(e -> e.getValue().equals(name)).map(Map.Entry::getKey).findFirst(),
-                        (name, partition) -> names.containsValue(name), false, true));
+                        (name, partition) -> names.containsValue(name), false, true),
+                BrokerConfigChanges.ofBroker(0, BrokerConfigOverrides.mirror(() -> { }), RuntimeLoggers.NONE));
         RequestContext context = TestContexts.withTlsPrincipal("SSL", new InetSocketAddress("127.0.0.1", 5555), CLIENT);
         return handler.handle(context, new Request(new RequestHeader(api.id(), version, 1, "test"), api, body))
                 .toCompletableFuture().join();

@@ -1,11 +1,14 @@
 package io.minibroker.broker.authz;
 
+import io.minibroker.broker.admin.BrokerConfigChanges;
 import io.minibroker.broker.admin.CreatePartitionsHandler;
 import io.minibroker.broker.admin.CreateTopicsHandler;
 import io.minibroker.broker.admin.DeleteTopicsHandler;
+import io.minibroker.broker.admin.RuntimeLoggers;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.TestContexts;
 import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.config.BrokerConfigOverrides;
 import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.quota.ClientQuotas;
 import io.minibroker.broker.quota.ControllerMutationQuotas;
@@ -55,6 +58,8 @@ import static org.assertj.core.api.Assertions.tuple;
 class TopicChangeChecksAndAclsTest {
 
     private static final KafkaPrincipal ALICE = KafkaPrincipal.user("alice");
+    private static final BrokerConfigChanges BROKER_CONFIGS = BrokerConfigChanges.ofBroker(0,
+            BrokerConfigOverrides.mirror(() -> { }), RuntimeLoggers.NONE);
     private static final short TIMED_OUT = Errors.REQUEST_TIMED_OUT.code();
     private static final short REFUSED = Errors.TOPIC_AUTHORIZATION_FAILED.code();
     private static final short INVALID = Errors.INVALID_REQUEST.code();
@@ -166,6 +171,21 @@ class TopicChangeChecksAndAclsTest {
         assertThat(topics.get("theirs")).isPresent();
     }
 
+    /**
+     * A name given on its own beside an entry with that name and an id is not a repeated name (Kafka's controller
+     * counts the names given alone): its topic is still authorized, and a principal who may not delete it cannot.
+     */
+    @Test
+    void aNameAlsoInAnEntryWithAnIdIsStillAuthorized() {
+        DeleteTopicsRequestView request = new DeleteTopicsRequestView().timeoutMs(60_000);
+        request.addTopic().name("theirs").topicId(new java.util.UUID(0, 0));
+        request.addTopic().name("theirs").topicId(java.util.UUID.randomUUID());
+        assertThat(deleteTopics((short) 6, request)).containsExactlyInAnyOrder(
+                tuple("theirs", INVALID, "You may not specify both topic name and topic id."),
+                tuple("theirs", REFUSED, "Topic authorization failed."));
+        assertThat(topics.get("theirs")).as("not deleted").isPresent();
+    }
+
     @Test
     void deletionDisabledRefusesTheWholeRequestBeforeTheAcls() {
         DeleteTopicsRequestView request = new DeleteTopicsRequestView().timeoutMs(60_000)
@@ -185,14 +205,15 @@ class TopicChangeChecksAndAclsTest {
         ElectLeadersRequestView elect = new ElectLeadersRequestView().timeoutMs(0);
         elect.addTopicPartition().topic("mine").partitions(List.of(0));
         ElectLeadersResponseView elected = new ElectLeadersResponseView(call(AuthorizingHandler.wrap(
-                ApiKey.ELECT_LEADERS, unreachable, authorizer, facts()), ApiKey.ELECT_LEADERS, (short) 2,
-                elect.struct()));
+                ApiKey.ELECT_LEADERS, unreachable, authorizer, facts(), BROKER_CONFIGS), ApiKey.ELECT_LEADERS,
+                (short) 2, elect.struct()));
         assertThat(elected.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
 
         AlterPartitionReassignmentsRequestView alter = new AlterPartitionReassignmentsRequestView().timeoutMs(0);
         alter.addTopic().name("mine").addPartition().partitionIndex(0).replicas(List.of(0));
         AlterPartitionReassignmentsResponseView altered = new AlterPartitionReassignmentsResponseView(call(
-                AuthorizingHandler.wrap(ApiKey.ALTER_PARTITION_REASSIGNMENTS, unreachable, authorizer, facts()),
+                AuthorizingHandler.wrap(ApiKey.ALTER_PARTITION_REASSIGNMENTS, unreachable, authorizer, facts(),
+                        BROKER_CONFIGS),
                 ApiKey.ALTER_PARTITION_REASSIGNMENTS, (short) 0, alter.struct()));
         assertThat(altered.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
     }
@@ -218,13 +239,14 @@ class TopicChangeChecksAndAclsTest {
 
     private List<Tuple> deleteTopics(short version, DeleteTopicsRequestView body, boolean deleteEnabled) {
         ApiHandler handler = AuthorizingHandler.wrap(ApiKey.DELETE_TOPICS,
-                new DeleteTopicsHandler(topics, deleteEnabled, quotas), authorizer, facts(deleteEnabled));
+                new DeleteTopicsHandler(topics, deleteEnabled, quotas), authorizer, facts(deleteEnabled),
+                BROKER_CONFIGS);
         return new DeleteTopicsResponseView(call(handler, ApiKey.DELETE_TOPICS, version, body.struct())).responses()
                 .stream().map(r -> tuple(r.name(), r.errorCode(), r.errorMessage())).toList();
     }
 
     private ApiHandler secured(ApiKey api, ApiHandler handler) {
-        return AuthorizingHandler.wrap(api, handler, authorizer, facts());
+        return AuthorizingHandler.wrap(api, handler, authorizer, facts(), BROKER_CONFIGS);
     }
 
     private TopicFacts facts() {

@@ -14,6 +14,7 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -71,6 +72,19 @@ public final class RawClient implements AutoCloseable {
 
     public Response receive(ApiKey api, short version) throws IOException {
         return MessageCodec.decodeResponse(Unpooled.wrappedBuffer(receiveFrame()), api, version);
+    }
+
+    /**
+     * Sends one request (correlation id 1) and reads its answer's body; an I/O failure is unchecked, for a test
+     * that asks from a condition it waits on.
+     */
+    public Struct exchange(ApiKey api, short version, Struct body) {
+        try {
+            send(request(api, version, 1, body));
+            return receive(api, version).body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The next response frame's bytes after its size prefix, for a parser of another's making. */

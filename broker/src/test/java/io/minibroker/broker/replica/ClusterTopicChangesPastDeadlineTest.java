@@ -12,7 +12,6 @@ import io.minibroker.protocol.message.view.CreateTopicsRequestView;
 import io.minibroker.protocol.message.view.CreateTopicsResponseView;
 import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
 import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
-import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -27,8 +26,6 @@ import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -80,13 +77,13 @@ class ClusterTopicChangesPastDeadlineTest {
             create.addTopic().name("denied").numPartitions(1).replicationFactor((short) 1);
             create.addTopic().name("fresh").numPartitions(1).replicationFactor((short) 1);
             short version = ApiKey.CREATE_TOPICS.highestStableVersion();
-            assertThat(new CreateTopicsResponseView(send(client, ApiKey.CREATE_TOPICS, version, create.struct()))
+            assertThat(new CreateTopicsResponseView(client.exchange(ApiKey.CREATE_TOPICS, version, create.struct()))
                     .topics()).extracting(t -> tuple(t.name(), t.errorCode(), t.errorMessage()))
                     .containsExactlyInAnyOrder(tuple("denied", TIMED_OUT, null), tuple("fresh", TIMED_OUT, null));
 
             DeleteTopicsRequestView delete = new DeleteTopicsRequestView().timeoutMs(0)
                     .topicNames(List.of("denied"));
-            assertThat(new DeleteTopicsResponseView(send(client, ApiKey.DELETE_TOPICS, (short) 5, delete.struct()))
+            assertThat(new DeleteTopicsResponseView(client.exchange(ApiKey.DELETE_TOPICS, (short) 5, delete.struct()))
                     .responses()).as("looked up whatever the ACLs say")
                     .extracting(t -> tuple(t.name(), t.errorCode())).containsExactly(tuple("denied", TIMED_OUT));
 
@@ -98,16 +95,7 @@ class ClusterTopicChangesPastDeadlineTest {
     }
 
     private static List<Tuple> createPartitions(RawClient client, CreatePartitionsRequestView request) {
-        return new CreatePartitionsResponseView(send(client, ApiKey.CREATE_PARTITIONS, (short) 3, request.struct()))
+        return new CreatePartitionsResponseView(client.exchange(ApiKey.CREATE_PARTITIONS, (short) 3, request.struct()))
                 .results().stream().map(r -> tuple(r.name(), r.errorCode())).toList();
-    }
-
-    private static Struct send(RawClient client, ApiKey api, short version, Struct body) {
-        try {
-            client.send(RawClient.request(api, version, 1, body));
-            return client.receive(api, version).body();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
