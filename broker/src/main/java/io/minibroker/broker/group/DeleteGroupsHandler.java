@@ -13,8 +13,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * DeleteGroups: deletes each group without members, with its offsets; NON_EMPTY_GROUP while it has members. The
- * deletions are written on the coordinator's thread; the response waits for all of them.
+ * DeleteGroups: deletes each group without members, with its offsets; NON_EMPTY_GROUP while it has members. A group
+ * named more than once is deleted and answered once, as Kafka's KafkaApis takes the distinct names. The deletions are
+ * written on the coordinator's thread; the response waits for all of them.
  */
 public final class DeleteGroupsHandler implements ApiHandler {
 
@@ -26,7 +27,8 @@ public final class DeleteGroupsHandler implements ApiHandler {
 
     @Override
     public CompletionStage<Struct> handle(RequestContext context, Request request) {
-        List<String> groupIds = new DeleteGroupsRequestView(request.body()).groupsNames();
+        // Each group once, however often named: Kafka's KafkaApis deletes and answers the distinct names.
+        List<String> groupIds = new DeleteGroupsRequestView(request.body()).groupsNames().stream().distinct().toList();
         List<CompletableFuture<Errors>> results = groupIds.stream().map(coordinator::delete).toList();
         return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(done -> {
             DeleteGroupsResponseView response = new DeleteGroupsResponseView();

@@ -22,6 +22,8 @@ import io.minibroker.protocol.message.view.AlterPartitionResponseView;
 import io.minibroker.protocol.message.view.BrokerHeartbeatResponseView;
 import io.minibroker.protocol.message.view.ConsumerGroupDescribeRequestView;
 import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView;
+import io.minibroker.protocol.message.view.DeleteGroupsRequestView;
+import io.minibroker.protocol.message.view.DeleteGroupsResponseView;
 import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
 import io.minibroker.protocol.message.view.DeleteTopicsResponseView;
 import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
@@ -361,6 +363,16 @@ class DirectChecksTest {
                 () -> new DeleteTopicsResponseView().struct()));
         assertThat(deleted.responses().get(0).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
         assertThat(deleted.responses().get(0).errorMessage()).isEqualTo("Topic authorization failed.");
+    }
+
+    /** DeleteGroups authorizes the distinct names, as Kafka's KafkaApis: a refused group named twice, answered once. */
+    @Test
+    void aRefusedGroupNamedTwiceInDeleteGroupsIsAnsweredOnce() {
+        DeleteGroupsResponseView deleted = new DeleteGroupsResponseView(call(CLIENT, ApiKey.DELETE_GROUPS, (short) 2,
+                new DeleteGroupsRequestView().groupsNames(List.of("g", "g")).struct(),
+                () -> new DeleteGroupsResponseView().struct()));
+        assertThat(deleted.results()).extracting(r -> r.groupId(), r -> r.errorCode())
+                .containsExactly(tuple("g", Errors.GROUP_AUTHORIZATION_FAILED.code()));
     }
 
     /**

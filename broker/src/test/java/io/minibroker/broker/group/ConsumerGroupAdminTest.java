@@ -144,6 +144,20 @@ class ConsumerGroupAdminTest {
                 .get(0).topics()).as("its commits went with it").isEmpty();
     }
 
+    /** A group named twice is deleted and answered once, as Kafka's KafkaApis takes the distinct names. */
+    @Test
+    void aGroupNamedTwiceIsDeletedAndAnsweredOnce() throws Exception {
+        join();
+        commit("m1", 2);
+        heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").memberEpoch(-1));
+        DeleteGroupsResponseView deleted = new DeleteGroupsResponseView(client.call(ApiKey.DELETE_GROUPS, 2,
+                new DeleteGroupsRequestView().groupsNames(List.of("g", "g")).struct()));
+        assertThat(deleted.results()).singleElement().satisfies(result -> {
+            assertThat(result.groupId()).isEqualTo("g");
+            assertThat(result.errorCode()).isEqualTo(Errors.NONE.code());
+        });
+    }
+
     /** The group's records and its commits go in one batch: after a restart neither comes back. */
     @Test
     void aDeletedGroupStaysDeletedAfterARestart() throws Exception {
