@@ -14,6 +14,7 @@ import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.topic.TopicConfig;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.DescribeConfigsRequestView;
@@ -48,11 +49,6 @@ import java.util.stream.Collectors;
  * cluster's image on a broker in a cluster.
  */
 public final class DescribeConfigsHandler implements ApiHandler {
-
-    /** Kafka's description of INVALID_REQUEST (its Errors enum), which a whole-request refusal carries. */
-    private static final String INVALID_REQUEST_DESCRIPTION = "This most likely occurs because of a request being"
-            + " malformed by the client library or the message was sent to an incompatible broker. See the broker"
-            + " logs for more details.";
 
     private final Function<String, Optional<Map<String, String>>> topicOverrides;
     private final BrokerConfig config;
@@ -124,7 +120,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
             // Every resource, with the error's own description (Errors.message), not the exception's text.
             describe.resources().forEach(resource -> response.addResult().resourceType(resource.resourceType())
                     .resourceName(resource.resourceName()).errorCode(Errors.INVALID_REQUEST.code())
-                    .errorMessage(INVALID_REQUEST_DESCRIPTION));
+                    .errorMessage(DefaultMessages.of(Errors.INVALID_REQUEST)));
             return CompletableFuture.completedFuture(response.struct());
         }
         boolean includeSynonyms = describe.includeSynonyms(); // v1+, the first version served

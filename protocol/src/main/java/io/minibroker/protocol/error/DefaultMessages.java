@@ -45,6 +45,10 @@ public final class DefaultMessages {
             case INVALID_CONFIG -> "Configuration is invalid.";
             case INVALID_TOPIC_EXCEPTION -> "The request attempted to perform an operation on an invalid topic.";
             case INVALID_REPLICA_ASSIGNMENT -> "Replica assignment is invalid.";
+            // A request's error response (a DescribeConfigs naming a resource type Kafka does not know).
+            case INVALID_REQUEST -> "This most likely occurs because of a request being malformed by the client"
+                    + " library or the message was sent to an incompatible broker. See the broker logs for more"
+                    + " details.";
             default -> "The server experienced an unexpected error when processing the request.";
         };
     }
