@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Group configs (Kafka's GroupConfig: ConfigResource type GROUP, {@code kafka-configs.sh --entity-type groups}), the
@@ -157,6 +158,11 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
     private final Runnable onChange;
     /** Every group's overrides, by group id: immutable, replaced whole on each change. */
     private volatile Map<String, Map<String, String>> overrides = Map.of();
+    /**
+     * Each share.auto.offset.reset value set, parsed (a by_duration's duration): as many entries as distinct values
+     * were ever set, a handful.
+     */
+    private final Map<String, ShareAutoOffsetReset> parsedResets = new ConcurrentHashMap<>();
 
     private GroupConfigs(BrokerConfig broker, Path file, Runnable onChange) {
         this.broker = broker;
@@ -382,10 +388,14 @@ public final class GroupConfigs implements ShareGroupConfigs, ShareGroupTimings 
                 group != null && READ_COMMITTED.equals(group.get(SHARE_ISOLATION_LEVEL)));
     }
 
-    /** share.auto.offset.reset for a group with these overrides (null for none): latest unless set (checked then). */
-    private static ShareAutoOffsetReset autoOffsetReset(Map<String, String> group) {
+    /**
+     * share.auto.offset.reset for a group with these overrides (null for none): latest unless set (checked then).
+     * Each value is parsed once ({@link #parsedResets}): this is read at every share fetch.
+     */
+    private ShareAutoOffsetReset autoOffsetReset(Map<String, String> group) {
         String value = group == null ? null : group.get(SHARE_AUTO_OFFSET_RESET);
-        return value == null ? ShareAutoOffsetReset.LATEST : ShareAutoOffsetReset.parse(value.trim());
+        return value == null ? ShareAutoOffsetReset.LATEST
+                : parsedResets.computeIfAbsent(value, set -> ShareAutoOffsetReset.parse(set.trim()));
     }
 
     /** An integer config's value for a group with these overrides (null for none). */
