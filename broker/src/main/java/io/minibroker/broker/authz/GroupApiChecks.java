@@ -179,9 +179,11 @@ final class GroupApiChecks {
 
     CompletionStage<Struct> deleteGroups(Access access) {
         DeleteGroupsRequestView body = new DeleteGroupsRequestView(access.request().body());
-        // The distinct names, as Kafka's KafkaApis authorizes them: a refused group named twice is answered once.
-        return access.serveAllowed(body.groupsNames().stream().distinct().toList(), group -> groupAllowed(access, AclOperation.DELETE, group)
-                ? null : Errors.GROUP_AUTHORIZATION_FAILED, body::groupsNames, (answer, refused) ->
+        // The distinct names, as Kafka's KafkaApis authorizes them: a refused group named twice is answered once
+        // (group/DeleteGroupsHandler takes them alike; authz may not import group, which reaches it through cluster).
+        List<String> groups = body.groupsNames().stream().distinct().toList();
+        return access.serveAllowed(groups, group -> groupAllowed(access, AclOperation.DELETE, group) ? null
+                : Errors.GROUP_AUTHORIZATION_FAILED, body::groupsNames, (answer, refused) ->
                 new DeleteGroupsResponseView(answer).addResult().groupId(refused.item())
                         .errorCode(refused.error().code()));
     }

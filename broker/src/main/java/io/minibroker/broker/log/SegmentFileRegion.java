@@ -9,9 +9,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Netty file region over part of a segment, sent with {@code sendfile} where the transport can (or read into a
- * buffer by a connection that sends it copied), and the records payload of a fetch response. It holds a reference to the segment's channel: releasing the region
- * (as writing it does) gives that back instead of closing the channel as Netty's {@link DefaultFileRegion}
- * would, so the segment, or the last reader of a deleted one, closes it.
+ * buffer by a connection that sends it copied), and the records payload of a fetch response. It holds a reference to
+ * the segment's channel: releasing the region (as writing it does) gives that back instead of closing the channel as
+ * Netty's {@link DefaultFileRegion} would, so the segment, or the last reader of a deleted one, closes it.
  */
 public final class SegmentFileRegion extends DefaultFileRegion implements RecordsPayload {
     private static final Logger LOG = LoggerFactory.getLogger(SegmentFileRegion.class);

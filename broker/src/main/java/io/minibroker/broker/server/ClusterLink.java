@@ -100,7 +100,8 @@ final class ClusterLink {
                 ReplicaSelector.named(config.get(BrokerConfig.REPLICA_SELECTOR_CLASS)),
                 ReplicationQuota.leader(config, topics::overrides, clock::monotonicMs), clock);
         metadata = new MetadataFetcher(controllerChannel("metadata"), controllerChannel("metadata-changes"),
-                nodeId, MetaProperties.directoryId(config.logDirs().get(0)), config.interBrokerListenerName(), replicas::apply,
+                nodeId, MetaProperties.directoryId(config.logDirs().get(0)), config.interBrokerListenerName(),
+                replicas::apply,
                 new SnapshotChanges(security::replaceAcls, security::replaceCredentials, groupConfigs::install,
                         brokerConfigs::install, clientQuotas::install, features::install, clientMetrics::install,
                         security::replaceTokens));
