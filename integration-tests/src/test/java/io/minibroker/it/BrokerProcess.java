@@ -5,6 +5,7 @@ import io.minibroker.broker.server.Main;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.BindException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +27,8 @@ record BrokerProcess(Process process, Map<String, Integer> ports, List<String> o
 
     private static final Pattern LISTENING = Pattern.compile("Listening on \\S*:(\\d+) \\((\\w+)\\)");
     private static final Pattern STARTED = Pattern.compile("minibroker node \\d+ of cluster \\S+ started");
+    private static final Pattern BIND_FAILED =
+            Pattern.compile("^Exception in thread \"main\" java\\.net\\.BindException");
 
     /** Starts a single-node broker from {@code config/server.properties} on {@code logDir}, on a free port. */
     static BrokerProcess start(Path logDir, String... overrides) throws IOException {
@@ -43,7 +46,8 @@ record BrokerProcess(Process process, Map<String, Integer> ports, List<String> o
 
     /**
      * Starts a broker from {@code configFile} with each override passed as {@code --override key=value}, and
-     * returns once it says it has started.
+     * returns once it says it has started; throws {@link BindException} if it ended because a listener's port was
+     * taken.
      */
     static BrokerProcess start(Path configFile, Map<String, String> overrides) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -71,6 +75,10 @@ record BrokerProcess(Process process, Map<String, Integer> ports, List<String> o
                 outputReader.start();
                 return new BrokerProcess(process, Map.copyOf(ports), output, outputReader);
             }
+        }
+        // Main ends on what Broker.start threw, printed as the uncaught exception of thread "main".
+        if (output.stream().anyMatch(BIND_FAILED.asPredicate())) {
+            throw new BindException("broker process could not bind a listener's port: " + output);
         }
         throw new IllegalStateException("broker process ended before it started: " + output);
     }

@@ -1,7 +1,8 @@
 package io.minibroker.it;
 
+import io.minibroker.broker.embedded.PickedPort;
+
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,9 +14,10 @@ import java.util.stream.Collectors;
 /**
  * The three-node cluster of docs/cluster.md as three broker processes, each started from its own real file,
  * {@code config/cluster/node-<i>.properties}. Only what cannot be shared with other runs on the machine is
- * overridden: the ports (the controller's picked free beforehand, since every node must be told it at start; the
- * client ones bound free and kept across a restart), the controller's address in {@code controller.quorum.voters},
- * and {@code log.dirs}; plus whatever the test adds (shorter timeouts). Node 0 is also the controller.
+ * overridden: the ports (the controller's picked free beforehand, since every node must be told it at start, and
+ * picked again if taken before node 0 binds it; the client ones bound free and kept across a restart), the
+ * controller's address in {@code controller.quorum.voters}, and {@code log.dirs}; plus whatever the test adds
+ * (shorter timeouts). Node 0 is also the controller.
  */
 final class ClusterProcesses implements AutoCloseable {
 
@@ -38,18 +40,30 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     /** Starts the three nodes, the controller's first, with their data under {@code root}. */
-    static ClusterProcesses start(Path root, Map<String, String> overrides) throws IOException {
-        ClusterProcesses cluster = new ClusterProcesses(root, Map.copyOf(overrides), freePort());
-        try {
-            for (int id = 0; id < SIZE; id++) {
-                cluster.nodes.add(null);
-                cluster.restart(id);
+    static ClusterProcesses start(Path root, Map<String, String> overrides) throws IOException, InterruptedException {
+        return start(root, overrides, PickedPort::free);
+    }
+
+    /**
+     * {@link #start(Path, Map)} with the controller's port from {@code picker}: it is picked before any node starts,
+     * and picked again if node 0, the only one that binds it, finds it taken (that node's process exits before it
+     * started, and no other was started).
+     */
+    static ClusterProcesses start(Path root, Map<String, String> overrides, PickedPort.Picker picker)
+            throws IOException, InterruptedException {
+        return PickedPort.start(picker, controllerPort -> {
+            ClusterProcesses cluster = new ClusterProcesses(root, Map.copyOf(overrides), controllerPort);
+            try {
+                for (int id = 0; id < SIZE; id++) {
+                    cluster.nodes.add(null);
+                    cluster.restart(id);
+                }
+            } catch (IOException | RuntimeException e) {
+                cluster.close();
+                throw e;
             }
-        } catch (IOException | RuntimeException e) {
-            cluster.close();
-            throw e;
-        }
-        return cluster;
+            return cluster;
+        });
     }
 
     /** Starts a node that is not running, on the log directory it had. */
@@ -135,13 +149,6 @@ final class ClusterProcesses implements AutoCloseable {
         }
         if (failure != null) {
             throw failure;
-        }
-    }
-
-    /** A port free now, for the controller's listener, which every node must be given before it starts. */
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -2,6 +2,7 @@ package io.minibroker.it;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
 import io.minibroker.broker.embedded.MiniCluster;
+import io.minibroker.broker.network.RefusingPort;
 import io.minibroker.broker.tools.KafkaToolProcess;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -12,7 +13,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.Reader;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -94,7 +94,8 @@ class MetadataQuorumControllersCommandTest {
     @Test
     void atKraftVersion1ASingleNodeAnswersAsAnUpgradedKafka431Node() throws Exception {
         Path logDir = dir.resolve("node-1");
-        try (EmbeddedBroker broker = EmbeddedBroker.start(logDir, Map.of("controller.listener.names", "CONTROLLER"))) {
+        try (EmbeddedBroker broker = EmbeddedBroker.start(logDir, Map.of("controller.listener.names", "CONTROLLER"));
+             RefusingPort nobody = new RefusingPort()) {
             String bootstrap = broker.bootstrapServers();
             String own = directoryId(logDir);
             assertThat(replication(bootstrap)).containsExactly(List.of("1", ZERO_DIRECTORY, "Leader"));
@@ -118,7 +119,7 @@ class MetadataQuorumControllersCommandTest {
             assertRefused(addController(bootstrap, controllerConfig(1, 36503)), "org.apache.kafka.common.errors"
                     + ".DuplicateVoterException: The voter id for ReplicaKey(id=1, directoryId=" + SOME_DIRECTORY
                     + ") is already part of the set of voters [ReplicaKey(id=1, directoryId=" + own + ")].");
-            assertRefused(addController(bootstrap, controllerConfig(2, unusedPort())), NOT_REACHED);
+            assertRefused(addController(bootstrap, controllerConfig(2, nobody.port())), NOT_REACHED);
             assertRefused(addController(bootstrap, controllerConfig(2, broker.broker().boundPort("PLAINTEXT"))),
                     "org.apache.kafka.common.errors.TimeoutException: Aborted add voter operation for ReplicaKey(id=2,"
                             + " directoryId=" + SOME_DIRECTORY + ") since it is lagging behind");
@@ -136,7 +137,8 @@ class MetadataQuorumControllersCommandTest {
      */
     @Test
     void aClustersBrokerHasTheControllerRefuseThemAtBothLevels() throws Exception {
-        try (MiniCluster cluster = MiniCluster.start(2, Map.of())) {
+        try (MiniCluster cluster = MiniCluster.start(2, Map.of());
+             RefusingPort nobody = new RefusingPort()) {
             String bootstrap = "localhost:" + cluster.node(1).boundPort("PLAINTEXT");
             int controllerId = MiniCluster.CONTROLLER_ID;
             String controller = directoryId(cluster.logDir(controllerId));
@@ -155,7 +157,7 @@ class MetadataQuorumControllersCommandTest {
             assertRefused(removeController(bootstrap, controllerId, controller), VOTER_NOT_FOUND
                     + "Cannot remove voter ReplicaKey(id=" + controllerId + ", directoryId=" + controller
                     + ") from the set of voters [ReplicaKey(id=" + controllerId + ", directoryId=" + controller + ")]");
-            assertRefused(addController(bootstrap, controllerConfig(2, unusedPort())), NOT_REACHED);
+            assertRefused(addController(bootstrap, controllerConfig(2, nobody.port())), NOT_REACHED);
             assertRefused(addController(bootstrap, controllerConfig(2, cluster.node(1).boundPort("PLAINTEXT"))),
                     "org.apache.kafka.common.errors.TimeoutException: Aborted add voter operation for ReplicaKey(id=2,"
                             + " directoryId=" + SOME_DIRECTORY + ") since it is lagging behind");
@@ -184,13 +186,6 @@ class MetadataQuorumControllersCommandTest {
     private static void assertRefused(KafkaToolProcess.Output output, String refusal) {
         assertThat(output.stdout()).isEmpty();
         assertThat(output.stderr().lines().findFirst()).as(output.stderr()).hasValue(refusal);
-    }
-
-    /** A port nothing listens on (one just freed). */
-    private static int unusedPort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     /** A directory's directory.id, from its meta.properties. */

@@ -66,7 +66,7 @@ class MultiProcessFailoverTest {
     private Admin admin;
 
     @BeforeEach
-    void start() throws IOException {
+    void start() throws IOException, InterruptedException {
         cluster = ClusterProcesses.start(root, OVERRIDES);
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
         await(() -> liveNodes() == ClusterProcesses.SIZE, "three live nodes");

@@ -3,7 +3,8 @@ package io.minibroker.server;
 import io.minibroker.broker.embedded.EmbeddedBroker;
 import org.junit.jupiter.api.Test;
 
-import java.net.ServerSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,11 +31,11 @@ class HealthCheckTest {
 
     @Test
     void nothingListeningIsUnhealthy() throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort(); // free once closed
+        // Bound and never listening, held for the check: a port only freed could be taken by another test's broker.
+        try (Socket nobody = new Socket()) {
+            nobody.bind(new InetSocketAddress(0));
+            assertThat(HealthCheck.problem("localhost:" + nobody.getLocalPort())).contains("Connect");
         }
-        assertThat(HealthCheck.problem("localhost:" + port)).contains("Connect");
     }
 
     @Test

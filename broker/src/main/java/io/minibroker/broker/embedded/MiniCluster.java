@@ -10,8 +10,6 @@ import io.minibroker.purgatory.time.ManualClock;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.BindException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,9 +39,6 @@ public final class MiniCluster implements ClusterNodes, AutoCloseable {
     private final List<EmbeddedBroker> nodes = new ArrayList<>();
     /** Set by {@link #close}: a restart asked through a node's controls meanwhile must not start a node again. */
     private boolean closed;
-
-    /** Starts of a new cluster whose controller port was taken between being picked and being bound. */
-    private static final int MAX_BIND_ATTEMPTS = 5;
 
     /** Every node's clock: one, so that the nodes agree on the time as a cluster's machines do. */
     private final BrokerClock clock;
@@ -85,27 +80,22 @@ public final class MiniCluster implements ClusterNodes, AutoCloseable {
     private static MiniCluster start(int size, Map<String, String> overrides,
                                      IntFunction<Map<String, String>> nodeOverrides, BrokerClock clock)
             throws IOException, InterruptedException {
-        for (int attempt = 1; ; attempt++) {
+        // The controller's port goes into every node's controller.quorum.voters before node 0 binds it: picked, and
+        // picked again if taken meanwhile (node 0's start, the first, then fails and the cluster is closed).
+        return PickedPort.start(controllerPort -> {
             MiniCluster cluster = new MiniCluster(Files.createTempDirectory("minicluster-"), Map.copyOf(overrides),
-                    nodeOverrides, freePort(), clock);
+                    nodeOverrides, controllerPort, clock);
             try {
                 for (int id = 0; id < size; id++) {
                     cluster.nodes.add(null);
                     cluster.restart(id);
                 }
                 return cluster;
-            } catch (BindException e) {
-                // The controller's port was free when picked and taken before node 0 bound it (by any socket of
-                // this machine): nothing knows the port yet, so a new cluster on another one is the same cluster.
-                cluster.close();
-                if (attempt == MAX_BIND_ATTEMPTS) {
-                    throw e;
-                }
             } catch (IOException | InterruptedException | RuntimeException e) {
                 cluster.close();
                 throw e;
             }
-        }
+        });
     }
 
     /** Starts a node that is not running, on the data it had. */
@@ -228,13 +218,6 @@ public final class MiniCluster implements ClusterNodes, AutoCloseable {
             files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** A port free now, for the controller's listener, which must stay the same across the controller's restarts. */
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -6,6 +6,7 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.api.TopicRights;
 import io.minibroker.broker.control.RequestMatch;
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.broker.network.RefusingPort;
 import io.minibroker.broker.replica.ScriptedPeer;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.header.RequestHeader;
@@ -25,9 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
 import java.util.Optional;
 import java.util.UUID;
@@ -149,7 +148,7 @@ class ControllerForwarderTest {
                     .get(30, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).cause().isInstanceOf(CloseConnection.class);
         }
-        try (NodeChannel channel = unreachable()) {
+        try (RefusingPort nobody = new RefusingPort(); NodeChannel channel = unreachable(nobody)) {
             CreateTopicsResponseView answer = new CreateTopicsResponseView(forwarderOn(channel)
                     .handlerFor(ApiKey.CREATE_TOPICS, ForwardingFailure::createTopics).handle(CLIENT, create)
                     .toCompletableFuture().get(30, TimeUnit.SECONDS));
@@ -177,7 +176,7 @@ class ControllerForwarderTest {
             assertThat(answer.errorMessage())
                     .isEqualTo("The server experienced an unexpected error when processing the request.");
         }
-        try (NodeChannel channel = unreachable()) {
+        try (RefusingPort nobody = new RefusingPort(); NodeChannel channel = unreachable(nobody)) {
             RemoveRaftVoterResponseView answer = new RemoveRaftVoterResponseView(forwarderOn(channel)
                     .handlerFor(ApiKey.REMOVE_RAFT_VOTER, ForwardingFailure::removeRaftVoter).handle(CLIENT, remove)
                     .toCompletableFuture().get(30, TimeUnit.SECONDS));
@@ -186,13 +185,9 @@ class ControllerForwarderTest {
         }
     }
 
-    /** A channel to a port nothing listens on: a controller that cannot be reached. */
-    private static NodeChannel unreachable() throws IOException {
-        int closedPort;
-        try (ServerSocket gone = new ServerSocket(0)) {
-            closedPort = gone.getLocalPort();
-        }
-        return new NodeChannel("localhost", closedPort, "forwarder-test", SOCKET_TIMEOUT_MS);
+    /** A channel to a port where connections are refused: a controller that cannot be reached. */
+    private static NodeChannel unreachable(RefusingPort nobody) {
+        return new NodeChannel("localhost", nobody.port(), "forwarder-test", SOCKET_TIMEOUT_MS);
     }
 
     /** A controller that answers every envelope with this error and nothing inside, as Kafka's refuses one. */

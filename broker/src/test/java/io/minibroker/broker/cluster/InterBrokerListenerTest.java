@@ -1,6 +1,7 @@
 package io.minibroker.broker.cluster;
 
 import io.minibroker.broker.embedded.EmbeddedBroker;
+import io.minibroker.broker.embedded.PickedPort;
 import io.minibroker.broker.server.MetadataRoundTrip;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,10 +38,15 @@ class InterBrokerListenerTest {
 
     @BeforeEach
     void start() throws Exception {
-        int controllerPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            controllerPort = socket.getLocalPort();
-        }
+        PickedPort.start(this::startNodes);
+        await(() -> advertised(2, "BROKER").size() == 3, "node 2 sees three brokers");
+    }
+
+    /**
+     * The three nodes, node 0 (the controller) first: it alone binds {@code controllerPort}, which every node's
+     * controller.quorum.voters names, so a port taken since it was picked fails node 0 with nothing started yet.
+     */
+    private List<EmbeddedBroker> startNodes(int controllerPort) throws IOException, InterruptedException {
         for (int id = 0; id < 3; id++) {
             Map<String, String> properties = new HashMap<>();
             properties.put("node.id", Integer.toString(id));
@@ -58,7 +63,7 @@ class InterBrokerListenerTest {
             Path dir = Files.createTempDirectory("inter-broker-" + id + "-");
             nodes.add(EmbeddedBroker.start(dir, properties));
         }
-        await(() -> advertised(2, "BROKER").size() == 3, "node 2 sees three brokers");
+        return nodes;
     }
 
     @AfterEach

@@ -3,6 +3,7 @@ package io.minibroker.broker.quorum;
 import io.minibroker.broker.cluster.SilentNode;
 import io.minibroker.broker.embedded.MiniCluster;
 import io.minibroker.broker.network.RawClient;
+import io.minibroker.broker.network.RefusingPort;
 import io.minibroker.broker.replica.ScriptedPeer;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
@@ -21,7 +22,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -184,12 +184,13 @@ class RaftVoterChangesTest {
              ScriptedPeer noKraftVersion = apiVersionsPeer(asked, new ApiVersionsResponseView());
              ScriptedPeer kraftVersion0 = apiVersionsPeer(asked, kraftVersions(0, 0));
              ScriptedPeer failing = apiVersionsPeer(asked, new ApiVersionsResponseView()
-                     .errorCode(Errors.UNSUPPORTED_VERSION.code()))) {
+                     .errorCode(Errors.UNSUPPORTED_VERSION.code()));
+             RefusingPort nobody = new RefusingPort()) {
             TestBrokers.upgradeKraftVersion(admin);
             String lagging = "Aborted add voter operation for " + key(2, SOME_DIRECTORY)
                     + " since the kraft.version range ";
 
-            assertAddition(client, (short) 1, onTheQuorumListener(2, SOME_DIRECTORY, unusedPort()),
+            assertAddition(client, (short) 1, onTheQuorumListener(2, SOME_DIRECTORY, nobody.port()),
                     Errors.REQUEST_TIMED_OUT,
                     "Aborted add voter operation for since API_VERSIONS returned an error BROKER_NOT_AVAILABLE");
             assertAddition(client, (short) 1, onTheQuorumListener(2, SOME_DIRECTORY, failing.port()),
@@ -226,7 +227,8 @@ class RaftVoterChangesTest {
                  answerNow.await();
                  return Optional.of(new ApiVersionsResponseView().struct());
              });
-             SilentNode silent = new SilentNode()) {
+             SilentNode silent = new SilentNode();
+             RefusingPort nobody = new RefusingPort()) {
             TestBrokers.upgradeKraftVersion(admin);
             UUID own = directoryOf(logDir);
             String pending = "Request timed out waiting for leader to handle previous voter change request";
@@ -234,9 +236,9 @@ class RaftVoterChangesTest {
             first.send(RawClient.request(ApiKey.ADD_RAFT_VOTER, (short) 1, 6,
                     onTheQuorumListener(2, SOME_DIRECTORY, slow.port()).struct()));
             asked.await();
-            assertAddition(client, (short) 1, onTheQuorumListener(3, SOME_DIRECTORY, unusedPort()),
+            assertAddition(client, (short) 1, onTheQuorumListener(3, SOME_DIRECTORY, nobody.port()),
                     Errors.REQUEST_TIMED_OUT, pending);
-            assertAddition(client, (short) 1, onTheQuorumListener(1, SOME_DIRECTORY, unusedPort()),
+            assertAddition(client, (short) 1, onTheQuorumListener(1, SOME_DIRECTORY, nobody.port()),
                     Errors.REQUEST_TIMED_OUT, pending);
             assertRemoval(client, null, 1, own, Errors.REQUEST_TIMED_OUT, pending);
             answerNow.countDown();
@@ -276,13 +278,6 @@ class RaftVoterChangesTest {
         ApiVersionsResponseView answer = new ApiVersionsResponseView();
         answer.addSupportedFeature().name("kraft.version").minVersion((short) min).maxVersion((short) max);
         return answer;
-    }
-
-    /** A port nothing listens on (one just freed). */
-    private static int unusedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     /**
