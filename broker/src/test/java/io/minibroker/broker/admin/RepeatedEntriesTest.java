@@ -1,0 +1,102 @@
+package io.minibroker.broker.admin;
+
+import io.minibroker.broker.network.RawClient;
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.schema.Struct;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Admin requests that name one thing twice, or a config resource of a type Kafka does not serve, answered as a Kafka
+ * 4.3.1 single node (KRaft, broker and controller in one process) answered the same raw requests, sent side by side
+ * to it and to minibroker on 2026-11-29 (session 25): codes, messages, and the entries' order and count.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RepeatedEntriesTest {
+
+    @TempDir
+    Path logDir;
+    private Broker broker;
+    private Admin admin;
+    private int correlationId;
+
+    @BeforeEach
+    void start() throws Exception {
+        broker = TestBrokers.start(logDir, Map.of());
+        admin = TestBrokers.admin(broker);
+        admin.createTopics(List.of(new NewTopic("t", 2, (short) 1))).all().get();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        admin.close();
+        broker.close();
+    }
+
+    private Struct exchange(ApiKey api, short version, Struct request) throws Exception {
+        try (RawClient client = new RawClient(broker.boundPort("PLAINTEXT"))) {
+            client.send(RawClient.request(api, version, ++correlationId, request));
+            return client.receive(api, version).body();
+        }
+    }
+
+    /** One resource with one config set to a value (a SET in IncrementalAlterConfigs). */
+    private static void addResource(ApiKey api, Struct request, int type, String name, String config, String value) {
+        Struct resource = request.addElement("Resources").set("ResourceType", (byte) type).set("ResourceName", name);
+        Struct entry = resource.addElement("Configs").set("Name", config).set("Value", value);
+        if (api == ApiKey.INCREMENTAL_ALTER_CONFIGS) {
+            entry.set("ConfigOperation", AlterConfigOp.SET);
+        }
+    }
+
+    /** Each resource's answer as "type name code message", in the answer's order. */
+    private static List<String> answers(Struct response) {
+        return response.getStructs("Responses").stream().map(r -> r.getInt8("ResourceType") + " "
+                + r.getString("ResourceName") + " " + r.getInt16("ErrorCode") + " " + r.getString("ErrorMessage"))
+                .toList();
+    }
+
+    /**
+     * A type neither request serves is INVALID_REQUEST "Unknown resource type N", N its code as sent, from Kafka's
+     * ConfigAdminManager.preprocess on the broker; the other resources are served at their places. Kafka answered
+     * so for 0, 1, 3, 5, 99 and -1 in both requests, with validateOnly either way, and for 8 (BROKER_LOGGER) in the
+     * legacy AlterConfigs.
+     */
+    @Test
+    void aResourceTypeNotServedIsAnUnknownResourceType() throws Exception {
+        for (ApiKey api : List.of(ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS)) {
+            short version = (short) (api == ApiKey.ALTER_CONFIGS ? 2 : 1);
+            for (int type : new int[]{0, 1, 3, 5, 99, -1}) {
+                for (boolean validateOnly : new boolean[]{false, true}) {
+                    Struct request = api.request().newMessage().set("ValidateOnly", validateOnly);
+                    addResource(api, request, type, "x", "max.message.bytes", "100000");
+                    assertThat(answers(exchange(api, version, request))).as("%s type %d", api, type)
+                            .containsExactly(type + " x 42 Unknown resource type " + type);
+                }
+            }
+            Struct mixed = api.request().newMessage();
+            addResource(api, mixed, 99, "x", "max.message.bytes", "100000");
+            addResource(api, mixed, ConfigResources.TOPIC, "t", "max.message.bytes", "100000");
+            assertThat(answers(exchange(api, version, mixed))).as("%s", api)
+                    .containsExactly("99 x 42 Unknown resource type 99", "2 t 0 null");
+        }
+        Struct logger = ApiKey.ALTER_CONFIGS.request().newMessage();
+        addResource(ApiKey.ALTER_CONFIGS, logger, ConfigResources.BROKER_LOGGER, "1", "root", "DEBUG");
+        assertThat(answers(exchange(ApiKey.ALTER_CONFIGS, (short) 2, logger)))
+                .containsExactly("8 1 42 Unknown resource type 8");
+    }
+}
