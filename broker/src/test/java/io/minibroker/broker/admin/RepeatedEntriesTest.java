@@ -7,6 +7,7 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -98,5 +100,60 @@ class RepeatedEntriesTest {
         addResource(ApiKey.ALTER_CONFIGS, logger, ConfigResources.BROKER_LOGGER, "1", "root", "DEBUG");
         assertThat(answers(exchange(ApiKey.ALTER_CONFIGS, (short) 2, logger)))
                 .containsExactly("8 1 42 Unknown resource type 8");
+    }
+
+    /** A v6+ DeleteTopics entry: a name, an id, both, or neither (null and the zero id). */
+    private static void addTopic(Struct request, String name, UUID id) {
+        request.addElement("Topics").set("Name", name).set("TopicId", id);
+    }
+
+    /** Each DeleteTopics result as "name code message" (Kafka shuffles them: compared in any order). */
+    private static List<String> deleteResults(Struct response) {
+        return response.getStructs("Responses").stream().map(r -> r.getString("Name") + " " + r.getInt16("ErrorCode")
+                + " " + r.getString("ErrorMessage")).toList();
+    }
+
+    /**
+     * Kafka's ControllerApis.deleteTopics answers an entry with both a name and an id, or with neither, each time it
+     * appears, and only a name or an id given alone twice once ("Duplicate topic name.", from a set). Kafka 4.3.1 gave
+     * five results to these five entries, and two to the same {name, id} twice or to two empty entries.
+     */
+    @Test
+    void entriesWithBothOrNeitherAreAnsweredEachTime() throws Exception {
+        Uuid topicId = admin.describeTopics(List.of("t")).allTopicNames().get().get("t").topicId();
+        UUID id = new UUID(topicId.getMostSignificantBits(), topicId.getLeastSignificantBits());
+        UUID zero = new UUID(0, 0);
+        Struct request = ApiKey.DELETE_TOPICS.request().newMessage().set("TimeoutMs", 30_000);
+        addTopic(request, "t", id);
+        addTopic(request, null, zero);
+        addTopic(request, "t", id);
+        addTopic(request, null, zero);
+        addTopic(request, "nope", zero);
+        addTopic(request, "nope", zero);
+        String both = "t 42 You may not specify both topic name and topic id.";
+        String neither = "null 42 Neither topic name nor id were specified.";
+        assertThat(deleteResults(exchange(ApiKey.DELETE_TOPICS, (short) 6, request)))
+                .containsExactlyInAnyOrder(both, both, neither, neither, "nope 42 Duplicate topic name.");
+        assertThat(admin.listTopics().names().get()).contains("t");
+    }
+
+    /**
+     * An unknown name (v5+, which has the message field) or id carries its error's default message, as Kafka's
+     * controller's look-ups answer them; before v5 there is no message to send.
+     */
+    @Test
+    void anUnknownTopicCarriesItsErrorsDefaultMessage() throws Exception {
+        for (short version = 1; version <= 5; version++) {
+            Struct byName = ApiKey.DELETE_TOPICS.request().newMessage().set("TimeoutMs", 30_000)
+                    .set("TopicNames", List.of("nope"));
+            assertThat(deleteResults(exchange(ApiKey.DELETE_TOPICS, version, byName))).as("v%d", version)
+                    .containsExactly("nope 3 " + (version < 5 ? null : "This server does not host this topic-partition."));
+        }
+        Struct request = ApiKey.DELETE_TOPICS.request().newMessage().set("TimeoutMs", 30_000);
+        addTopic(request, "nope", new UUID(0, 0));
+        addTopic(request, null, new UUID(0, 1));
+        assertThat(deleteResults(exchange(ApiKey.DELETE_TOPICS, (short) 6, request))).containsExactlyInAnyOrder(
+                "nope 3 This server does not host this topic-partition.",
+                "null 100 This server does not host this topic ID.");
     }
 }
