@@ -7,6 +7,8 @@ import io.minibroker.protocol.message.ApiKey;
 import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -155,5 +157,23 @@ class RepeatedEntriesTest {
         assertThat(deleteResults(exchange(ApiKey.DELETE_TOPICS, (short) 6, request))).containsExactlyInAnyOrder(
                 "nope 3 This server does not host this topic-partition.",
                 "null 100 This server does not host this topic ID.");
+    }
+
+    /**
+     * OffsetFetch answers each asked topic as asked, a partition asked twice twice and a topic asked twice in two
+     * entries, in the request's order: Kafka 4.3.1 answered v7's [t: 0, 0], [t: 1] with t [0, 0] then t [1].
+     * minibroker had kept the last entry of a topic only.
+     */
+    @Test
+    void offsetFetchAnswersEachAskedTopicAsAsked() throws Exception {
+        admin.alterConsumerGroupOffsets("g", Map.of(new TopicPartition("t", 0), new OffsetAndMetadata(1))).all().get();
+        Struct request = ApiKey.OFFSET_FETCH.request().newMessage().set("GroupId", "g");
+        request.addElement("Topics").set("Name", "t").set("PartitionIndexes", List.of(0, 0));
+        request.addElement("Topics").set("Name", "t").set("PartitionIndexes", List.of(1));
+        Struct response = exchange(ApiKey.OFFSET_FETCH, (short) 7, request);
+        assertThat(response.getStructs("Topics")).map(topic -> topic.getString("Name") + " " + topic
+                        .getStructs("Partitions").stream().map(p -> p.getInt32("PartitionIndex") + "@"
+                                + p.getInt64("CommittedOffset") + ":" + p.getInt16("ErrorCode")).toList())
+                .containsExactly("t [0@1:0, 0@1:0]", "t [1@-1:0]");
     }
 }
