@@ -176,4 +176,37 @@ class RepeatedEntriesTest {
                                 + p.getInt64("CommittedOffset") + ":" + p.getInt16("ErrorCode")).toList())
                 .containsExactly("t [0@1:0, 0@1:0]", "t [1@-1:0]");
     }
+
+    /**
+     * ListOffsets answers a partition named twice once, INVALID_REQUEST, and a topic named in two entries in one
+     * entry: Kafka 4.3.1 answered [t: 0, 0] with t [0 INVALID_REQUEST], and [t: 0], [t: 1, 0] with one t holding
+     * partition 1 answered and partition 0 INVALID_REQUEST once. (Kafka orders the partitions by its map's hashing;
+     * minibroker by their first mention.)
+     */
+    @Test
+    void listOffsetsAnswersARepeatedPartitionOnceInOneTopic() throws Exception {
+        Struct twice = ApiKey.LIST_OFFSETS.request().newMessage().set("ReplicaId", -1);
+        addListOffsetsTopic(twice, "t", 0, 0);
+        assertThat(listOffsetsResults(exchange(ApiKey.LIST_OFFSETS, (short) 9, twice))).containsExactly("t [0:42]");
+        Struct twoEntries = ApiKey.LIST_OFFSETS.request().newMessage().set("ReplicaId", -1);
+        addListOffsetsTopic(twoEntries, "t", 0);
+        addListOffsetsTopic(twoEntries, "t", 1, 0);
+        assertThat(listOffsetsResults(exchange(ApiKey.LIST_OFFSETS, (short) 9, twoEntries))).singleElement()
+                .satisfies(topic -> assertThat(topic).isIn("t [0:42, 1:0]", "t [1:0, 0:42]"));
+    }
+
+    private static void addListOffsetsTopic(Struct request, String name, int... partitions) {
+        Struct topic = request.addElement("Topics").set("Name", name);
+        for (int partition : partitions) {
+            topic.addElement("Partitions").set("PartitionIndex", partition).set("CurrentLeaderEpoch", -1)
+                    .set("Timestamp", -1L);
+        }
+    }
+
+    /** Each topic's results as "name [partition:code, ...]". */
+    private static List<String> listOffsetsResults(Struct response) {
+        return response.getStructs("Topics").stream().map(topic -> topic.getString("Name") + " " + topic
+                .getStructs("Partitions").stream().map(p -> p.getInt32("PartitionIndex") + ":" + p.getInt16("ErrorCode"))
+                .toList()).toList();
+    }
 }
