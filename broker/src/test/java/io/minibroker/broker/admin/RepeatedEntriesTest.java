@@ -8,8 +8,12 @@ import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -208,5 +212,52 @@ class RepeatedEntriesTest {
         return response.getStructs("Topics").stream().map(topic -> topic.getString("Name") + " " + topic
                 .getStructs("Partitions").stream().map(p -> p.getInt32("PartitionIndex") + ":" + p.getInt16("ErrorCode"))
                 .toList()).toList();
+    }
+
+    /**
+     * DeleteRecords takes a partition named twice once, at the offset named last, and answers a topic named in two
+     * entries in one: Kafka 4.3.1, with three records in t-0, answered [t-0 to 1, t-0 to 2] with one t-0 at low
+     * watermark 2, [t-1 to 0], [t-1 to 0, t-0 to 2] with one t holding t-1 and t-0, and [t-0 to 2, t-0 to 9] with one
+     * t-0 OFFSET_OUT_OF_RANGE (nothing deleted).
+     */
+    @Test
+    void deleteRecordsTakesARepeatedPartitionOnceAtItsLastOffset() throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + broker.boundPort("PLAINTEXT")),
+                new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < 3; i++) {
+                producer.send(new ProducerRecord<>("t", 0, null, "r" + i));
+            }
+            producer.flush();
+        }
+        Struct outOfRange = ApiKey.DELETE_RECORDS.request().newMessage().set("TimeoutMs", 30_000);
+        addDeleteRecordsTopic(outOfRange, "t", 0, 1, 0, 9);
+        assertThat(deleteRecordsResults(exchange(ApiKey.DELETE_RECORDS, (short) 2, outOfRange)))
+                .containsExactly("t [0@-1:1]");
+        Struct twice = ApiKey.DELETE_RECORDS.request().newMessage().set("TimeoutMs", 30_000);
+        addDeleteRecordsTopic(twice, "t", 0, 1, 0, 2);
+        assertThat(deleteRecordsResults(exchange(ApiKey.DELETE_RECORDS, (short) 2, twice)))
+                .containsExactly("t [0@2:0]");
+        Struct twoEntries = ApiKey.DELETE_RECORDS.request().newMessage().set("TimeoutMs", 30_000);
+        addDeleteRecordsTopic(twoEntries, "t", 1, 0);
+        addDeleteRecordsTopic(twoEntries, "t", 1, 0, 0, 2);
+        assertThat(deleteRecordsResults(exchange(ApiKey.DELETE_RECORDS, (short) 2, twoEntries)))
+                .containsExactly("t [1@0:0, 0@2:0]");
+    }
+
+    /** A DeleteRecords topic entry with partitions and offsets given as partition, offset, partition, offset... */
+    private static void addDeleteRecordsTopic(Struct request, String name, long... partitionsAndOffsets) {
+        Struct topic = request.addElement("Topics").set("Name", name);
+        for (int i = 0; i < partitionsAndOffsets.length; i += 2) {
+            topic.addElement("Partitions").set("PartitionIndex", (int) partitionsAndOffsets[i])
+                    .set("Offset", partitionsAndOffsets[i + 1]);
+        }
+    }
+
+    /** Each topic's results as "name [partition@lowWatermark:code, ...]". */
+    private static List<String> deleteRecordsResults(Struct response) {
+        return response.getStructs("Topics").stream().map(topic -> topic.getString("Name") + " " + topic
+                .getStructs("Partitions").stream().map(p -> p.getInt32("PartitionIndex") + "@" + p.getInt64("LowWatermark")
+                        + ":" + p.getInt16("ErrorCode")).toList()).toList();
     }
 }
