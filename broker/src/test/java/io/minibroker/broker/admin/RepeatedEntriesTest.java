@@ -231,7 +231,7 @@ class RepeatedEntriesTest {
             producer.flush();
         }
         Struct outOfRange = ApiKey.DELETE_RECORDS.request().newMessage().set("TimeoutMs", 30_000);
-        addDeleteRecordsTopic(outOfRange, "t", 0, 1, 0, 9);
+        addDeleteRecordsTopic(outOfRange, "t", 0, 2, 0, 9);
         assertThat(deleteRecordsResults(exchange(ApiKey.DELETE_RECORDS, (short) 2, outOfRange)))
                 .containsExactly("t [0@-1:1]");
         Struct twice = ApiKey.DELETE_RECORDS.request().newMessage().set("TimeoutMs", 30_000);
@@ -259,5 +259,28 @@ class RepeatedEntriesTest {
         return response.getStructs("Topics").stream().map(topic -> topic.getString("Name") + " " + topic
                 .getStructs("Partitions").stream().map(p -> p.getInt32("PartitionIndex") + "@" + p.getInt64("LowWatermark")
                         + ":" + p.getInt16("ErrorCode")).toList()).toList();
+    }
+
+    /**
+     * OffsetDelete answers every partition asked, one asked twice twice, in one entry per topic, the topics this
+     * broker does not know first: Kafka 4.3.1 answered [t: 0, 0], [t: 1, 0], [nope: 0, 0] for a group with commits
+     * on t with nope [0 UNKNOWN_TOPIC_OR_PARTITION twice], then t [0, 0, 1, 0], all NONE.
+     */
+    @Test
+    void offsetDeleteAnswersEveryPartitionAskedUnknownTopicsFirst() throws Exception {
+        admin.alterConsumerGroupOffsets("g", Map.of(new TopicPartition("t", 0), new OffsetAndMetadata(1),
+                new TopicPartition("t", 1), new OffsetAndMetadata(0))).all().get();
+        Struct request = ApiKey.OFFSET_DELETE.request().newMessage().set("GroupId", "g");
+        for (Map.Entry<String, List<Integer>> topic : List.of(Map.entry("t", List.of(0, 0)),
+                Map.entry("t", List.of(1, 0)), Map.entry("nope", List.of(0, 0)))) {
+            Struct asked = request.addElement("Topics").set("Name", topic.getKey());
+            topic.getValue().forEach(partition -> asked.addElement("Partitions").set("PartitionIndex", partition));
+        }
+        Struct response = exchange(ApiKey.OFFSET_DELETE, (short) 0, request);
+        assertThat(response.getInt16("ErrorCode")).isZero();
+        assertThat(response.getStructs("Topics")).map(topic -> topic.getString("Name") + " " + topic
+                        .getStructs("Partitions").stream().map(p -> p.getInt32("PartitionIndex") + ":"
+                                + p.getInt16("ErrorCode")).toList())
+                .containsExactly("nope [0:3, 0:3]", "t [0:0, 0:0, 1:0, 0:0]");
     }
 }
