@@ -27,8 +27,8 @@ import java.util.concurrent.CompletionStage;
  * steps: a partition of a topic this broker does not know, or past its partitions, is UNKNOWN_TOPIC_OR_PARTITION;
  * the coordinator answers the rest ({@link GroupCoordinator#deleteOffsets}). An error for the whole group comes
  * back with no topics, as Kafka's does. As Kafka's answer, every partition asked is answered, one asked twice twice,
- * within one entry per topic: first the topics this broker does not know (KafkaApis answers them before it asks the
- * coordinator), then the coordinator's, each in the order first asked.
+ * within one entry per topic: first the partitions this broker does not know (KafkaApis.handleOffsetDeleteRequest
+ * adds them to its answer before it merges the coordinator's), then the coordinator's, each in the order asked.
  */
 public final class OffsetDeleteHandler implements ApiHandler {
 
@@ -45,7 +45,7 @@ public final class OffsetDeleteHandler implements ApiHandler {
         OffsetDeleteRequestView body = new OffsetDeleteRequestView(request.body());
         String groupId = body.groupId();
         // What was asked, which need not name a partition at all (an empty name, a negative index).
-        List<Asked> unknownTopics = new ArrayList<>();
+        List<Asked> unknown = new ArrayList<>();
         List<Asked> coordinated = new ArrayList<>();
         List<TopicPartition> toCoordinator = new ArrayList<>();
         for (OffsetDeleteRequestTopic topic : body.topics()) {
@@ -53,10 +53,8 @@ public final class OffsetDeleteHandler implements ApiHandler {
             Optional<TopicMetadata> known = topics.known(name);
             for (OffsetDeleteRequestPartition partition : topic.partitions()) {
                 int index = partition.partitionIndex();
-                if (known.isEmpty()) {
-                    unknownTopics.add(new Asked(name, index, Errors.UNKNOWN_TOPIC_OR_PARTITION));
-                } else if (!known.get().hasPartition(index)) {
-                    coordinated.add(new Asked(name, index, Errors.UNKNOWN_TOPIC_OR_PARTITION));
+                if (known.isEmpty() || !known.get().hasPartition(index)) {
+                    unknown.add(new Asked(name, index, Errors.UNKNOWN_TOPIC_OR_PARTITION));
                 } else {
                     coordinated.add(new Asked(name, index, null)); // the coordinator's to answer
                     toCoordinator.add(new TopicPartition(name, index));
@@ -69,7 +67,7 @@ public final class OffsetDeleteHandler implements ApiHandler {
                 return response.struct();
             }
             Map<String, OffsetDeleteResponseTopic> byTopic = new HashMap<>();
-            for (List<Asked> answered : List.of(unknownTopics, coordinated)) {
+            for (List<Asked> answered : List.of(unknown, coordinated)) {
                 for (Asked asked : answered) {
                     Errors error = asked.error() != null ? asked.error()
                             : deletion.partitions().get(new TopicPartition(asked.topic(), asked.partition()));

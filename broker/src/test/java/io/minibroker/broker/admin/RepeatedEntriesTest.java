@@ -262,9 +262,10 @@ class RepeatedEntriesTest {
     }
 
     /**
-     * OffsetDelete answers every partition asked, one asked twice twice, in one entry per topic, the topics this
+     * OffsetDelete answers every partition asked, one asked twice twice, in one entry per topic, the partitions this
      * broker does not know first: Kafka 4.3.1 answered [t: 0, 0], [t: 1, 0], [nope: 0, 0] for a group with commits
-     * on t with nope [0 UNKNOWN_TOPIC_OR_PARTITION twice], then t [0, 0, 1, 0], all NONE.
+     * on t with nope [0 UNKNOWN_TOPIC_OR_PARTITION twice], then t [0, 0, 1, 0], all NONE. (A partition past a known
+     * topic's count is the broker's too: Kafka answered [t: 0, 0], [t: 1, 0, 9], [nope: 0, 0] with t [9, 0, 0, 1, 0].)
      */
     @Test
     void offsetDeleteAnswersEveryPartitionAskedUnknownTopicsFirst() throws Exception {
@@ -272,7 +273,7 @@ class RepeatedEntriesTest {
                 new TopicPartition("t", 1), new OffsetAndMetadata(0))).all().get();
         Struct request = ApiKey.OFFSET_DELETE.request().newMessage().set("GroupId", "g");
         for (Map.Entry<String, List<Integer>> topic : List.of(Map.entry("t", List.of(0, 0)),
-                Map.entry("t", List.of(1, 0)), Map.entry("nope", List.of(0, 0)))) {
+                Map.entry("t", List.of(1, 0, 9)), Map.entry("nope", List.of(0, 0)))) {
             Struct asked = request.addElement("Topics").set("Name", topic.getKey());
             topic.getValue().forEach(partition -> asked.addElement("Partitions").set("PartitionIndex", partition));
         }
@@ -281,6 +282,6 @@ class RepeatedEntriesTest {
         assertThat(response.getStructs("Topics")).map(topic -> topic.getString("Name") + " " + topic
                         .getStructs("Partitions").stream().map(p -> p.getInt32("PartitionIndex") + ":"
                                 + p.getInt16("ErrorCode")).toList())
-                .containsExactly("nope [0:3, 0:3]", "t [0:0, 0:0, 1:0, 0:0]");
+                .containsExactly("t [9:3, 0:0, 0:0, 1:0, 0:0]", "nope [0:3, 0:3]");
     }
 }
