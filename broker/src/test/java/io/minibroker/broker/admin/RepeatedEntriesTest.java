@@ -284,4 +284,39 @@ class RepeatedEntriesTest {
                                 + p.getInt16("ErrorCode")).toList())
                 .containsExactly("t [9:3, 0:0, 0:0, 1:0, 0:0]", "nope [0:3, 0:3]");
     }
+
+    /**
+     * DescribeProducers answers an invalid name and a topic it does not know with a message on each partition, as
+     * Kafka's KafkaApis (Topic.validate's words, and the error's default), a partition's own error without one;
+     * entries asked twice are answered twice. What Kafka 4.3.1 answered, 2026-11-29.
+     */
+    @Test
+    void describeProducersAnswersUnknownAndInvalidTopicsWithAMessage() throws Exception {
+        Struct request = ApiKey.DESCRIBE_PRODUCERS.request().newMessage();
+        for (Map.Entry<String, List<Integer>> topic : List.of(Map.entry("", List.of(0)),
+                Map.entry("bad name", List.of(0, 1)), Map.entry("nope", List.of(0, 0)), Map.entry("t", List.of(9, -1)),
+                Map.entry("t", List.of(1, 1)))) {
+            request.addElement("Topics").set("Name", topic.getKey()).set("PartitionIndexes", topic.getValue());
+        }
+        String badName = "17 Topic name is invalid: 'bad name' contains one or more characters other than ASCII"
+                + " alphanumerics, '.', '_' and '-'";
+        String unknown = "3 This server does not host this topic-partition.";
+        assertThat(exchange(ApiKey.DESCRIBE_PRODUCERS, (short) 0, request).getStructs("Topics")).map(topic ->
+                topic.getString("Name") + " " + topic.getStructs("Partitions").stream().map(p -> p.getInt32("PartitionIndex")
+                        + " " + p.getInt16("ErrorCode") + " " + p.getString("ErrorMessage")).toList()).containsExactly(
+                " [0 17 Topic name is invalid: the empty string is not allowed]",
+                "bad name [0 " + badName + ", 1 " + badName + "]",
+                "nope [0 " + unknown + ", 0 " + unknown + "]",
+                "t [9 3 null, -1 3 null]",
+                "t [1 0 null, 1 0 null]");
+    }
+
+    /** ListTransactions lists an unknown state filter named twice once, as Kafka 4.3.1 did ([Nope]). */
+    @Test
+    void listTransactionsListsAnUnknownStateFilterOnce() throws Exception {
+        Struct request = ApiKey.LIST_TRANSACTIONS.request().newMessage()
+                .set("StateFilters", List.of("Nope", "Nope", "Ongoing", "Ongoing"));
+        assertThat(exchange(ApiKey.LIST_TRANSACTIONS, (short) 1, request).<String>getList("UnknownStateFilters"))
+                .containsExactly("Nope");
+    }
 }
