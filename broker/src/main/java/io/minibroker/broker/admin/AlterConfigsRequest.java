@@ -67,7 +67,8 @@ public final class AlterConfigsRequest {
 
     /**
      * What ConfigAdminManager.preprocess refuses first, by index (null where nothing): a resource named twice (both
-     * answered), a config named twice in one resource, a null value other than an IncrementalAlterConfigs DELETE's.
+     * answered), a config named twice in one resource, a null value other than an IncrementalAlterConfigs DELETE's,
+     * then a resource type the request does not serve.
      */
     List<Change> refusals() {
         List<Change> refused = new ArrayList<>(Collections.nCopies(resources.size(), null));
@@ -84,8 +85,21 @@ public final class AlterConfigsRequest {
             if (refused.get(i) == null) {
                 refused.set(i, configRefusal(resources.get(i).configs()));
             }
+            if (refused.get(i) == null && !serves(resources.get(i).type())) {
+                // Kafka's broker names the type by its code, whatever it is (ConfigResource.Type would say UNKNOWN).
+                refused.set(i, new Change(Errors.INVALID_REQUEST, "Unknown resource type " + resources.get(i).type()));
+            }
         }
         return refused;
+    }
+
+    /**
+     * A resource type this request changes: ConfigAdminManager.preprocess passes TOPIC, BROKER, CLIENT_METRICS and
+     * GROUP in both shapes, and BROKER_LOGGER only in IncrementalAlterConfigs (the legacy AlterConfigs never served
+     * loggers).
+     */
+    private boolean serves(byte type) {
+        return ConfigResources.isKnown(type) && (incremental() || type != ConfigResources.BROKER_LOGGER);
     }
 
     /**

@@ -115,19 +115,17 @@ public final class BrokerConfigChanges {
     /**
      * What {@link #preprocess} answers a BROKER or BROKER_LOGGER resource before Kafka authorizes it, or null; it
      * changes nothing. A broker change is checked whole (this broker's id, the dynamic-config rules), since Kafka's
-     * brokers preprocess it and leave its CLUSTER ALTER_CONFIGS check to the controller; a logger change only as a
-     * resource type the legacy AlterConfigs does not serve, since IncrementalAlterConfigs authorizes a logger change
-     * before its node id and levels. A controller, which gets broker changes preprocessed, refuses none here.
+     * brokers preprocess it and leave its CLUSTER ALTER_CONFIGS check to the controller; a logger change never,
+     * since IncrementalAlterConfigs authorizes a logger change before its node id and levels (and the legacy
+     * AlterConfigs refuses the type itself: {@link AlterConfigsRequest#refusals()}). A controller, which gets broker
+     * changes preprocessed, refuses none here.
      */
     public Change refusalBeforeAuthorization(byte type, String name, List<AlterConfigOp> ops, boolean incremental) {
         if (nodeId < 0) {
             return null;
         }
         try {
-            if (type == ConfigResources.BROKER_LOGGER) {
-                if (!incremental) { // the legacy AlterConfigs never served loggers
-                    throw new Refused(Errors.INVALID_REQUEST, "Unknown resource type " + type);
-                }
+            if (type == ConfigResources.BROKER_LOGGER) { // the legacy AlterConfigs' was refused by its request
                 return null;
             }
             boolean perBroker = !name.isEmpty();

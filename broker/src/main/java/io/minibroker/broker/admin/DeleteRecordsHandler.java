@@ -22,7 +22,9 @@ import io.minibroker.purgatory.Purgatory;
 
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -36,7 +38,9 @@ import java.util.concurrent.CompletionStage;
  * there already, else through the DeleteRecords purgatory ({@link DelayedDeleteRecords}) until {@code TimeoutMs}.
  * As in Kafka, an internal topic's records are not deleted (INVALID_TOPIC_EXCEPTION, ReplicaManager's
  * deleteRecordsOnLocalLog) and neither are those of a topic whose {@code cleanup.policy} lacks {@code delete}
- * (POLICY_VIOLATION, Partition.deleteRecordsOnLeader).
+ * (POLICY_VIOLATION, Partition.deleteRecordsOnLeader). A partition named twice is deleted to, and answered with,
+ * the offset named last, once, and a topic named in two entries is answered in one, as Kafka's KafkaApis gathers the
+ * request in a map by partition and answers it grouped by topic.
  */
 public final class DeleteRecordsHandler implements ApiHandler {
 
@@ -59,12 +63,12 @@ public final class DeleteRecordsHandler implements ApiHandler {
         DeleteRecordsResponseView response = new DeleteRecordsResponseView();
         List<DelayedDeleteRecords.PendingDeletion> pending = new ArrayList<>();
         List<TopicPartition> keys = new ArrayList<>();
-        for (DeleteRecordsTopic topic : delete.topics()) {
-            String name = topic.name();
+        for (Map.Entry<String, Map<Integer, Long>> topic : offsetsByTopic(delete).entrySet()) {
+            String name = topic.getKey();
             DeleteRecordsTopicResult topicResult = response.addTopic().name(name);
             Optional<TopicMetadata> metadata = topics.get(name);
-            for (DeleteRecordsPartition partition : topic.partitions()) {
-                int index = partition.partitionIndex();
+            for (Map.Entry<Integer, Long> partition : topic.getValue().entrySet()) {
+                int index = partition.getKey();
                 DeleteRecordsPartitionResult result = topicResult.addPartition().partitionIndex(index)
                         .lowWatermark(-1L);
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
@@ -85,7 +89,7 @@ public final class DeleteRecordsHandler implements ApiHandler {
                     continue;
                 }
                 long highWatermark = log.get().highWatermark();
-                long offset = partition.offset();
+                long offset = partition.getValue();
                 long target = offset == HIGH_WATERMARK ? highWatermark : offset;
                 if (target < 0 || target > highWatermark) {
                     result.errorCode(Errors.OFFSET_OUT_OF_RANGE.code());
@@ -109,5 +113,17 @@ public final class DeleteRecordsHandler implements ApiHandler {
         purgatory.tryCompleteElseWatch(new DelayedDeleteRecords(delete.timeoutMs(), pending,
                 leadership, response, answer), keys);
         return answer;
+    }
+
+    /** The offset asked of each partition, by topic in the order first named; a partition named again takes its last. */
+    private static Map<String, Map<Integer, Long>> offsetsByTopic(DeleteRecordsRequestView delete) {
+        Map<String, Map<Integer, Long>> offsets = new LinkedHashMap<>();
+        for (DeleteRecordsTopic topic : delete.topics()) {
+            Map<Integer, Long> partitions = offsets.computeIfAbsent(topic.name(), name -> new LinkedHashMap<>());
+            for (DeleteRecordsPartition partition : topic.partitions()) {
+                partitions.put(partition.partitionIndex(), partition.offset());
+            }
+        }
+        return offsets;
     }
 }

@@ -5,6 +5,7 @@ import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.quota.ControllerMutationQuotas;
 import io.minibroker.broker.topic.DeletableTopics;
 import io.minibroker.broker.topic.TopicIds;
+import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.DeleteTopicsRequestView;
@@ -25,7 +26,10 @@ import java.util.concurrent.CompletionStage;
  * DeleteTopics, by name (v1-5) or by name or topic id (v6+), on a single node's topics or, on the controller, the
  * cluster's. Checked as Kafka's controller checks it: with {@code delete.topic.enable=false} every topic is refused
  * TOPIC_DELETION_DISABLED (INVALID_REQUEST before v3, which has no such error); a topic named twice, by name or by
- * id, is refused once INVALID_REQUEST and not deleted, as is one given both a name and an id, or neither.
+ * id, is refused once INVALID_REQUEST and not deleted; an entry given both a name and an id, or neither, is refused
+ * INVALID_REQUEST each time it appears (Kafka's ControllerApis.deleteTopics answers those entry by entry and the
+ * repeated names and ids once each, from sets). An unknown name or id is answered with Kafka's default message of its
+ * error (from v5, which has the field), as its controller's look-up answers it.
  *
  * <p>A topic given once by its name and once by its id is not deleted either. The entry by name is refused
  * INVALID_REQUEST; the entry by id gets no result at all, which is what Kafka's controller answers (it drops the
@@ -77,7 +81,7 @@ public final class DeleteTopicsHandler implements ApiHandler {
                 }
                 DeletableTopicResult result = response.addResponse().name(name);
                 if (!duplicated.contains(name)) {
-                    result.errorCode(delete(name, quota).code());
+                    answer(result, delete(name, quota));
                 } else if (request.version() >= ERROR_MESSAGE_FROM_VERSION) {
                     refuse(result, CreatePartitionsHandler.DUPLICATE_TOPIC);
                 } else {
@@ -93,8 +97,9 @@ public final class DeleteTopicsHandler implements ApiHandler {
         for (DeleteTopicState state : requested) {
             String name = state.name();
             UUID id = state.topicId();
-            if (!answered.add(key(state)) || (name == null && alsoNamed.contains(id)
-                    && !duplicated.contains(key(state)))) {
+            boolean malformed = (name == null) == id.equals(TopicIds.ZERO); // neither a name nor an id, or both
+            if (!malformed && (!answered.add(key(state)) || (name == null && alsoNamed.contains(id)
+                    && !duplicated.contains(key(state))))) {
                 continue;
             }
             DeletableTopicResult result = response.addResponse().name(name).topicId(id);
@@ -215,6 +220,15 @@ public final class DeleteTopicsHandler implements ApiHandler {
     }
 
     /**
+     * An entry's outcome: an unknown name or id with its error's default message, which Kafka's controller's look-up
+     * (findTopicIds, findTopicNames) carries in its ApiError; any other without one.
+     */
+    private static void answer(DeletableTopicResult result, Errors error) {
+        boolean unknown = error == Errors.UNKNOWN_TOPIC_OR_PARTITION || error == Errors.UNKNOWN_TOPIC_ID;
+        result.errorCode(error.code()).errorMessage(unknown ? DefaultMessages.of(error) : null);
+    }
+
+    /**
      * Deletes a topic once its partitions are within the client's controller_mutation_rate, as Kafka's controller
      * counts them (ReplicationControlManager.deleteTopics: an unknown topic is answered first); a refused one is
      * answered with no message, as Kafka's (ApiError.fromThrowable drops one equal to the error's default).
@@ -232,12 +246,12 @@ public final class DeleteTopicsHandler implements ApiHandler {
         if (name == null) {
             Optional<String> named = topics.nameOf(id);
             if (named.isEmpty()) {
-                result.errorCode(Errors.UNKNOWN_TOPIC_ID.code());
+                answer(result, Errors.UNKNOWN_TOPIC_ID);
                 return;
             }
             name = named.get();
         }
         UUID deletedId = topics.idOf(name).orElse(TopicIds.ZERO);
-        result.name(name).topicId(deletedId).errorCode(delete(name, quota).code());
+        answer(result.name(name).topicId(deletedId), delete(name, quota));
     }
 }

@@ -176,8 +176,9 @@ public final class DescribeConfigsHandler implements ApiHandler {
         }
         Optional<Map<String, String>> found = topicOverrides.apply(name);
         if (found.isEmpty()) {
-            // Kafka's ConfigHelper answers the code alone.
-            result.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).errorMessage(null);
+            // Kafka's ConfigHelper sets the code alone, leaving the message at its generated default, the empty
+            // string (a Kafka 4.3.1 node sent "").
+            result.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).errorMessage("");
             return;
         }
         Map<String, String> overrides = found.get();

@@ -19,7 +19,9 @@ import io.minibroker.protocol.message.view.ListOffsetsResponseView.ListOffsetsPa
 import io.minibroker.protocol.message.view.ListOffsetsResponseView.ListOffsetsTopicResponse;
 import io.minibroker.protocol.schema.Struct;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +32,8 @@ import java.util.concurrent.CompletionStage;
  * earliest local offset (-4, v8+: the log start, as nothing is tiered), the latest tiered (-5, v9+) and earliest
  * pending upload (-6, v11+) offsets (-1: nothing is tiered), or the first record at or after a timestamp. Any other
  * negative timestamp, or a special one at a version older than it, is UNSUPPORTED_VERSION; a partition named twice
- * is INVALID_REQUEST each time, as Kafka answers them. With nothing that late, the answer is offset -1 and timestamp -1, as Kafka gives it. Each offset
+ * is answered once, INVALID_REQUEST, and a topic named in two entries in one, as Kafka's ReplicaManager.fetchOffset
+ * answers them (its results are a map by partition, grouped by topic). With nothing that late, the answer is offset -1 and timestamp -1, as Kafka gives it. Each offset
  * comes with the leader epoch of its batch (of the latest epoch, for LATEST), -1 when none is known.
  *
  * <p>Only a partition's leader answers, as in Kafka (NOT_LEADER_OR_FOLLOWER elsewhere, unless the debugging
@@ -83,15 +86,22 @@ public final class ListOffsetsHandler implements ApiHandler {
         boolean readCommitted = request.version() >= ISOLATION_LEVEL_FROM_VERSION
                 && body.isolationLevel() == READ_COMMITTED;
         Set<PartitionKey> duplicates = duplicatePartitions(body);
+        Set<PartitionKey> duplicatesAnswered = duplicates.isEmpty() ? Set.of() : new HashSet<>();
+        Map<String, ListOffsetsTopicResponse> topicResponses = new HashMap<>();
         for (ListOffsetsTopic topic : body.topics()) {
             String name = topic.name();
-            ListOffsetsTopicResponse topicResponse = response.addTopic().name(name);
+            ListOffsetsTopicResponse topicResponse = topicResponses.computeIfAbsent(name,
+                    named -> response.addTopic().name(named));
             Optional<TopicMetadata> metadata = topics.get(name);
             for (ListOffsetsPartition partition : topic.partitions()) {
                 int index = partition.partitionIndex();
+                boolean duplicate = !duplicates.isEmpty() && duplicates.contains(new PartitionKey(name, index));
+                if (duplicate && !duplicatesAnswered.add(new PartitionKey(name, index))) {
+                    continue;
+                }
                 ListOffsetsPartitionResponse result = topicResponse.addPartition().partitionIndex(index)
                         .timestamp(-1L).offset(-1L).leaderEpoch(NO_EPOCH);
-                if (!duplicates.isEmpty() && duplicates.contains(new PartitionKey(name, index))) {
+                if (duplicate) {
                     result.errorCode(Errors.INVALID_REQUEST.code());
                     continue;
                 }

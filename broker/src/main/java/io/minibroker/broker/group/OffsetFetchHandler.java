@@ -29,7 +29,8 @@ import java.util.concurrent.CompletionStage;
  * OffsetFetch: the committed offset of each asked partition, -1 (with empty metadata) when there is none; a
  * null topic list (v2+) asks for everything the group committed. v1-7 ask for one group, v8+ for a batch;
  * v10 names topics by id; v7+ may require stable offsets (KIP-447). A group not coordinated here gets NOT_COORDINATOR (COORDINATOR_LOAD_IN_PROGRESS while
- * this broker loads it), which the client answers by finding its coordinator again.
+ * this broker loads it), which the client answers by finding its coordinator again. Each asked topic is answered
+ * as asked, a topic or a partition asked twice twice, in the request's order, as Kafka answers them.
  */
 public final class OffsetFetchHandler implements ApiHandler {
 
@@ -54,15 +55,16 @@ public final class OffsetFetchHandler implements ApiHandler {
         boolean requireStable = request.version() >= REQUIRE_STABLE_FROM_VERSION && body.requireStable();
         if (request.version() < BATCHED_FROM_VERSION) {
             List<OffsetFetchRequestTopic> asked = body.topics();
-            Map<String, List<Integer>> partitions = asked == null ? null : byName(asked);
+            List<Asked> partitions = asked == null ? null
+                    : asked.stream().map(topic -> new Asked(topic.name(), topic.partitionIndexes())).toList();
             Errors notHere = coordinator.coordinatorError(body.groupId());
             if (notHere != Errors.NONE) {
                 notCoordinated(request.version(), partitions, notHere, response);
                 return CompletableFuture.completedFuture(response.struct());
             }
-            answers(body.groupId(), partitions, requireStable).forEach((topic, answers) -> {
-                OffsetFetchResponseTopic topicResponse = response.addTopic().name(topic);
-                for (Answer answer : answers) {
+            answers(body.groupId(), partitions, requireStable).forEach(topic -> {
+                OffsetFetchResponseTopic topicResponse = response.addTopic().name(topic.name());
+                for (Answer answer : topic.answers()) {
                     topicResponse.addPartition().partitionIndex(answer.index()).committedOffset(answer.offset())
                             .committedLeaderEpoch(answer.leaderEpoch()).metadata(answer.metadata())
                             .errorCode(answer.error().code());
@@ -89,21 +91,30 @@ public final class OffsetFetchHandler implements ApiHandler {
                 continue;
             }
             List<OffsetFetchRequestTopics> asked = group.topics();
-            Map<String, List<Integer>> partitions = asked == null ? null
-                    : byId ? knownTopicIds(asked, groupResponse) : byGroupTopicName(asked);
-            answers(groupId, partitions, requireStable).forEach((topic, answers) -> {
+            List<Asked> partitions = asked == null ? null
+                    : byId ? knownTopicIds(asked, groupResponse)
+                    : asked.stream().map(topic -> new Asked(topic.name(), topic.partitionIndexes())).toList();
+            answers(groupId, partitions, requireStable).forEach(topic -> {
                 OffsetFetchResponseTopics topicResponse = groupResponse.addTopic();
                 if (byId) {
-                    topicResponse.topicId(topics.known(topic).map(TopicMetadata::id).orElse(new UUID(0, 0)));
+                    topicResponse.topicId(topics.known(topic.name()).map(TopicMetadata::id).orElse(new UUID(0, 0)));
                 } else {
-                    topicResponse.name(topic);
+                    topicResponse.name(topic.name());
                 }
-                for (Answer answer : answers) {
+                for (Answer answer : topic.answers()) {
                     addPartition(topicResponse, answer);
                 }
             });
         }
         return CompletableFuture.completedFuture(response.struct());
+    }
+
+    /** One asked topic, by name, with the partitions asked of it. */
+    private record Asked(String name, List<Integer> indexes) {
+    }
+
+    /** One asked topic's answers, in the order of its asked partitions. */
+    private record TopicAnswers(String name, List<Answer> answers) {
     }
 
     /** One partition's answer, whichever of the response's two shapes (v1-7, or a v8+ group's) it goes into. */
@@ -117,16 +128,16 @@ public final class OffsetFetchHandler implements ApiHandler {
      * The answer for a single group (v1-7) coordinated elsewhere or still loading: from v2 the top-level error; v1
      * has none, so each asked partition carries it.
      */
-    private static void notCoordinated(short version, Map<String, List<Integer>> asked, Errors error,
+    private static void notCoordinated(short version, List<Asked> asked, Errors error,
                                        OffsetFetchResponseView response) {
         if (version >= TOP_LEVEL_ERROR_FROM_VERSION) {
             response.errorCode(error.code());
             return;
         }
         if (asked != null) {
-            asked.forEach((topic, indexes) -> {
-                OffsetFetchResponseTopic topicResponse = response.addTopic().name(topic);
-                for (int index : indexes) {
+            asked.forEach(topic -> {
+                OffsetFetchResponseTopic topicResponse = response.addTopic().name(topic.name());
+                for (int index : topic.indexes()) {
                     topicResponse.addPartition().partitionIndex(index).committedOffset(-1L).metadata("")
                             .errorCode(error.code());
                 }
@@ -134,30 +145,13 @@ public final class OffsetFetchHandler implements ApiHandler {
         }
     }
 
-    private static Map<String, List<Integer>> byName(List<OffsetFetchRequestTopic> asked) {
-        Map<String, List<Integer>> partitions = new LinkedHashMap<>();
-        for (OffsetFetchRequestTopic topic : asked) {
-            partitions.put(topic.name(), topic.partitionIndexes());
-        }
-        return partitions;
-    }
-
-    private static Map<String, List<Integer>> byGroupTopicName(List<OffsetFetchRequestTopics> asked) {
-        Map<String, List<Integer>> partitions = new LinkedHashMap<>();
-        for (OffsetFetchRequestTopics topic : asked) {
-            partitions.put(topic.name(), topic.partitionIndexes());
-        }
-        return partitions;
-    }
-
     /** Topic ids resolved to names; an unknown id is answered at once with UNKNOWN_TOPIC_ID. */
-    private Map<String, List<Integer>> knownTopicIds(List<OffsetFetchRequestTopics> asked,
-                                                     OffsetFetchResponseGroup groupResponse) {
-        Map<String, List<Integer>> partitions = new LinkedHashMap<>();
+    private List<Asked> knownTopicIds(List<OffsetFetchRequestTopics> asked, OffsetFetchResponseGroup groupResponse) {
+        List<Asked> partitions = new ArrayList<>();
         for (OffsetFetchRequestTopics topic : asked) {
             UUID id = topic.topicId();
             List<Integer> indexes = topic.partitionIndexes();
-            topics.known(id).ifPresentOrElse(known -> partitions.put(known.name(), indexes), () -> {
+            topics.known(id).ifPresentOrElse(known -> partitions.add(new Asked(known.name(), indexes)), () -> {
                 OffsetFetchResponseTopics unknown = groupResponse.addTopic().topicId(id);
                 for (int index : indexes) {
                     addPartition(unknown, Answer.none(index, Errors.UNKNOWN_TOPIC_ID));
@@ -179,22 +173,22 @@ public final class OffsetFetchHandler implements ApiHandler {
      * an open transaction is answered UNSTABLE_OFFSET_COMMIT without an offset, as Kafka does, so that the
      * consumer retries until the transaction has ended rather than start from an offset about to change.
      */
-    private Map<String, List<Answer>> answers(String groupId, Map<String, List<Integer>> asked,
-                                              boolean requireStable) {
+    private List<TopicAnswers> answers(String groupId, List<Asked> asked, boolean requireStable) {
         Map<TopicPartition, OffsetStore.CommittedOffset> committed = coordinator.offsets().all(groupId);
-        Map<String, List<Integer>> wanted = asked;
+        List<Asked> wanted = asked;
         if (wanted == null) {
-            wanted = new LinkedHashMap<>();
+            Map<String, List<Integer>> all = new LinkedHashMap<>();
             for (TopicPartition partition : committed.keySet()) {
-                wanted.computeIfAbsent(partition.topic(), t -> new ArrayList<>()).add(partition.partition());
+                all.computeIfAbsent(partition.topic(), t -> new ArrayList<>()).add(partition.partition());
             }
+            wanted = all.entrySet().stream().map(topic -> new Asked(topic.getKey(), topic.getValue())).toList();
         }
-        Map<String, List<Answer>> answers = new LinkedHashMap<>();
-        for (Map.Entry<String, List<Integer>> topic : wanted.entrySet()) {
-            List<Answer> topicAnswers = new ArrayList<>(topic.getValue().size());
-            for (int index : topic.getValue()) {
-                TopicPartition partition = TopicPartition.isValid(topic.getKey(), index)
-                        ? new TopicPartition(topic.getKey(), index) : null;
+        List<TopicAnswers> answers = new ArrayList<>(wanted.size());
+        for (Asked topic : wanted) {
+            List<Answer> topicAnswers = new ArrayList<>(topic.indexes().size());
+            for (int index : topic.indexes()) {
+                TopicPartition partition = TopicPartition.isValid(topic.name(), index)
+                        ? new TopicPartition(topic.name(), index) : null;
                 if (requireStable && partition != null
                         && coordinator.offsets().hasPendingTransactionalOffset(groupId, partition)) {
                     topicAnswers.add(Answer.none(index, Errors.UNSTABLE_OFFSET_COMMIT));
@@ -205,7 +199,7 @@ public final class OffsetFetchHandler implements ApiHandler {
                         : new Answer(index, offset.offset(), offset.leaderEpoch(),
                                 offset.metadata() == null ? "" : offset.metadata(), Errors.NONE));
             }
-            answers.put(topic.getKey(), topicAnswers);
+            answers.add(new TopicAnswers(topic.name(), topicAnswers));
         }
         return answers;
     }

@@ -6,6 +6,8 @@ import io.minibroker.broker.log.PartitionLog;
 import io.minibroker.broker.log.ProducerSnapshot;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.DefaultMessages;
+import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.DescribeProducersRequestView;
 import io.minibroker.protocol.message.view.DescribeProducersRequestView.TopicRequest;
@@ -26,7 +28,9 @@ import java.util.concurrent.CompletionStage;
  * each asked partition's log holds batches of, with their epochs, last sequences, last timestamps, last markers'
  * coordinator epochs and the start of the transaction each has open (kafka-transactions.sh find-hanging), from the
  * log's producer state, a leader's and a follower's alike, as Kafka's. UNKNOWN_TOPIC_OR_PARTITION for a partition it
- * does not know, and NOT_LEADER_OR_FOLLOWER for one of the topic's partitions that has no replica here.
+ * does not know, and NOT_LEADER_OR_FOLLOWER for one of the topic's partitions that has no replica here. As Kafka's
+ * KafkaApis, an invalid topic name (INVALID_TOPIC_EXCEPTION) and a topic it does not know are answered for each of
+ * their partitions with a message, the name's fault or the error's default; a partition's own error has none.
  */
 public final class DescribeProducersHandler implements ApiHandler {
 
@@ -43,8 +47,19 @@ public final class DescribeProducersHandler implements ApiHandler {
             String name = topic.name();
             TopicResponse topicResponse = response.addTopic().name(name);
             Optional<TopicMetadata> metadata = topics.get(name);
+            String invalidName = TopicRegistry.invalidNameAsValidated(name);
+            boolean unknown = invalidName == null && topics.known(name).isEmpty();
             for (int index : topic.partitionIndexes()) {
                 PartitionResponse result = topicResponse.addPartition().partitionIndex(index);
+                if (invalidName != null) {
+                    result.errorCode(Errors.INVALID_TOPIC_EXCEPTION.code()).errorMessage(invalidName);
+                    continue;
+                }
+                if (unknown) {
+                    result.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                            .errorMessage(DefaultMessages.of(Errors.UNKNOWN_TOPIC_OR_PARTITION));
+                    continue;
+                }
                 Optional<PartitionLog> log = metadata.flatMap(t -> topics.partitionLog(t, index));
                 if (log.isEmpty()) {
                     result.errorCode(topics.partitionNotHere(false, name, null, index).code());

@@ -528,6 +528,22 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
         return null;
     }
 
+    /**
+     * The same rules in the words of Kafka's Topic.validate, which the APIs that check a name as they read it
+     * (DescribeProducers) answer; null if legal.
+     */
+    public static String invalidNameAsValidated(String name) {
+        if (invalidName(name) == null) {
+            return null;
+        }
+        String fault = name == null || name.isEmpty() ? "the empty string is not allowed"
+                : name.equals(".") || name.equals("..") ? "'" + name + "' is not allowed"
+                : name.length() > MAX_NAME_LENGTH
+                ? "the length of '" + name + "' is longer than the max allowed length " + MAX_NAME_LENGTH
+                : "'" + name + "' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'";
+        return "Topic name is invalid: " + fault;
+    }
+
     /** Kafka refuses names that differ from an existing one only by '.' versus '_' (they share metric names). */
     private String collidingTopic(String name) {
         String unified = name.replace('.', '_');

@@ -8,8 +8,8 @@ import io.minibroker.protocol.message.view.ListTransactionsRequestView;
 import io.minibroker.protocol.message.view.ListTransactionsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
-import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -23,7 +23,7 @@ import java.util.regex.PatternSyntaxException;
  * coordinates, filtered as Kafka filters them: by state, by producer id, by duration (v1: open longer than the
  * given milliseconds) and by a transactional id pattern (v2, a regular expression the whole id must match; an
  * unparsable one is INVALID_REGULAR_EXPRESSION). State filters that name no state of Kafka's are listed back as
- * unknown and match nothing.
+ * unknown, each once (Kafka's TransactionStateManager takes the filters as a set), and match nothing.
  */
 public final class ListTransactionsHandler implements ApiHandler {
 
@@ -50,7 +50,7 @@ public final class ListTransactionsHandler implements ApiHandler {
                         response.errorCode(Errors.INVALID_REGULAR_EXPRESSION.code()).struct());
             }
         }
-        List<String> unknown = new ArrayList<>();
+        Set<String> unknown = new LinkedHashSet<>();
         Set<TransactionState> states = EnumSet.noneOf(TransactionState.class);
         for (String name : body.stateFilters()) {
             Optional<TransactionState> state = TransactionState.fromName(name);
@@ -60,7 +60,7 @@ public final class ListTransactionsHandler implements ApiHandler {
                 unknown.add(name);
             }
         }
-        response.unknownStateFilters(unknown);
+        response.unknownStateFilters(List.copyOf(unknown));
         if (!unknown.isEmpty() && states.isEmpty()) {
             return CompletableFuture.completedFuture(response.struct()); // only unknown states: nothing matches
         }

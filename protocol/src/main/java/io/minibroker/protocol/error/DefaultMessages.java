@@ -17,6 +17,7 @@ public final class DefaultMessages {
             case COORDINATOR_NOT_AVAILABLE -> "The coordinator is not available.";
             case COORDINATOR_LOAD_IN_PROGRESS -> "The coordinator is loading and hence can't process requests.";
             case UNKNOWN_TOPIC_OR_PARTITION -> "This server does not host this topic-partition.";
+            case UNKNOWN_TOPIC_ID -> "This server does not host this topic ID.";
             case NOT_LEADER_OR_FOLLOWER -> "For requests intended only for the leader, this error indicates that the"
                     + " broker is not the current leader. For requests intended for any replica, this error indicates"
                     + " that the broker is not a replica of the topic partition.";
