@@ -8,6 +8,9 @@ import io.minibroker.protocol.message.view.ListTransactionsRequestView;
 import io.minibroker.protocol.message.view.ListTransactionsResponseView;
 import io.minibroker.protocol.schema.Struct;
 
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,14 +18,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * ListTransactions ({@code kafka-transactions.sh list}, {@code find-hanging}): the transactions this node
  * coordinates, filtered as Kafka filters them: by state, by producer id, by duration (v1: open longer than the
- * given milliseconds) and by a transactional id pattern (v2, a regular expression the whole id must match; an
- * unparsable one is INVALID_REGULAR_EXPRESSION). State filters that name no state of Kafka's are listed back as
+ * given milliseconds) and by a transactional id pattern (v2, a regular expression the whole id must match, in
+ * RE2/J's syntax as Kafka 4.3.1's TransactionStateManager compiles it: backreferences and lookaround are not
+ * regular, and an unparsable pattern is INVALID_REGULAR_EXPRESSION). State filters that name no state of Kafka's are listed back as
  * unknown, each once (Kafka's TransactionStateManager takes the filters as a set), and match nothing.
  */
 public final class ListTransactionsHandler implements ApiHandler {

@@ -55,7 +55,7 @@ public final class TransactionCoordinator implements AutoCloseable {
 
     /** What ListTransactions asks: empty filters match all; a negative duration does not filter. */
     public record ListFilter(Set<TransactionState> states, Set<Long> producerIds, long minDurationMs,
-                             java.util.regex.Pattern transactionalIdPattern) {
+                             com.google.re2j.Pattern transactionalIdPattern) {
     }
 
     /** DescribeTransactions' answer for one id: an error, or its state. */

@@ -51,6 +51,15 @@ class ListTransactionsHandlerTest {
                 .getInt16("ErrorCode")).isEqualTo(Errors.NONE.code());
     }
 
+    /** Java's regular expressions take these; RE2/J, which Kafka 4.3.1 compiles the pattern with, refuses them. */
+    @Test
+    void backreferencesAndLookaroundAreInvalidRegularExpressionsAsInKafka() throws Exception {
+        for (String pattern : List.of("(pay)\\1", "pay(?=ments)", "(?<!re)funds")) {
+            assertThat(list(ApiKey.LIST_TRANSACTIONS.request().newMessage().set("TransactionalIdPattern", pattern), 2)
+                    .getInt16("ErrorCode")).as(pattern).isEqualTo(Errors.INVALID_REGULAR_EXPRESSION.code());
+        }
+    }
+
     private Struct list(Struct body, int version) throws Exception {
         return handler.handle(TestContexts.on("PLAINTEXT"), new Request(new RequestHeader(
                 ApiKey.LIST_TRANSACTIONS.id(), (short) version, 1, "test"), ApiKey.LIST_TRANSACTIONS, body))

@@ -1,5 +1,6 @@
 package io.minibroker.broker.transaction;
 
+import com.google.re2j.Pattern;
 import io.minibroker.broker.log.TopicPartition;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.protocol.error.Errors;
@@ -15,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Pattern;
 
 import static io.minibroker.broker.transaction.TransactionState.COMPLETE_ABORT;
 import static io.minibroker.broker.transaction.TransactionState.COMPLETE_COMMIT;
