@@ -166,8 +166,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.shareGroups = new ShareGroups(groups, log);
         this.types = new GroupTypes(groups, consumerGroups, shareGroups, streamsGroups);
         this.shareStates = new ShareGroupStateInitializer(config, shareGroups, thread, topics, clock);
-        this.shares = new ShareGroupCoordinator(config, shareGroups, types, thread, topics, clock, shareTimings,
-                shareStates);
+        this.shares = new ShareGroupCoordinator(config, shareGroups, types, thread, topics, racks, clock,
+                shareTimings, shareStates);
         this.shareDeletion = new ShareGroupDeletion(shareGroups, thread, topics);
         this.shareOffsets = new ShareGroupOffsetsAdmin(shareGroups, types, thread, topics, shareStates);
         this.streams = new StreamsGroupCoordinator(config, streamsGroups, groups, membership, types, thread, topics,

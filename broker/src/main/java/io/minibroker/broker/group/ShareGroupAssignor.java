@@ -31,9 +31,12 @@ final class ShareGroupAssignor {
     static final String NAME = "simple";
 
     private final TopicRegistry topics;
+    /** The subscribed partitions' replicas' racks, which the group's {@link MetadataHash} covers. */
+    private final ReplicaRacks racks;
 
-    ShareGroupAssignor(TopicRegistry topics) {
+    ShareGroupAssignor(TopicRegistry topics, ReplicaRacks racks) {
         this.topics = topics;
+        this.racks = racks;
     }
 
     /** The subscribed topics that exist now, by id, with their partition counts. */
@@ -45,6 +48,23 @@ final class ShareGroupAssignor {
             }
         }
         return partitions;
+    }
+
+    /**
+     * The {@link MetadataHash} of the topics the members subscribe to that exist now, as Kafka's share group keeps it
+     * (ModernGroup.computeMetadataHash over its subscribed topic names).
+     */
+    long metadataHash(ShareGroup group) {
+        Map<String, ConsumerGroup.SubscribedTopic> subscribed = new TreeMap<>();
+        for (ShareGroupMember member : group.members.values()) {
+            for (String name : member.subscribedTopicNames) {
+                if (!subscribed.containsKey(name)) {
+                    topics.known(name).ifPresent(topic ->
+                            subscribed.put(name, ConsumerGroup.SubscribedTopic.of(topic, racks)));
+                }
+            }
+        }
+        return MetadataHash.ofGroup(subscribed.values());
     }
 
     /**
