@@ -171,7 +171,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.shareDeletion = new ShareGroupDeletion(shareGroups, thread, topics);
         this.shareOffsets = new ShareGroupOffsetsAdmin(shareGroups, types, thread, topics, shareStates);
         this.streams = new StreamsGroupCoordinator(config, streamsGroups, groups, membership, types, thread, topics,
-                clock);
+                racks, clock);
         this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers, shareGroups,
                 shares, streamsGroups, streams);
     }

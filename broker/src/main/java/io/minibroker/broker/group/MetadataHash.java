@@ -8,6 +8,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * KIP-1101's metadata hash, the value Kafka 4.3.1 keeps in a consumer group's metadata record (Utils.computeTopicHash
@@ -44,6 +48,21 @@ final class MetadataHash {
             }
         }
         return hash.getAsLong();
+    }
+
+    /**
+     * A group's hash over the topics of these names that {@code lookup} finds (a share group's subscribed topics, a
+     * streams group's required ones: Kafka's ModernGroup and StreamsGroup computeMetadataHash).
+     */
+    static long ofTopicNames(Collection<String> names, Function<String, Optional<TopicMetadata>> lookup,
+                             ReplicaRacks racks) {
+        Map<String, ConsumerGroup.SubscribedTopic> found = new TreeMap<>();
+        for (String name : names) {
+            if (!found.containsKey(name)) {
+                lookup.apply(name).ifPresent(topic -> found.put(name, ConsumerGroup.SubscribedTopic.of(topic, racks)));
+            }
+        }
+        return ofGroup(found.values());
     }
 
     /** A group's hash over its subscribed topics that exist ({@link ConsumerGroup.SubscribedTopic#hash}). */

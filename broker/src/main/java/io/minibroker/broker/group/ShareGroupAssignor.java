@@ -55,16 +55,9 @@ final class ShareGroupAssignor {
      * (ModernGroup.computeMetadataHash over its subscribed topic names).
      */
     long metadataHash(ShareGroup group) {
-        Map<String, ConsumerGroup.SubscribedTopic> subscribed = new TreeMap<>();
-        for (ShareGroupMember member : group.members.values()) {
-            for (String name : member.subscribedTopicNames) {
-                if (!subscribed.containsKey(name)) {
-                    topics.known(name).ifPresent(topic ->
-                            subscribed.put(name, ConsumerGroup.SubscribedTopic.of(topic, racks)));
-                }
-            }
-        }
-        return MetadataHash.ofGroup(subscribed.values());
+        List<String> subscribed = new ArrayList<>();
+        group.members.values().forEach(member -> subscribed.addAll(member.subscribedTopicNames));
+        return MetadataHash.ofTopicNames(subscribed, topics::known, racks);
     }
 
     /**
