@@ -295,6 +295,20 @@ final class ConsumerGroupRecords {
         return epochs;
     }
 
+    /** What to do with one tagged field of a struct: its tag, and its bytes (any left unread are skipped). */
+    interface TaggedField {
+        void read(int tag, ByteBuf field);
+    }
+
+    /** Reads a struct's tagged fields, handing each to {@code field}; a tag it does not know it leaves unread. */
+    static void readTaggedFields(ByteBuf value, TaggedField field) {
+        int count = Wire.readUnsignedVarint(value);
+        for (int i = 0; i < count; i++) {
+            int tag = Wire.readUnsignedVarint(value);
+            field.read(tag, value.readSlice(Wire.readUnsignedVarint(value)));
+        }
+    }
+
     static void writeInts(ByteBuf value, List<Integer> ints) {
         Wire.writeUnsignedVarint(value, ints.size() + 1);
         ints.forEach(value::writeInt);
@@ -421,16 +435,11 @@ final class ConsumerGroupRecords {
         private static void readMetadata(ConsumerGroup group, ByteBuf value) {
             group.groupEpoch = value.readInt();
             group.metadataHash = 0;
-            int tagged = Wire.readUnsignedVarint(value);
-            for (int i = 0; i < tagged; i++) {
-                int tag = Wire.readUnsignedVarint(value);
-                int size = Wire.readUnsignedVarint(value);
+            readTaggedFields(value, (tag, field) -> {
                 if (tag == METADATA_HASH_TAG) {
-                    group.metadataHash = value.readLong();
-                } else {
-                    value.skipBytes(size);
+                    group.metadataHash = field.readLong();
                 }
-            }
+            });
         }
 
         private static void readMemberMetadata(ConsumerGroup group, String memberId, ByteBuf value) {
@@ -449,16 +458,11 @@ final class ConsumerGroupRecords {
             member.rebalanceTimeoutMs = value.readInt();
             member.serverAssignor = readCompactString(value);
             member.classic = null;
-            int tagged = Wire.readUnsignedVarint(value);
-            for (int i = 0; i < tagged; i++) {
-                int tag = Wire.readUnsignedVarint(value);
-                int size = Wire.readUnsignedVarint(value);
+            readTaggedFields(value, (tag, field) -> {
                 if (tag == CLASSIC_MEMBER_METADATA_TAG) {
-                    member.classic = readClassicMetadata(value.readSlice(size));
-                } else {
-                    value.skipBytes(size);
+                    member.classic = readClassicMetadata(field);
                 }
-            }
+            });
             group.add(member); // again, now that its instance id is known
         }
 

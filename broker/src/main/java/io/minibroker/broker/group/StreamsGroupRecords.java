@@ -421,21 +421,15 @@ final class StreamsGroupRecords {
             group.metadataHash = value.readLong();
             group.validatedTopologyEpoch = -1;
             group.numStandbyReplicas = -1;
-            int tags = Wire.readUnsignedVarint(value);
-            for (int i = 0; i < tags; i++) {
-                int tag = Wire.readUnsignedVarint(value);
-                int size = Wire.readUnsignedVarint(value);
+            ConsumerGroupRecords.readTaggedFields(value, (tag, field) -> {
                 if (tag == VALIDATED_TOPOLOGY_EPOCH_TAG) {
-                    group.validatedTopologyEpoch = value.readInt();
+                    group.validatedTopologyEpoch = field.readInt();
                 } else if (tag == LAST_ASSIGNMENT_CONFIGS_TAG) {
-                    ByteBuf configs = value.readSlice(size);
-                    String standbys = Wire.readUnsignedVarint(configs.duplicate()) == 0 ? null
-                            : readKeyValues(configs).get(NUM_STANDBY_REPLICAS);
+                    String standbys = Wire.readUnsignedVarint(field.duplicate()) == 0 ? null
+                            : readKeyValues(field).get(NUM_STANDBY_REPLICAS);
                     group.numStandbyReplicas = standbys == null ? -1 : Integer.parseInt(standbys);
-                } else {
-                    value.skipBytes(size);
                 }
-            }
+            });
         }
 
         private static void readMemberMetadata(StreamsGroupMember member, ByteBuf value) {
