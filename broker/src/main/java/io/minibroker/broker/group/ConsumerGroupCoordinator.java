@@ -270,11 +270,12 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
 
     /**
      * What follows a member's heartbeat or (classic) join, whichever protocol it speaks: the group epoch moves on if
-     * {@code bump} or the subscribed topics' {@link MetadataHash} is not the group's (Kafka's updateSubscriptionMetadata:
-     * the topics changed since the epoch was last bumped for them, here or, the hash being read back with the group,
-     * before this coordinator loaded it), the target is computed again if it is behind, and the member reconciles
-     * towards its target given the partitions it reports owning (null: not reported); its session and, if it has
-     * partitions to revoke, its rebalance timeout start again. The caller holds the group's lock.
+     * {@code bump} or the subscribed topics' {@link MetadataHash} is not the group's (Kafka's
+     * updateSubscriptionMetadata: the topics changed since the epoch was last bumped for them, here or, the hash being
+     * read back with the group, before this coordinator loaded it), the target is computed again if it is behind, and
+     * the member reconciles towards its target given the partitions it reports owning (null: not reported); its
+     * session and, if it has partitions to revoke, its rebalance timeout start again. The caller holds the group's
+     * lock.
      */
     void reconcile(ConsumerGroup group, ConsumerGroupMember member, boolean bump, Map<UUID, Set<Integer>> owned) {
         Map<String, Set<String>> regexTopics = targets.resolveRegexes(group);

@@ -251,8 +251,9 @@ final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, S
      * A member leaves (or its session ends) in one bump of the group epoch, as Kafka's shareGroupFenceMember: its
      * target goes, and the group's subscribed topics and their metadata hash become those of the members left, in
      * that same bump (Kafka writes the hash without the member in its epoch record), so the next heartbeat does not
-     * count the change again. That heartbeat bumps once more only if initialized partitions the group subscribes to are now in
-     * no member's target (Kafka's initializedAssignmentPending): the leaver's, unless another member holds them too.
+     * count the change again. That heartbeat bumps once more only if initialized partitions the group subscribes to
+     * are now in no member's target (Kafka's initializedAssignmentPending): the leaver's, unless another member holds
+     * them too.
      */
     private void removeMember(ShareGroup group, ShareGroupMember member) {
         timeouts.end(member);
