@@ -5,6 +5,10 @@ import io.minibroker.broker.server.SessionClock;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatResponseView;
+import io.minibroker.protocol.message.view.MetadataRequestView;
+import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.protocol.message.view.ShareGroupDescribeRequestView;
 import io.minibroker.protocol.message.view.ShareGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
@@ -12,6 +16,7 @@ import io.minibroker.protocol.message.view.ShareGroupHeartbeatResponseView;
 import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -200,6 +205,59 @@ class GroupCoordinatorFailoverTest {
         assertThat(described.groupState()).isEqualTo("Stable");
         assertThat(described.members()).singleElement().satisfies(m -> assertThat(m.assignment().topicPartitions()
                 .get(0).partitions()).containsExactly(0, 1, 2));
+    }
+
+    /**
+     * KIP-1101 across a failover: the topic grows while the group's coordinator runs but hears no heartbeat, so the
+     * group's record still holds the hash of three partitions; the coordinator stops, and the node that loads the
+     * group finds six. The member's first heartbeat there bumps the group epoch and is assigned the six, where taking
+     * the topics as they were at the load would have left the group at its epoch with three.
+     */
+    @Test
+    void partitionsAddedBeforeTheFailoverAreAssignedByTheNewCoordinator() throws Exception {
+        String group = groupNotCoordinatedByTheController();
+        int coordinator = awaitCoordinator(0, group);
+        await(() -> offsetFetchError(coordinator, group) == Errors.NONE, "the coordinator to serve the group");
+        ConsumerGroupHeartbeatResponseView joined = consumerHeartbeat(coordinator,
+                new ConsumerGroupHeartbeatRequestView().groupId(group).memberId("m1").memberEpoch(0)
+                        .rebalanceTimeoutMs(30_000).subscribedTopicNames(List.of(TOPIC)).topicPartitions(List.of()));
+        assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(joined.assignment().topicPartitions()).singleElement()
+                .satisfies(topic -> assertThat(topic.partitions()).containsExactlyInAnyOrder(0, 1, 2));
+        int epoch = joined.memberEpoch();
+
+        try (Admin admin = admin(0)) {
+            admin.createPartitions(Map.of(TOPIC, NewPartitions.increaseTo(6))).all().get();
+        }
+        for (int node = 0; node < 3; node++) {
+            int asked = node;
+            await(() -> partitionCount(asked) == 6, "node " + asked + " to know the six partitions");
+        }
+        cluster.stop(coordinator);
+        int[] successor = {-1};
+        await(() -> {
+            successor[0] = awaitCoordinator(0, group);
+            return successor[0] != coordinator && offsetFetchError(successor[0], group) == Errors.NONE;
+        }, "another node to coordinate " + group + " with its partition loaded");
+
+        ConsumerGroupHeartbeatResponseView after = consumerHeartbeat(successor[0],
+                new ConsumerGroupHeartbeatRequestView().groupId(group).memberId("m1").memberEpoch(epoch));
+        assertThat(after.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(after.memberEpoch()).as("the stored hash is not the topic's now").isEqualTo(epoch + 1);
+        assertThat(after.assignment().topicPartitions()).singleElement()
+                .satisfies(topic -> assertThat(topic.partitions()).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5));
+    }
+
+    private ConsumerGroupHeartbeatResponseView consumerHeartbeat(int node, ConsumerGroupHeartbeatRequestView request) {
+        return new ConsumerGroupHeartbeatResponseView(call(node, ApiKey.CONSUMER_GROUP_HEARTBEAT, 1, request.struct()));
+    }
+
+    /** The partition count of the test's topic in node {@code node}'s Metadata answer, -1 if it has none. */
+    private int partitionCount(int node) {
+        MetadataResponseView answer = new MetadataResponseView(call(node, ApiKey.METADATA, 12,
+                new MetadataRequestView().topics(null).struct()));
+        return answer.topics().stream().filter(topic -> TOPIC.equals(topic.name())).findFirst()
+                .map(topic -> topic.partitions().size()).orElse(-1);
     }
 
     @Test
