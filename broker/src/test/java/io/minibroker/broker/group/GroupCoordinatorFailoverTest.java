@@ -146,18 +146,13 @@ class GroupCoordinatorFailoverTest {
                     .isEqualTo(Errors.NONE);
         }
 
-        cluster.stop(coordinator);
-        int[] successor = {-1};
-        await(() -> {
-            successor[0] = awaitCoordinator(0, group);
-            return successor[0] != coordinator && offsetFetchError(successor[0], group) == Errors.NONE;
-        }, "another node to coordinate " + group + " with its partition loaded");
+        int successor = takeOver(cluster::stop, coordinator, group);
 
-        Struct heartbeat = call(successor[0], ApiKey.HEARTBEAT, 4, ApiKey.HEARTBEAT.request().newMessage()
+        Struct heartbeat = call(successor, ApiKey.HEARTBEAT, 4, ApiKey.HEARTBEAT.request().newMessage()
                 .set("GroupId", group).set("GenerationId", generation).set("MemberId", memberId));
         assertThat(Errors.forCode(heartbeat.getInt16("ErrorCode"))).as("the old generation's heartbeat")
                 .isEqualTo(Errors.NONE);
-        Struct described = call(successor[0], ApiKey.DESCRIBE_GROUPS, 5, ApiKey.DESCRIBE_GROUPS.request()
+        Struct described = call(successor, ApiKey.DESCRIBE_GROUPS, 5, ApiKey.DESCRIBE_GROUPS.request()
                 .newMessage().set("Groups", List.of(group))).getStructs("Groups").get(0);
         assertThat(described.getString("GroupState")).isEqualTo("Stable");
         assertThat(described.getStructs("Members")).singleElement().satisfies(m -> {
@@ -186,21 +181,16 @@ class GroupCoordinatorFailoverTest {
         }, "the partitions assigned once initialized");
         assertThat(assigned[0].assignment().topicPartitions().get(0).partitions()).containsExactly(0, 1, 2);
 
-        cluster.kill(coordinator);
-        int[] successor = {-1};
-        await(() -> {
-            successor[0] = awaitCoordinator(0, group);
-            return successor[0] != coordinator && offsetFetchError(successor[0], group) == Errors.NONE;
-        }, "another node to coordinate " + group + " with its partition loaded");
+        int successor = takeOver(cluster::kill, coordinator, group);
 
-        ShareGroupHeartbeatResponseView carriesOn = new ShareGroupHeartbeatResponseView(call(successor[0],
+        ShareGroupHeartbeatResponseView carriesOn = new ShareGroupHeartbeatResponseView(call(successor,
                 ApiKey.SHARE_GROUP_HEARTBEAT, 1, new ShareGroupHeartbeatRequestView().groupId(group).memberId("m1")
                         .memberEpoch(assigned[0].memberEpoch()).struct()));
         assertThat(carriesOn.errorCode()).as("the member's epoch, known to the new coordinator")
                 .isEqualTo(Errors.NONE.code());
         assertThat(carriesOn.memberEpoch()).isEqualTo(assigned[0].memberEpoch());
         ShareGroupDescribeResponseView.DescribedGroup described = new ShareGroupDescribeResponseView(call(
-                successor[0], ApiKey.SHARE_GROUP_DESCRIBE, 1,
+                successor, ApiKey.SHARE_GROUP_DESCRIBE, 1,
                 new ShareGroupDescribeRequestView().groupIds(List.of(group)).struct())).groups().get(0);
         assertThat(described.groupState()).isEqualTo("Stable");
         assertThat(described.members()).singleElement().satisfies(m -> assertThat(m.assignment().topicPartitions()
@@ -233,14 +223,9 @@ class GroupCoordinatorFailoverTest {
             int asked = node;
             await(() -> partitionCount(asked) == 6, "node " + asked + " to know the six partitions");
         }
-        cluster.stop(coordinator);
-        int[] successor = {-1};
-        await(() -> {
-            successor[0] = awaitCoordinator(0, group);
-            return successor[0] != coordinator && offsetFetchError(successor[0], group) == Errors.NONE;
-        }, "another node to coordinate " + group + " with its partition loaded");
+        int successor = takeOver(cluster::stop, coordinator, group);
 
-        ConsumerGroupHeartbeatResponseView after = consumerHeartbeat(successor[0],
+        ConsumerGroupHeartbeatResponseView after = consumerHeartbeat(successor,
                 new ConsumerGroupHeartbeatRequestView().groupId(group).memberId("m1").memberEpoch(epoch));
         assertThat(after.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(after.memberEpoch()).as("the stored hash is not the topic's now").isEqualTo(epoch + 1);
@@ -385,6 +370,17 @@ class GroupCoordinatorFailoverTest {
                 return group;
             }
         }
+    }
+
+    /** Takes the coordinator down; the node that then coordinates the group, once its partition is loaded there. */
+    private int takeOver(IntConsumer takeDown, int coordinator, String group) {
+        takeDown.accept(coordinator);
+        int[] successor = {-1};
+        await(() -> {
+            successor[0] = awaitCoordinator(0, group);
+            return successor[0] != coordinator && offsetFetchError(successor[0], group) == Errors.NONE;
+        }, "another node to coordinate " + group + " with its partition loaded");
+        return successor[0];
     }
 
     /** The coordinator node {@code node} names (FindCoordinator v4), once it names one. */
