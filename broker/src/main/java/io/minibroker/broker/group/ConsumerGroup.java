@@ -31,10 +31,14 @@ final class ConsumerGroup {
         }
     }
 
-    /** A subscribed topic as the target assignment saw it: a new id or partition count bumps the group epoch. */
-    record SubscribedTopic(UUID id, String name, int partitions) {
-        static SubscribedTopic of(TopicMetadata topic) {
-            return new SubscribedTopic(topic.id(), topic.name(), topic.partitions());
+    /**
+     * A subscribed topic as the target assignment saw it, with its {@link MetadataHash} (id, name, partitions and
+     * their replicas' racks): a change of it changes the group's {@link #metadataHash} and bumps the group epoch.
+     */
+    record SubscribedTopic(UUID id, String name, int partitions, long hash) {
+        static SubscribedTopic of(TopicMetadata topic, ReplicaRacks racks) {
+            return new SubscribedTopic(topic.id(), topic.name(), topic.partitions(),
+                    MetadataHash.ofTopic(topic, racks.of(topic)));
         }
     }
 
@@ -58,6 +62,13 @@ final class ConsumerGroup {
     final Map<String, Map<UUID, Set<Integer>>> targetAssignment = new HashMap<>();
     /** The topics the members subscribe to, by name, as the last target assignment was computed for. */
     Map<String, SubscribedTopic> subscriptionMetadata = Map.of();
+    /**
+     * The {@link MetadataHash} of the subscribed topics the group epoch was last bumped for (0: none, or a group
+     * written before this was kept), as Kafka keeps it in the group's metadata record: a heartbeat that finds the
+     * topics' hash differ, whether they changed while this coordinator ran or before it loaded the group, bumps the
+     * epoch.
+     */
+    long metadataHash;
     /**
      * What heartbeats need not compute again while the known topics stay as they were (Kafka keeps the group's
      * subscribed topic names and a hash of their metadata for the same purpose): the members' regexes resolved, the

@@ -53,13 +53,13 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
     private final boolean authorizerEnabled;
 
     ConsumerGroupCoordinator(BrokerConfig config, ConsumerGroups groups, ClassicGroups classicGroups,
-                             OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, BrokerClock clock,
-                             ClassicGroupCoordinator membership, ConsumerGroupTimings timings) {
+                             OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, ReplicaRacks racks,
+                             BrokerClock clock, ClassicGroupCoordinator membership, ConsumerGroupTimings timings) {
         this.groups = groups;
         this.classicGroups = classicGroups;
         this.log = log;
         this.thread = thread;
-        this.targets = new TargetAssignmentBuilder(topics, config.get(BrokerConfig.GROUP_CONSUMER_ASSIGNORS));
+        this.targets = new TargetAssignmentBuilder(topics, racks, config.get(BrokerConfig.GROUP_CONSUMER_ASSIGNORS));
         this.timeouts = new MemberTimeouts<>("ConsumerGroupHeartbeat", clock, this);
         this.timings = timings;
         this.maxSize = config.get(BrokerConfig.GROUP_CONSUMER_MAX_SIZE);
@@ -270,15 +270,16 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
 
     /**
      * What follows a member's heartbeat or (classic) join, whichever protocol it speaks: the group epoch moves on if
-     * {@code bump} or the subscribed topics changed, the target is computed again if it is behind, and the member
-     * reconciles towards its target given the partitions it reports owning (null: not reported); its session and,
-     * if it has partitions to revoke, its rebalance timeout start again. The caller holds the group's lock.
+     * {@code bump} or the subscribed topics' {@link MetadataHash} is not the group's (Kafka's
+     * updateSubscriptionMetadata: the topics changed since the epoch was last bumped for them, here or, the hash being
+     * read back with the group, before this coordinator loaded it), the target is computed again if it is behind, and
+     * the member reconciles towards its target given the partitions it reports owning (null: not reported); its
+     * session and, if it has partitions to revoke, its rebalance timeout start again. The caller holds the group's
+     * lock.
      */
     void reconcile(ConsumerGroup group, ConsumerGroupMember member, boolean bump, Map<UUID, Set<Integer>> owned) {
         Map<String, Set<String>> regexTopics = targets.resolveRegexes(group);
-        Map<String, ConsumerGroup.SubscribedTopic> metadata = targets.subscriptionMetadata(group, regexTopics);
-        if (!metadata.equals(group.subscriptionMetadata)) {
-            group.subscriptionMetadata = metadata;
+        if (updateSubscriptionMetadata(group, regexTopics)) {
             bump = true;
         }
         if (bump) {
@@ -294,6 +295,18 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
             timeouts.revoking(group, member, member.rebalanceTimeoutMs);
         }
         sessionAlive(group, member);
+    }
+
+    /**
+     * Looks the subscribed topics up (again, if they or the subscriptions changed) and takes their hash as the
+     * group's; whether it differs from the one the group had. The caller holds the group's lock.
+     */
+    private boolean updateSubscriptionMetadata(ConsumerGroup group, Map<String, Set<String>> regexTopics) {
+        group.subscriptionMetadata = targets.subscriptionMetadata(group, regexTopics);
+        long hash = MetadataHash.ofGroup(group.subscriptionMetadata.values());
+        boolean changed = hash != group.metadataHash;
+        group.metadataHash = hash;
+        return changed;
     }
 
     /** Starts the member's session timeout again: a classic-protocol member's own, else the group config's. */
@@ -492,12 +505,17 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
         removeMembers(group, List.of(member));
     }
 
-    /** Removes members at once (a batched LeaveGroup): the group epoch moves on once, as Kafka fences them. */
+    /**
+     * Removes members at once (a batched LeaveGroup): the group epoch moves on once, as Kafka fences them, with the
+     * hash of what the members left subscribe to (Kafka's consumerGroupFenceMembers writes it with the epoch), so
+     * that the next heartbeat does not bump the epoch again for the topics only the removed members had.
+     */
     void removeMembers(ConsumerGroup group, List<ConsumerGroupMember> members) {
         for (ConsumerGroupMember member : members) {
             endTimeouts(member);
             group.remove(member.memberId);
         }
+        updateSubscriptionMetadata(group, targets.resolveRegexes(group));
         group.groupEpoch++;
     }
 
@@ -662,9 +680,9 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
                     member.describableTopics = targets.heldTopics(group, member);
                 }
             }
-            // Kafka keeps a hash of the subscribed topics' metadata in the group's record to tell, on load, whether
-            // they changed; here they are taken as they are now: a change while no coordinator ran waits for the
-            // next change to bump the epoch.
+            // The topics as they are now, for the commits checked before the next heartbeat; the group's metadata
+            // hash stays the one its record holds, so that this heartbeat bumps the epoch if they changed since (as
+            // Kafka, whose loaded group's metadata has expired: its first heartbeat computes the hash again).
             group.subscriptionMetadata = targets.subscriptionMetadata(group,
                     targets.resolveRegexes(group));
             groups.restored(group);

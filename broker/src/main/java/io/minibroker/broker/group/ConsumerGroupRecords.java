@@ -19,7 +19,8 @@ import java.util.UUID;
 
 /**
  * A consumer group's records in {@code __consumer_offsets}, in Kafka's layouts, so that Kafka's tools read them and
- * the group survives a restart or a coordinator's failover: ConsumerGroupMetadata (type 3: the group epoch),
+ * the group survives a restart or a coordinator's failover: ConsumerGroupMetadata (type 3: the group epoch, and the
+ * subscribed topics' {@link MetadataHash} in its tagged field 0, MetadataHash, left out when 0 as Kafka does),
  * ConsumerGroupMemberMetadata (5: a member's subscription; a classic-protocol member's session timeout and
  * protocols in its tagged field 0, ClassicMemberMetadata), ConsumerGroupTargetAssignmentMetadata (6: the
  * assignment epoch), ConsumerGroupTargetAssignmentMember (7: a member's target) and
@@ -27,8 +28,7 @@ import java.util.UUID;
  * they were assigned at in its tagged field 0, AssignmentEpochs). Keys are Kafka's
  * non-flexible coordinator keys (the type as an int16, then int16-length strings); values are version 0 of the
  * flexible value schemas (compact strings and arrays, tagged fields). Kafka 4.1 stopped writing
- * ConsumerGroupPartitionMetadata (type 4, replaced by a metadata hash): it is neither written nor needed here,
- * the subscribed topics being looked up again on load.
+ * ConsumerGroupPartitionMetadata (type 4), replaced by the metadata hash: it is neither written nor read here.
  *
  * <p>{@link #snapshot} gives a group's records keyed by their key bytes; the coordinator writes what differs
  * from what it wrote last (and tombstones for what is gone). {@link Replay} folds what a replay reads back into
@@ -47,6 +47,8 @@ final class ConsumerGroupRecords {
     private static final short VALUE_VERSION = 0;
     /** The tag of ConsumerGroupMemberMetadataValue's ClassicMemberMetadata, set for classic-protocol members. */
     private static final int CLASSIC_MEMBER_METADATA_TAG = 0;
+    /** The tag of ConsumerGroupMetadataValue's MetadataHash (KIP-1101), written unless 0, its default. */
+    private static final int METADATA_HASH_TAG = 0;
 
     private ConsumerGroupRecords() {
     }
@@ -69,7 +71,7 @@ final class ConsumerGroupRecords {
         for (ConsumerGroupMember member : members) {
             records.put(key(MEMBER_METADATA, group.groupId, member.memberId), memberMetadata(member));
         }
-        records.put(key(METADATA, group.groupId, null), epochValue(group.groupEpoch));
+        records.put(key(METADATA, group.groupId, null), metadataValue(group.groupEpoch, group.metadataHash));
         for (ConsumerGroupMember member : members) {
             records.put(key(TARGET_ASSIGNMENT_MEMBER, group.groupId, member.memberId),
                     targetValue(group.targetOf(member.memberId)));
@@ -158,6 +160,22 @@ final class ConsumerGroupRecords {
         value.writeShort(VALUE_VERSION);
         value.writeInt(epoch);
         Wire.writeUnsignedVarint(value, 0); // no tagged fields
+        return bytes(value);
+    }
+
+    /** ConsumerGroupMetadataValue: the group epoch, and the metadata hash as a tagged field unless it is 0. */
+    private static byte[] metadataValue(int epoch, long metadataHash) {
+        ByteBuf value = Unpooled.buffer();
+        value.writeShort(VALUE_VERSION);
+        value.writeInt(epoch);
+        if (metadataHash == 0) {
+            Wire.writeUnsignedVarint(value, 0);
+        } else {
+            Wire.writeUnsignedVarint(value, 1);
+            Wire.writeUnsignedVarint(value, METADATA_HASH_TAG);
+            Wire.writeUnsignedVarint(value, Long.BYTES);
+            value.writeLong(metadataHash);
+        }
         return bytes(value);
     }
 
@@ -277,6 +295,20 @@ final class ConsumerGroupRecords {
         return epochs;
     }
 
+    /** What to do with one tagged field of a struct: its tag, and its bytes (any left unread are skipped). */
+    interface TaggedField {
+        void read(int tag, ByteBuf field);
+    }
+
+    /** Reads a struct's tagged fields, handing each to {@code field}; a tag it does not know it leaves unread. */
+    static void readTaggedFields(ByteBuf value, TaggedField field) {
+        int count = Wire.readUnsignedVarint(value);
+        for (int i = 0; i < count; i++) {
+            int tag = Wire.readUnsignedVarint(value);
+            field.read(tag, value.readSlice(Wire.readUnsignedVarint(value)));
+        }
+    }
+
     static void writeInts(ByteBuf value, List<Integer> ints) {
         Wire.writeUnsignedVarint(value, ints.size() + 1);
         ints.forEach(value::writeInt);
@@ -380,7 +412,7 @@ final class ConsumerGroupRecords {
             ConsumerGroup group = groups.computeIfAbsent(groupId, ConsumerGroup::new);
             checkVersion(value, type);
             switch (type) {
-                case METADATA -> group.groupEpoch = value.readInt();
+                case METADATA -> readMetadata(group, value);
                 case TARGET_ASSIGNMENT_METADATA -> group.assignmentEpoch = value.readInt();
                 case TARGET_ASSIGNMENT_MEMBER -> group.targetAssignment.put(memberId, readPartitions(value));
                 case MEMBER_METADATA -> readMemberMetadata(group, memberId, value);
@@ -399,6 +431,17 @@ final class ConsumerGroupRecords {
             }
         }
 
+        /** The group epoch and its metadata hash (0 if the record has none: written before Kafka 4.1, or 0). */
+        private static void readMetadata(ConsumerGroup group, ByteBuf value) {
+            group.groupEpoch = value.readInt();
+            group.metadataHash = 0;
+            readTaggedFields(value, (tag, field) -> {
+                if (tag == METADATA_HASH_TAG) {
+                    group.metadataHash = field.readLong();
+                }
+            });
+        }
+
         private static void readMemberMetadata(ConsumerGroup group, String memberId, ByteBuf value) {
             ConsumerGroupMember member = member(group, memberId);
             member.instanceId = readCompactString(value);
@@ -415,16 +458,11 @@ final class ConsumerGroupRecords {
             member.rebalanceTimeoutMs = value.readInt();
             member.serverAssignor = readCompactString(value);
             member.classic = null;
-            int tagged = Wire.readUnsignedVarint(value);
-            for (int i = 0; i < tagged; i++) {
-                int tag = Wire.readUnsignedVarint(value);
-                int size = Wire.readUnsignedVarint(value);
+            readTaggedFields(value, (tag, field) -> {
                 if (tag == CLASSIC_MEMBER_METADATA_TAG) {
-                    member.classic = readClassicMetadata(value.readSlice(size));
-                } else {
-                    value.skipBytes(size);
+                    member.classic = readClassicMetadata(field);
                 }
-            }
+            });
             group.add(member); // again, now that its instance id is known
         }
 

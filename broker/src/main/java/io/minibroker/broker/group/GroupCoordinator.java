@@ -3,6 +3,7 @@ package io.minibroker.broker.group;
 import io.minibroker.broker.produce.CoordinatorAppender;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.minibroker.broker.api.PartitionLeadership;
+import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.log.LogException;
@@ -36,6 +37,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -102,7 +104,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                             ShareGroupTimings shareTimings, ConsumerGroupTimings consumerTimings) {
         this(config, topics, new CoordinatorThread(), CoordinatedPartitions.singleNode(), clock,
                 thread -> new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
-                        CoordinatorAppender.SINGLE_NODE, true, clock), shareTimings, consumerTimings);
+                        CoordinatorAppender.SINGLE_NODE, true, clock),
+                ReplicaRacks.singleNode(config.get(BrokerConfig.BROKER_RACK)), shareTimings, consumerTimings);
         loader.loadAll();
         offsetManager.scheduleExpiry(config);
     }
@@ -119,9 +122,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
      * A cluster broker's coordinator: coordinates no group until it leads partitions of {@code __consumer_offsets}
      * ({@link #onLeading}); its commits count once replicated. Share and consumer groups' heartbeat intervals and
      * session timeouts come from {@code shareTimings} and {@code consumerTimings}: the group configs as the
-     * controller's image has them.
+     * controller's image has them. The partitions' replicas and the brokers' racks, which groups' metadata hashes
+     * cover, come from {@code image}: the latest image this broker applied.
      */
     public static GroupCoordinator inCluster(BrokerConfig config, TopicRegistry topics, PartitionLeadership leadership,
+                                             Supplier<ClusterMetadata> image,
                                              Purgatory<DelayedProduce> producePurgatory,
                                              Purgatory<DelayedFetch> fetchPurgatory, BrokerClock clock,
                                              ShareGroupTimings shareTimings,
@@ -136,15 +141,15 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
                             config.get(BrokerConfig.OFFSETS_COMMIT_TIMEOUT_MS), thread.executor());
                     return new OffsetsTopic(topics, config.get(BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS),
                             replicated, false, clock);
-                }, shareTimings, consumerTimings);
+                }, ReplicaRacks.fromImage(image), shareTimings, consumerTimings);
         coordinator.offsetManager.scheduleExpiry(config);
         return coordinator;
     }
 
     private GroupCoordinator(BrokerConfig config, TopicRegistry topics, CoordinatorThread thread,
                              CoordinatedPartitions coordinated, BrokerClock clock,
-                             Function<CoordinatorThread, OffsetsTopic> offsetsTopic, ShareGroupTimings shareTimings,
-                             ConsumerGroupTimings consumerTimings) {
+                             Function<CoordinatorThread, OffsetsTopic> offsetsTopic, ReplicaRacks racks,
+                             ShareGroupTimings shareTimings, ConsumerGroupTimings consumerTimings) {
         OffsetsTopic log = offsetsTopic.apply(thread); // in a cluster, its writes complete on the thread
         this.thread = thread;
         this.offsets = new OffsetStore(log);
@@ -155,18 +160,18 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.streamsGroups = new StreamsGroups(log);
         this.offsetManager = new OffsetMetadataManager(config, groups, consumerGroups, streamsGroups, offsets, membership.sessions(),
                 thread, clock);
-        this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, clock,
-                membership, consumerTimings);
+        this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, racks,
+                clock, membership, consumerTimings);
         this.classicMembers = new ClassicMembersOfConsumerGroups(consumers);
         this.shareGroups = new ShareGroups(groups, log);
         this.types = new GroupTypes(groups, consumerGroups, shareGroups, streamsGroups);
         this.shareStates = new ShareGroupStateInitializer(config, shareGroups, thread, topics, clock);
-        this.shares = new ShareGroupCoordinator(config, shareGroups, types, thread, topics, clock, shareTimings,
-                shareStates);
+        this.shares = new ShareGroupCoordinator(config, shareGroups, types, thread, topics, racks, clock,
+                shareTimings, shareStates);
         this.shareDeletion = new ShareGroupDeletion(shareGroups, thread, topics);
         this.shareOffsets = new ShareGroupOffsetsAdmin(shareGroups, types, thread, topics, shareStates);
         this.streams = new StreamsGroupCoordinator(config, streamsGroups, groups, membership, types, thread, topics,
-                clock);
+                racks, clock);
         this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers, shareGroups,
                 shares, streamsGroups, streams);
     }

@@ -34,6 +34,11 @@ final class ShareGroup {
     /** The subscribed topics' partition counts, by topic id, as the last target assignment saw them. */
     Map<UUID, Integer> subscribedPartitions = Map.of();
     /**
+     * The subscribed topics' {@link MetadataHash} the group epoch was last bumped for, as Kafka keeps it in the
+     * group's metadata record: a heartbeat that finds another bumps the epoch, after a load too.
+     */
+    long metadataHash;
+    /**
      * The share partitions the group has state for (record 15), or null while it has none, as Kafka writes that
      * record first when there is something to initialize.
      */

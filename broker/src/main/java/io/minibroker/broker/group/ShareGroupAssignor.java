@@ -31,9 +31,12 @@ final class ShareGroupAssignor {
     static final String NAME = "simple";
 
     private final TopicRegistry topics;
+    /** The subscribed partitions' replicas' racks, which the group's {@link MetadataHash} covers. */
+    private final ReplicaRacks racks;
 
-    ShareGroupAssignor(TopicRegistry topics) {
+    ShareGroupAssignor(TopicRegistry topics, ReplicaRacks racks) {
         this.topics = topics;
+        this.racks = racks;
     }
 
     /** The subscribed topics that exist now, by id, with their partition counts. */
@@ -45,6 +48,16 @@ final class ShareGroupAssignor {
             }
         }
         return partitions;
+    }
+
+    /**
+     * The {@link MetadataHash} of the topics the members subscribe to that exist now, as Kafka's share group keeps it
+     * (ModernGroup.computeMetadataHash over its subscribed topic names).
+     */
+    long metadataHash(ShareGroup group) {
+        List<String> subscribed = new ArrayList<>();
+        group.members.values().forEach(member -> subscribed.addAll(member.subscribedTopicNames));
+        return MetadataHash.ofTopicNames(subscribed, topics::known, racks);
     }
 
     /**

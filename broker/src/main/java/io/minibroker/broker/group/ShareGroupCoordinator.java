@@ -53,12 +53,12 @@ final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, S
     private final int maxSize;
 
     ShareGroupCoordinator(BrokerConfig config, ShareGroups groups, GroupTypes types, CoordinatorThread thread,
-                          TopicRegistry topics, BrokerClock clock, ShareGroupTimings timings,
+                          TopicRegistry topics, ReplicaRacks racks, BrokerClock clock, ShareGroupTimings timings,
                           ShareGroupStateInitializer states) {
         this.groups = groups;
         this.types = types;
         this.thread = thread;
-        this.assignor = new ShareGroupAssignor(topics);
+        this.assignor = new ShareGroupAssignor(topics, racks);
         this.timeouts = new MemberTimeouts<>("ShareGroupHeartbeat", clock, this);
         this.timings = timings;
         this.states = states;
@@ -185,9 +185,12 @@ final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, S
         }
         member.clientId = request.clientId();
         member.clientHost = request.clientHost();
-        Map<UUID, Integer> partitions = assignor.subscribedPartitions(group);
-        if (!partitions.equals(group.subscribedPartitions)) {
-            group.subscribedPartitions = partitions;
+        // As Kafka: the epoch moves on when the subscribed topics' hash is not the group's, whether they changed
+        // while this coordinator ran or before it loaded the group (the hash is read back with it).
+        group.subscribedPartitions = assignor.subscribedPartitions(group);
+        long hash = assignor.metadataHash(group);
+        if (hash != group.metadataHash) {
+            group.metadataHash = hash;
             bump = true;
         }
         // Partitions initialized since the target was computed are assigned: Kafka's initializedAssignmentPending.
@@ -246,16 +249,18 @@ final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, S
 
     /**
      * A member leaves (or its session ends) in one bump of the group epoch, as Kafka's shareGroupFenceMember: its
-     * target goes, and the group's subscribed topics become those of the members left, in that same bump (Kafka
-     * writes the metadata hash without the member in its epoch record), so the next heartbeat does not count the
-     * change again. That heartbeat bumps once more only if initialized partitions the group subscribes to are now in
-     * no member's target (Kafka's initializedAssignmentPending): the leaver's, unless another member holds them too.
+     * target goes, and the group's subscribed topics and their metadata hash become those of the members left, in
+     * that same bump (Kafka writes the hash without the member in its epoch record), so the next heartbeat does not
+     * count the change again. That heartbeat bumps once more only if initialized partitions the group subscribes to
+     * are now in no member's target (Kafka's initializedAssignmentPending): the leaver's, unless another member holds
+     * them too.
      */
     private void removeMember(ShareGroup group, ShareGroupMember member) {
         timeouts.end(member);
         group.members.remove(member.memberId);
         group.targetAssignment.remove(member.memberId);
         recomputeSubscription(group);
+        group.metadataHash = assignor.metadataHash(group);
         group.groupEpoch++;
     }
 

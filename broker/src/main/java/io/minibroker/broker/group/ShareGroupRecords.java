@@ -32,8 +32,8 @@ import static io.minibroker.broker.group.ConsumerGroupRecords.writePartitions;
  * group has state for, {@link ShareGroupStatePartitions}), which comes last, as in Kafka's batches. Keys and values
  * are framed as {@link ConsumerGroupRecords}' are. A group no member has joined yet (made by AlterShareGroupOffsets)
  * has no epoch records, as in Kafka: record 15 alone makes it on replay. Not written: ShareGroupPartitionMetadata
- * (9, gone from Kafka 4.1), skipped on replay. The metadata hash is written as 0: the subscribed topics are looked
- * up again on load, as for consumer groups.
+ * (9, gone from Kafka 4.1), skipped on replay. The metadata hash is the subscribed topics' {@link MetadataHash}, as
+ * for consumer groups (here a field of its own, not a tagged one).
  */
 final class ShareGroupRecords {
 
@@ -60,7 +60,7 @@ final class ShareGroupRecords {
             records.put(key(MEMBER_METADATA, group.groupId, member.memberId), memberMetadata(member));
         }
         if (group.groupEpoch > ConsumerGroup.NEW_GROUP_EPOCH) { // a group no heartbeat has bumped has no epoch records
-            records.put(key(METADATA, group.groupId, null), groupMetadata(group.groupEpoch));
+            records.put(key(METADATA, group.groupId, null), groupMetadata(group.groupEpoch, group.metadataHash));
         }
         for (ShareGroupMember member : group.members.values()) {
             ByteBuf target = Unpooled.buffer();
@@ -140,11 +140,11 @@ final class ShareGroupRecords {
         }
     }
 
-    private static byte[] groupMetadata(int epoch) {
+    private static byte[] groupMetadata(int epoch, long metadataHash) {
         ByteBuf value = Unpooled.buffer();
         value.writeShort(VALUE_VERSION);
         value.writeInt(epoch);
-        value.writeLong(0L); // MetadataHash: not kept (see the class comment)
+        value.writeLong(metadataHash);
         Wire.writeUnsignedVarint(value, 0);
         return bytes(value);
     }
@@ -210,7 +210,10 @@ final class ShareGroupRecords {
             ShareGroup group = groups.computeIfAbsent(groupId, ShareGroup::new);
             checkVersion(value, type);
             switch (type) {
-                case METADATA -> group.groupEpoch = value.readInt();
+                case METADATA -> {
+                    group.groupEpoch = value.readInt();
+                    group.metadataHash = value.readLong();
+                }
                 case TARGET_ASSIGNMENT_METADATA -> group.assignmentEpoch = value.readInt();
                 case TARGET_ASSIGNMENT_MEMBER -> group.targetAssignment.put(memberId, readPartitions(value));
                 case STATE_PARTITION_METADATA -> group.statePartitions = readStatePartitions(value);

@@ -40,6 +40,12 @@ final class StreamsGroup {
     StreamsConfiguredTopology configuredTopology;
     /** The partition counts of the topology's topics (null: missing) when it was last configured. */
     Map<String, Integer> topicPartitions = Map.of();
+    /**
+     * The {@link MetadataHash} of the topology's required topics when it was last configured, as Kafka keeps it in
+     * the group's metadata record: a heartbeat that finds another configures the topology again and bumps the epoch,
+     * after a load too.
+     */
+    long metadataHash;
     /** The epoch of the topology last found ready; -1 if none was (Kafka's validatedTopologyEpoch). */
     int validatedTopologyEpoch = -1;
     /** The standby replicas the target was last computed with (Kafka's last assignment configs); -1 before. */

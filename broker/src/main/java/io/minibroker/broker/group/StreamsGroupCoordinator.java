@@ -76,6 +76,8 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
 
     private final CoordinatorThread thread;
     private final TopicRegistry topics;
+    /** The required topics' partitions' replicas' racks, which the group's {@link MetadataHash} covers. */
+    private final ReplicaRacks racks;
     private final MemberTimeouts<StreamsGroup, StreamsGroupMember> timeouts;
     private final EmptyGroupRemoval<StreamsGroup> removal;
     private final int maxSize;
@@ -85,13 +87,14 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
 
     StreamsGroupCoordinator(BrokerConfig config, StreamsGroups groups, ClassicGroups classicGroups,
                             ClassicGroupCoordinator classicMembership, GroupTypes types, CoordinatorThread thread,
-                            TopicRegistry topics, BrokerClock clock) {
+                            TopicRegistry topics, ReplicaRacks racks, BrokerClock clock) {
         this.groups = groups;
         this.classicGroups = classicGroups;
         this.classicMembership = classicMembership;
         this.types = types;
         this.thread = thread;
         this.topics = topics;
+        this.racks = racks;
         this.timeouts = new MemberTimeouts<>("StreamsGroupHeartbeat", clock, this);
         this.maxSize = config.get(BrokerConfig.GROUP_STREAMS_MAX_SIZE);
         this.settings = StreamsGroupSettings.of(config);
@@ -360,7 +363,10 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
             topology = declared;
         }
         Map<String, Integer> partitions = partitionCounts(topology);
-        boolean metadataChanged = !partitions.equals(group.topicPartitions);
+        // As Kafka: the required topics' hash not the group's (read back with it after a load) reconfigures the
+        // topology and bumps the epoch; the partition counts, compared as before, cover the repartition sinks too.
+        long hash = MetadataHash.ofTopicNames(topology.requiredTopics(), topics::known, racks);
+        boolean metadataChanged = hash != group.metadataHash || !partitions.equals(group.topicPartitions);
         StreamsConfiguredTopology configured = group.configuredTopology;
         if (metadataChanged || configured == null) {
             try {
@@ -381,6 +387,7 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
         group.configuredTopology = configured;
         if (metadataChanged) {
             group.topicPartitions = partitions;
+            group.metadataHash = hash;
             bump = true;
         }
         int validated = configured.isReady() ? topology.epoch() : -1;
@@ -648,10 +655,10 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
     }
 
     /**
-     * Serves a group replayed from the offsets topic: its topology is configured against the topics as they are now
-     * (Kafka compares a hash of them kept in the metadata record; here a change while no coordinator ran waits for
-     * the next change to bump the epoch, as for consumer groups), and its members' session timeouts, and the
-     * rebalance timeouts of those revoking, start afresh, so that they carry on at their epochs.
+     * Serves a group replayed from the offsets topic: its topology is configured against the topics as they are now,
+     * while its metadata hash stays the one its record holds (so the next heartbeat configures it again and bumps the
+     * epoch if the topics changed since, as Kafka's), and its members' session timeouts, and the rebalance timeouts
+     * of those revoking, start afresh, so that they carry on at their epochs.
      */
     void restore(StreamsGroup group) {
         synchronized (group) {

@@ -37,7 +37,8 @@ import static io.minibroker.broker.group.ConsumerGroupRecords.writeCompactString
  * member's epochs, state, tasks and tasks pending revocation, each active task with the epoch it was assigned at in
  * the TaskIds' tagged AssignmentEpochs). Keys and values are framed as
  * {@link ConsumerGroupRecords}' are. StreamsGroupPartitionMetadata (18, gone from Kafka 4.1) is neither written nor
- * needed (skipped on replay); the metadata hash is written as 0: the topology's topics are looked up again on load.
+ * needed (skipped on replay); StreamsGroupMetadata's MetadataHash is the topology's required topics'
+ * {@link MetadataHash}, as Kafka's.
  */
 final class StreamsGroupRecords {
 
@@ -113,7 +114,7 @@ final class StreamsGroupRecords {
         ByteBuf value = Unpooled.buffer();
         value.writeShort(VALUE_VERSION);
         value.writeInt(group.groupEpoch);
-        value.writeLong(0L); // MetadataHash: not kept (see the class comment)
+        value.writeLong(group.metadataHash);
         ByteBuf configs = Unpooled.buffer();
         if (group.numStandbyReplicas >= 0) {
             writeKeyValues(configs, Map.of(NUM_STANDBY_REPLICAS, Integer.toString(group.numStandbyReplicas)));
@@ -417,24 +418,18 @@ final class StreamsGroupRecords {
 
         private static void readGroupMetadata(StreamsGroup group, ByteBuf value) {
             group.groupEpoch = value.readInt();
-            value.readLong(); // MetadataHash: not kept
+            group.metadataHash = value.readLong();
             group.validatedTopologyEpoch = -1;
             group.numStandbyReplicas = -1;
-            int tags = Wire.readUnsignedVarint(value);
-            for (int i = 0; i < tags; i++) {
-                int tag = Wire.readUnsignedVarint(value);
-                int size = Wire.readUnsignedVarint(value);
+            ConsumerGroupRecords.readTaggedFields(value, (tag, field) -> {
                 if (tag == VALIDATED_TOPOLOGY_EPOCH_TAG) {
-                    group.validatedTopologyEpoch = value.readInt();
+                    group.validatedTopologyEpoch = field.readInt();
                 } else if (tag == LAST_ASSIGNMENT_CONFIGS_TAG) {
-                    ByteBuf configs = value.readSlice(size);
-                    String standbys = Wire.readUnsignedVarint(configs.duplicate()) == 0 ? null
-                            : readKeyValues(configs).get(NUM_STANDBY_REPLICAS);
+                    String standbys = Wire.readUnsignedVarint(field.duplicate()) == 0 ? null
+                            : readKeyValues(field).get(NUM_STANDBY_REPLICAS);
                     group.numStandbyReplicas = standbys == null ? -1 : Integer.parseInt(standbys);
-                } else {
-                    value.skipBytes(size);
                 }
-            }
+            });
         }
 
         private static void readMemberMetadata(StreamsGroupMember member, ByteBuf value) {

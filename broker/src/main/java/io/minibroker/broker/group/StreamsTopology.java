@@ -50,6 +50,20 @@ record StreamsTopology(int epoch, SortedMap<String, Subtopology> subtopologies) 
     }
 
     /** Every topic the topology names, sorted: what a change of partitions of bumps the group epoch. */
+    /**
+     * Kafka's requiredTopics: the source, repartition source and changelog topics, those the group's metadata hash
+     * covers.
+     */
+    Set<String> requiredTopics() {
+        Set<String> topics = new TreeSet<>();
+        for (Subtopology subtopology : subtopologies.values()) {
+            topics.addAll(subtopology.sourceTopics());
+            subtopology.repartitionSourceTopics().forEach(topic -> topics.add(topic.name()));
+            subtopology.stateChangelogTopics().forEach(topic -> topics.add(topic.name()));
+        }
+        return topics;
+    }
+
     Set<String> topics() {
         Set<String> topics = new TreeSet<>();
         for (Subtopology subtopology : subtopologies.values()) {

@@ -30,11 +30,14 @@ import java.util.function.Predicate;
 final class TargetAssignmentBuilder {
 
     private final TopicRegistry topics;
+    /** The subscribed partitions' replicas' racks, which their topics' {@link MetadataHash} covers. */
+    private final ReplicaRacks racks;
     private final Map<String, ConsumerGroupAssignor> assignors;
     private final ConsumerGroupAssignor defaultAssignor;
 
-    TargetAssignmentBuilder(TopicRegistry topics, List<String> assignorNames) {
+    TargetAssignmentBuilder(TopicRegistry topics, ReplicaRacks racks, List<String> assignorNames) {
         this.topics = topics;
+        this.racks = racks;
         Map<String, ConsumerGroupAssignor> byName = new LinkedHashMap<>();
         for (String name : assignorNames) {
             ConsumerGroupAssignor assignor = ConsumerGroupAssignor.named(name);
@@ -123,7 +126,7 @@ final class TargetAssignmentBuilder {
         }
         Map<String, ConsumerGroup.SubscribedTopic> metadata = new TreeMap<>();
         for (String name : names) {
-            topics.known(name).ifPresent(topic -> metadata.put(name, ConsumerGroup.SubscribedTopic.of(topic)));
+            topics.known(name).ifPresent(topic -> metadata.put(name, ConsumerGroup.SubscribedTopic.of(topic, racks)));
         }
         group.subscribedNames = names;
         return metadata;

@@ -227,6 +227,15 @@ public final class ReplicaManager implements PartitionLeadership, AutoCloseable 
         fetchers.quota().expireIdle();
     }
 
+    /**
+     * The latest image applied (its brokers on the inter-broker listener only). Taken before the topic registry learns
+     * its topics, so whoever sees a topic change there ({@link io.minibroker.broker.topic.TopicRegistry#version})
+     * reads this image or a later one: the group coordinator's partition racks agree with the topics it looks up.
+     */
+    public ClusterMetadata image() {
+        return image;
+    }
+
     /** Sets who is told of leadership changes; before the first image, which the broker's lifecycle fetches. */
     public void setLeadershipListener(LeadershipListener listener) {
         this.leadershipListener = listener;

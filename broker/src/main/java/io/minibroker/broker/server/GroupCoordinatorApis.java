@@ -48,8 +48,8 @@ final class GroupCoordinatorApis {
         // In a cluster, groups belong to the leaders of __consumer_offsets' partitions, which the controller creates.
         GroupCoordinator coordinator = cluster == null
                 ? new GroupCoordinator(config, topics, clock, groupConfigs, ConsumerGroupTimings.of(groupConfigs))
-                : GroupCoordinator.inCluster(config, topics, cluster.replicas(), producePurgatory, fetchPurgatory,
-                        clock, groupConfigs, ConsumerGroupTimings.of(groupConfigs));
+                : GroupCoordinator.inCluster(config, topics, cluster.replicas(), cluster.replicas()::image,
+                        producePurgatory, fetchPurgatory, clock, groupConfigs, ConsumerGroupTimings.of(groupConfigs));
         coordinator.readStreamsGroupSettingsFrom(StreamsGroupSettings.of(groupConfigs));
         if (cluster != null) {
             cluster.replicas().setLeadershipListener(

@@ -2,6 +2,7 @@ package io.minibroker.broker.group;
 
 import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.api.TestLeadership;
+import io.minibroker.broker.cluster.ClusterMetadata;
 import io.minibroker.broker.config.BrokerConfig;
 import io.minibroker.broker.fetch.DelayedFetch;
 import io.minibroker.broker.fetch.FetchHandler;
@@ -78,8 +79,9 @@ class ClusterGroupCoordinatorTest {
         topics.create("orders", 3, 1, Map.of(), false);
         assertThat(topics.adopt(OffsetsTopic.NAME, UUID.randomUUID(), 1, Map.of(), Set.of(0))).isEqualTo(Errors.NONE);
         offsetsLog().setReplicatedHighWatermark(0); // replicated: only the test's "followers" move it
-        coordinator = GroupCoordinator.inCluster(config, topics, leadership, producePurgatory, fetchPurgatory,
-                BrokerClock.system(), ShareGroupTimings.of(config), ConsumerGroupTimings.of(config));
+        coordinator = GroupCoordinator.inCluster(config, topics, leadership, ClusterMetadata::empty,
+                producePurgatory, fetchPurgatory, BrokerClock.system(), ShareGroupTimings.of(config),
+                ConsumerGroupTimings.of(config));
     }
 
     @AfterEach

@@ -27,7 +27,7 @@ class ConsumerGroupOffsetCommitTest {
 
     @BeforeEach
     void memberAtEpochFive() {
-        group.subscriptionMetadata = Map.of("t", new ConsumerGroup.SubscribedTopic(T, "t", 4));
+        group.subscriptionMetadata = Map.of("t", new ConsumerGroup.SubscribedTopic(T, "t", 4, 0));
         member.memberEpoch = 5;
         member.state = MemberState.UNREVOKED_PARTITIONS;
         member.assignedPartitions = TopicAssignment.copyOf(Map.of(T, Set.of(0, 1)));

@@ -32,6 +32,7 @@ class ConsumerGroupRecordsKafkaTest {
     private static ConsumerGroup group() {
         ConsumerGroup group = new ConsumerGroup("g");
         group.groupEpoch = 7;
+        group.metadataHash = 0x1234_5678_9abc_def0L;
         group.assignmentEpoch = 6;
         ConsumerGroupMember member = new ConsumerGroupMember("m1");
         member.instanceId = "i1";
@@ -74,8 +75,10 @@ class ConsumerGroupRecordsKafkaTest {
         ByteBuffer[] metadata = record(records, ConsumerGroupRecords.METADATA);
         assertThat(new ConsumerGroupMetadataKey(new ByteBufferAccessor(metadata[0]), (short) 0).groupId())
                 .isEqualTo("g");
-        assertThat(new ConsumerGroupMetadataValue(new ByteBufferAccessor(metadata[1]), (short) 0).epoch())
-                .isEqualTo(7);
+        ConsumerGroupMetadataValue metadataValue =
+                new ConsumerGroupMetadataValue(new ByteBufferAccessor(metadata[1]), (short) 0);
+        assertThat(metadataValue.epoch()).isEqualTo(7);
+        assertThat(metadataValue.metadataHash()).as("KIP-1101's tagged field").isEqualTo(0x1234_5678_9abc_def0L);
 
         ByteBuffer[] member = record(records, ConsumerGroupRecords.MEMBER_METADATA);
         ConsumerGroupMemberMetadataKey memberKey =
@@ -126,6 +129,7 @@ class ConsumerGroupRecordsKafkaTest {
         records.forEach((key, value) -> apply(replay, key, value));
         ConsumerGroup loaded = replay.groups().get("g");
         assertThat(loaded.groupEpoch).isEqualTo(7);
+        assertThat(loaded.metadataHash).isEqualTo(0x1234_5678_9abc_def0L);
         assertThat(loaded.assignmentEpoch).isEqualTo(6);
         assertThat(loaded.targetOf("m1")).isEqualTo(original.targetOf("m1"));
         ConsumerGroupMember member = loaded.members.get("m1");
@@ -147,5 +151,24 @@ class ConsumerGroupRecordsKafkaTest {
         io.netty.buffer.ByteBuf keyBuf = Unpooled.wrappedBuffer(key.duplicate());
         short type = keyBuf.readShort();
         replay.apply(type, keyBuf, value == null ? null : Unpooled.wrappedBuffer(value));
+    }
+
+    /** A hash of 0 (no subscribed topic exists) is left out, as Kafka leaves a tagged field at its default. */
+    @Test
+    void aZeroHashIsNotWrittenAndKafkasRecordWithoutOneReadsAsZero() {
+        ConsumerGroup group = group();
+        group.metadataHash = 0;
+        ByteBuffer[] metadata = record(ConsumerGroupRecords.snapshot(group), ConsumerGroupRecords.METADATA);
+        assertThat(metadata[1].remaining()).as("the epoch and an empty tagged-field count only").isEqualTo(5);
+        ConsumerGroupMetadataValue read = new ConsumerGroupMetadataValue(new ByteBufferAccessor(metadata[1]),
+                (short) 0);
+        assertThat(read.epoch()).isEqualTo(7);
+        assertThat(read.metadataHash()).isZero();
+
+        ConsumerGroupRecords.Replay replay = new ConsumerGroupRecords.Replay();
+        ConsumerGroup hashed = group();
+        ConsumerGroupRecords.snapshot(hashed).forEach((key, value) -> apply(replay, key, value));
+        ConsumerGroupRecords.snapshot(group).forEach((key, value) -> apply(replay, key, value));
+        assertThat(replay.groups().get("g").metadataHash).as("the later record's, without the field").isZero();
     }
 }

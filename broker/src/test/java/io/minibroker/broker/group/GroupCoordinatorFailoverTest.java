@@ -5,6 +5,10 @@ import io.minibroker.broker.server.SessionClock;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatResponseView;
+import io.minibroker.protocol.message.view.MetadataRequestView;
+import io.minibroker.protocol.message.view.MetadataResponseView;
 import io.minibroker.protocol.message.view.ShareGroupDescribeRequestView;
 import io.minibroker.protocol.message.view.ShareGroupDescribeResponseView;
 import io.minibroker.protocol.message.view.ShareGroupHeartbeatRequestView;
@@ -12,6 +16,7 @@ import io.minibroker.protocol.message.view.ShareGroupHeartbeatResponseView;
 import io.minibroker.protocol.schema.Struct;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -141,18 +146,13 @@ class GroupCoordinatorFailoverTest {
                     .isEqualTo(Errors.NONE);
         }
 
-        cluster.stop(coordinator);
-        int[] successor = {-1};
-        await(() -> {
-            successor[0] = awaitCoordinator(0, group);
-            return successor[0] != coordinator && offsetFetchError(successor[0], group) == Errors.NONE;
-        }, "another node to coordinate " + group + " with its partition loaded");
+        int successor = takeOver(cluster::stop, coordinator, group);
 
-        Struct heartbeat = call(successor[0], ApiKey.HEARTBEAT, 4, ApiKey.HEARTBEAT.request().newMessage()
+        Struct heartbeat = call(successor, ApiKey.HEARTBEAT, 4, ApiKey.HEARTBEAT.request().newMessage()
                 .set("GroupId", group).set("GenerationId", generation).set("MemberId", memberId));
         assertThat(Errors.forCode(heartbeat.getInt16("ErrorCode"))).as("the old generation's heartbeat")
                 .isEqualTo(Errors.NONE);
-        Struct described = call(successor[0], ApiKey.DESCRIBE_GROUPS, 5, ApiKey.DESCRIBE_GROUPS.request()
+        Struct described = call(successor, ApiKey.DESCRIBE_GROUPS, 5, ApiKey.DESCRIBE_GROUPS.request()
                 .newMessage().set("Groups", List.of(group))).getStructs("Groups").get(0);
         assertThat(described.getString("GroupState")).isEqualTo("Stable");
         assertThat(described.getStructs("Members")).singleElement().satisfies(m -> {
@@ -181,25 +181,68 @@ class GroupCoordinatorFailoverTest {
         }, "the partitions assigned once initialized");
         assertThat(assigned[0].assignment().topicPartitions().get(0).partitions()).containsExactly(0, 1, 2);
 
-        cluster.kill(coordinator);
-        int[] successor = {-1};
-        await(() -> {
-            successor[0] = awaitCoordinator(0, group);
-            return successor[0] != coordinator && offsetFetchError(successor[0], group) == Errors.NONE;
-        }, "another node to coordinate " + group + " with its partition loaded");
+        int successor = takeOver(cluster::kill, coordinator, group);
 
-        ShareGroupHeartbeatResponseView carriesOn = new ShareGroupHeartbeatResponseView(call(successor[0],
+        ShareGroupHeartbeatResponseView carriesOn = new ShareGroupHeartbeatResponseView(call(successor,
                 ApiKey.SHARE_GROUP_HEARTBEAT, 1, new ShareGroupHeartbeatRequestView().groupId(group).memberId("m1")
                         .memberEpoch(assigned[0].memberEpoch()).struct()));
         assertThat(carriesOn.errorCode()).as("the member's epoch, known to the new coordinator")
                 .isEqualTo(Errors.NONE.code());
         assertThat(carriesOn.memberEpoch()).isEqualTo(assigned[0].memberEpoch());
         ShareGroupDescribeResponseView.DescribedGroup described = new ShareGroupDescribeResponseView(call(
-                successor[0], ApiKey.SHARE_GROUP_DESCRIBE, 1,
+                successor, ApiKey.SHARE_GROUP_DESCRIBE, 1,
                 new ShareGroupDescribeRequestView().groupIds(List.of(group)).struct())).groups().get(0);
         assertThat(described.groupState()).isEqualTo("Stable");
         assertThat(described.members()).singleElement().satisfies(m -> assertThat(m.assignment().topicPartitions()
                 .get(0).partitions()).containsExactly(0, 1, 2));
+    }
+
+    /**
+     * KIP-1101 across a failover: the topic grows while the group's coordinator runs but hears no heartbeat, so the
+     * group's record still holds the hash of three partitions; the coordinator stops, and the node that loads the
+     * group finds six. The member's first heartbeat there bumps the group epoch and is assigned the six, where taking
+     * the topics as they were at the load would have left the group at its epoch with three.
+     */
+    @Test
+    void partitionsAddedBeforeTheFailoverAreAssignedByTheNewCoordinator() throws Exception {
+        String group = groupNotCoordinatedByTheController();
+        int coordinator = awaitCoordinator(0, group);
+        await(() -> offsetFetchError(coordinator, group) == Errors.NONE, "the coordinator to serve the group");
+        ConsumerGroupHeartbeatResponseView joined = consumerHeartbeat(coordinator,
+                new ConsumerGroupHeartbeatRequestView().groupId(group).memberId("m1").memberEpoch(0)
+                        .rebalanceTimeoutMs(30_000).subscribedTopicNames(List.of(TOPIC)).topicPartitions(List.of()));
+        assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(joined.assignment().topicPartitions()).singleElement()
+                .satisfies(topic -> assertThat(topic.partitions()).containsExactlyInAnyOrder(0, 1, 2));
+        int epoch = joined.memberEpoch();
+
+        try (Admin admin = admin(0)) {
+            admin.createPartitions(Map.of(TOPIC, NewPartitions.increaseTo(6))).all().get();
+        }
+        for (int node = 0; node < 3; node++) {
+            int asked = node;
+            await(() -> partitionCount(asked) == 6, "node " + asked + " to know the six partitions");
+        }
+        int successor = takeOver(cluster::stop, coordinator, group);
+
+        ConsumerGroupHeartbeatResponseView after = consumerHeartbeat(successor,
+                new ConsumerGroupHeartbeatRequestView().groupId(group).memberId("m1").memberEpoch(epoch));
+        assertThat(after.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(after.memberEpoch()).as("the stored hash is not the topic's now").isEqualTo(epoch + 1);
+        assertThat(after.assignment().topicPartitions()).singleElement()
+                .satisfies(topic -> assertThat(topic.partitions()).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5));
+    }
+
+    private ConsumerGroupHeartbeatResponseView consumerHeartbeat(int node, ConsumerGroupHeartbeatRequestView request) {
+        return new ConsumerGroupHeartbeatResponseView(call(node, ApiKey.CONSUMER_GROUP_HEARTBEAT, 1, request.struct()));
+    }
+
+    /** The partition count of the test's topic in node {@code node}'s Metadata answer, -1 if it has none. */
+    private int partitionCount(int node) {
+        MetadataResponseView answer = new MetadataResponseView(call(node, ApiKey.METADATA, 12,
+                new MetadataRequestView().topics(null).struct()));
+        return answer.topics().stream().filter(topic -> TOPIC.equals(topic.name())).findFirst()
+                .map(topic -> topic.partitions().size()).orElse(-1);
     }
 
     @Test
@@ -327,6 +370,17 @@ class GroupCoordinatorFailoverTest {
                 return group;
             }
         }
+    }
+
+    /** Takes the coordinator down; the node that then coordinates the group, once its partition is loaded there. */
+    private int takeOver(IntConsumer takeDown, int coordinator, String group) {
+        takeDown.accept(coordinator);
+        int[] successor = {-1};
+        await(() -> {
+            successor[0] = awaitCoordinator(0, group);
+            return successor[0] != coordinator && offsetFetchError(successor[0], group) == Errors.NONE;
+        }, "another node to coordinate " + group + " with its partition loaded");
+        return successor[0];
     }
 
     /** The coordinator node {@code node} names (FindCoordinator v4), once it names one. */

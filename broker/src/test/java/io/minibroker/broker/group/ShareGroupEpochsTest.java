@@ -27,7 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * GroupMetadataManager answers for the same sequence (traced through its shareGroupHeartbeat, shareGroupFenceMember
  * and initializedAssignmentPending). A member leaving bumps the group epoch once, its subscriptions leaving with it;
  * the next heartbeat bumps once more only when initialized partitions the group subscribes to are left in no target.
- * Share state is initialized at once, as soon as asked.
+ * A group loaded whose stored metadata hash is not its subscribed topics' (partitions added while no coordinator ran)
+ * bumps at its next heartbeat; one loaded with the same topics does not. Share state is initialized at once, as soon
+ * as asked.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ShareGroupEpochsTest {
@@ -39,10 +41,11 @@ class ShareGroupEpochsTest {
     private UUID t;
     private UUID u;
     private UUID q;
+    private BrokerConfig config;
 
     @BeforeEach
     void start() throws Exception {
-        BrokerConfig config = BrokerConfig.of(Map.of("log.dir", logDir.toString(), "offsets.topic.num.partitions", "1",
+        config = BrokerConfig.of(Map.of("log.dir", logDir.toString(), "offsets.topic.num.partitions", "1",
                 "offsets.topic.replication.factor", "1"));
         topics = TopicRegistry.open(config, Clock.systemUTC());
         topics.create("t", 1, 1, Map.of(), false);
@@ -51,6 +54,10 @@ class ShareGroupEpochsTest {
         topics.create("q", 2, 1, Map.of(), false);
         u = topics.get("u").orElseThrow().id();
         q = topics.get("q").orElseThrow().id();
+        startCoordinator();
+    }
+
+    private void startCoordinator() {
         coordinator = new GroupCoordinator(config, topics, BrokerClock.manual(new ManualClock()));
         coordinator.initializeShareStateWith((groupId, partitions, stateEpoch) -> CompletableFuture.completedFuture(null));
     }
@@ -112,5 +119,27 @@ class ShareGroupEpochsTest {
         assertThat(after.memberEpoch()).isEqualTo(6);
         assertThat(after.assignment()).isEqualTo(Map.of(q, Set.of(0, 1)));
         assertThat(heartbeat("a", 6, null).memberEpoch()).isEqualTo(6);
+    }
+
+    /**
+     * Partitions added to q while the coordinator was stopped: the group's record holds the hash of q with two, so
+     * the first heartbeat after the load bumps the epoch, and the next one assigns the new partitions once their
+     * share state is initialized. A load with nothing changed keeps the epoch.
+     */
+    @Test
+    void partitionsAddedWhileNoCoordinatorRanMoveTheEpochAfterTheLoad() throws Exception {
+        heartbeat("a", 0, List.of("q"));
+        assertThat(heartbeat("a", 2, null).assignment()).isEqualTo(Map.of(q, Set.of(0, 1)));
+        coordinator.close();
+        startCoordinator();
+        assertThat(heartbeat("a", 3, null).memberEpoch()).as("the same topics: no bump").isEqualTo(3);
+
+        coordinator.close();
+        assertThat(topics.addPartitions("q", 4, null, 0, false, added -> true).error()).isEqualTo(Errors.NONE);
+        startCoordinator();
+        assertThat(heartbeat("a", 3, null).memberEpoch()).as("the stored hash is not q's now").isEqualTo(4);
+        ShareGroupHeartbeat.Response assigned = heartbeat("a", 4, null);
+        assertThat(assigned.memberEpoch()).isEqualTo(5);
+        assertThat(assigned.assignment()).isEqualTo(Map.of(q, Set.of(0, 1, 2, 3)));
     }
 }

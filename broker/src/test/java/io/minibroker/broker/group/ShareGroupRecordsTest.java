@@ -2,6 +2,8 @@ package io.minibroker.broker.group;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.coordinator.group.generated.ShareGroupMetadataValue;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -20,6 +22,7 @@ class ShareGroupRecordsTest {
     private static ShareGroup group() {
         ShareGroup group = new ShareGroup("g");
         group.groupEpoch = 5;
+        group.metadataHash = -0x0fed_cba9_8765_4321L;
         group.assignmentEpoch = 5;
         ShareGroupMember member = new ShareGroupMember("m1");
         member.memberEpoch = 5;
@@ -54,6 +57,7 @@ class ShareGroupRecordsTest {
         replay(replay, records);
         ShareGroup back = replay.groups().get("g");
         assertThat(back.groupEpoch).isEqualTo(5);
+        assertThat(back.metadataHash).isEqualTo(-0x0fed_cba9_8765_4321L);
         assertThat(back.assignmentEpoch).isEqualTo(5);
         ShareGroupMember member = back.members.get("m1");
         assertThat(member.memberEpoch).isEqualTo(5);
@@ -65,6 +69,19 @@ class ShareGroupRecordsTest {
         assertThat(back.targetOf("m1")).isEqualTo(Map.of(TOPIC, Set.of(0, 2)));
         assertThat(ConsumerGroupRecords.diff(records, ShareGroupRecords.snapshot(back))).as("the same bytes again")
                 .isEmpty();
+    }
+
+    /** Kafka 4.3.1's generated ShareGroupMetadataValue reads the epoch and the subscribed topics' metadata hash. */
+    @Test
+    void kafkaReadsTheGroupsMetadataHash() {
+        byte[] value = ShareGroupRecords.snapshot(group()).entrySet().stream()
+                .filter(record -> record.getKey().getShort(0) == ShareGroupRecords.METADATA)
+                .findFirst().orElseThrow().getValue();
+        ByteBuffer buffer = ByteBuffer.wrap(value);
+        assertThat(buffer.getShort()).as("value version").isZero();
+        ShareGroupMetadataValue read = new ShareGroupMetadataValue(new ByteBufferAccessor(buffer), (short) 0);
+        assertThat(read.epoch()).isEqualTo(5);
+        assertThat(read.metadataHash()).isEqualTo(-0x0fed_cba9_8765_4321L);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.minibroker.broker.group;
 
+import io.minibroker.broker.config.BrokerConfig;
+import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.broker.server.Broker;
 import io.minibroker.broker.server.TestBrokers;
 import io.minibroker.protocol.error.Errors;
@@ -52,6 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -441,6 +444,34 @@ class StreamsGroupHeartbeatTest {
         heartbeat(beat("m1", revoked.memberEpoch()));
         clock.advance(1000);
         waitUntilMembers(1);
+    }
+
+    /**
+     * The input topic deleted and created again under its name, with its partition count, while the broker was down
+     * (its topics changed on disk, as a cluster's topics change while the group's coordinator moves): the metadata
+     * hash in the group's record is not the topics' at the first heartbeat after the load, which bumps the epoch, as
+     * Kafka's. Before, the load took the topics as they were then, and the counts it compared had not changed.
+     */
+    @Test
+    void anInputTopicCreatedAgainWhileTheBrokerWasDownMovesTheEpochAfterTheLoad() throws Exception {
+        start(Map.of());
+        StreamsGroupHeartbeatResponseView m1 = untilReady("m1", heartbeat(join("m1", "p1")).memberEpoch());
+        int epoch = describe().groupEpoch();
+        client.close();
+        broker.close();
+        try (TopicRegistry topics = TopicRegistry.open(BrokerConfig.of(Map.of("log.dirs", logDir.toString())),
+                Clock.systemUTC())) {
+            assertThat(topics.delete("input")).isEqualTo(Errors.NONE);
+            assertThat(topics.create("input", 3, 1, Map.of(), false).error()).isEqualTo(Errors.NONE);
+        }
+        broker = TestBrokers.start(logDir, Map.of(), clock);
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+        assertThat(describe().groupEpoch()).as("loaded as written").isEqualTo(epoch);
+
+        StreamsGroupHeartbeatResponseView after = heartbeat(beat("m1", m1.memberEpoch()));
+        assertThat(after.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(describe().groupEpoch()).as("the stored hash is not the topics' now").isEqualTo(epoch + 1);
+        assertThat(after.memberEpoch()).isEqualTo(epoch + 1);
     }
 
     @Test

@@ -43,6 +43,7 @@ class StreamsGroupRecordsKafkaTest {
     private static StreamsGroup group() {
         StreamsGroup group = new StreamsGroup("app");
         group.groupEpoch = 7;
+        group.metadataHash = 0x0102_0304_0506_0708L;
         group.assignmentEpoch = 6;
         group.validatedTopologyEpoch = 2;
         group.numStandbyReplicas = 1;
@@ -90,6 +91,7 @@ class StreamsGroupRecordsKafkaTest {
         assertThat(new StreamsGroupMetadataKey(metadata[0], (short) 0).groupId()).isEqualTo("app");
         StreamsGroupMetadataValue metadataValue = new StreamsGroupMetadataValue(metadata[1], (short) 0);
         assertThat(metadataValue.epoch()).isEqualTo(7);
+        assertThat(metadataValue.metadataHash()).isEqualTo(0x0102_0304_0506_0708L);
         assertThat(metadataValue.validatedTopologyEpoch()).isEqualTo(2);
         assertThat(metadataValue.lastAssignmentConfigs()).singleElement().satisfies(config -> {
             assertThat(config.key()).isEqualTo("num.standby.replicas");
@@ -177,6 +179,7 @@ class StreamsGroupRecordsKafkaTest {
         records.forEach((key, value) -> apply(replay, key, value));
         StreamsGroup loaded = replay.groups().get("app");
         assertThat(loaded.groupEpoch).isEqualTo(7);
+        assertThat(loaded.metadataHash).isEqualTo(0x0102_0304_0506_0708L);
         assertThat(loaded.assignmentEpoch).isEqualTo(6);
         assertThat(loaded.validatedTopologyEpoch).isEqualTo(2);
         assertThat(loaded.numStandbyReplicas).isEqualTo(1);
