@@ -509,23 +509,34 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     private record ClusterTopics(Map<String, TopicMetadata> byName, Map<UUID, TopicMetadata> byId) {
     }
 
-    /** Kafka's rules for topic names; null if legal. */
-    public static String invalidName(String name) {
+    /** The rule of Kafka's for topic names that a name breaks (the first, in Kafka's order). */
+    private enum NameFault { EMPTY, DOTS, TOO_LONG, ILLEGAL_CHARACTER }
+
+    /** Which of Kafka's rules {@code name} breaks; null if legal. */
+    private static NameFault nameFault(String name) {
         if (name == null || name.isEmpty()) {
-            return "Topic name is illegal, it can't be empty";
+            return NameFault.EMPTY;
         }
         if (name.equals(".") || name.equals("..")) {
-            return "Topic name cannot be \".\" or \"..\"";
+            return NameFault.DOTS;
         }
         if (name.length() > MAX_NAME_LENGTH) {
-            return "Topic name is illegal, it can't be longer than " + MAX_NAME_LENGTH + " characters, topic name: "
-                    + name;
+            return NameFault.TOO_LONG;
         }
-        if (!LEGAL_NAME.matcher(name).matches()) {
-            return "Topic name \"" + name + "\" is illegal, it contains a character other than ASCII alphanumerics,"
-                    + " '.', '_' and '-'";
-        }
-        return null;
+        return LEGAL_NAME.matcher(name).matches() ? null : NameFault.ILLEGAL_CHARACTER;
+    }
+
+    /** Kafka's rules for topic names, in the words its topic creation answers; null if legal. */
+    public static String invalidName(String name) {
+        NameFault fault = nameFault(name);
+        return fault == null ? null : switch (fault) {
+            case EMPTY -> "Topic name is illegal, it can't be empty";
+            case DOTS -> "Topic name cannot be \".\" or \"..\"";
+            case TOO_LONG -> "Topic name is illegal, it can't be longer than " + MAX_NAME_LENGTH
+                    + " characters, topic name: " + name;
+            case ILLEGAL_CHARACTER -> "Topic name \"" + name + "\" is illegal, it contains a character other than"
+                    + " ASCII alphanumerics, '.', '_' and '-'";
+        };
     }
 
     /**
@@ -533,15 +544,14 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
      * (DescribeProducers) answer; null if legal.
      */
     public static String invalidNameAsValidated(String name) {
-        if (invalidName(name) == null) {
-            return null;
-        }
-        String fault = name == null || name.isEmpty() ? "the empty string is not allowed"
-                : name.equals(".") || name.equals("..") ? "'" + name + "' is not allowed"
-                : name.length() > MAX_NAME_LENGTH
-                ? "the length of '" + name + "' is longer than the max allowed length " + MAX_NAME_LENGTH
-                : "'" + name + "' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'";
-        return "Topic name is invalid: " + fault;
+        NameFault fault = nameFault(name);
+        return fault == null ? null : "Topic name is invalid: " + switch (fault) {
+            case EMPTY -> "the empty string is not allowed";
+            case DOTS -> "'" + name + "' is not allowed";
+            case TOO_LONG -> "the length of '" + name + "' is longer than the max allowed length " + MAX_NAME_LENGTH;
+            case ILLEGAL_CHARACTER -> "'" + name + "' contains one or more characters other than ASCII alphanumerics,"
+                    + " '.', '_' and '-'";
+        };
     }
 
     /** Kafka refuses names that differ from an existing one only by '.' versus '_' (they share metric names). */
