@@ -33,8 +33,9 @@ import java.util.concurrent.CompletionStage;
  * pending upload (-6, v11+) offsets (-1: nothing is tiered), or the first record at or after a timestamp. Any other
  * negative timestamp, or a special one at a version older than it, is UNSUPPORTED_VERSION; a partition named twice
  * is answered once, INVALID_REQUEST, and a topic named in two entries in one, as Kafka's ReplicaManager.fetchOffset
- * answers them (its results are a map by partition, grouped by topic). With nothing that late, the answer is offset -1 and timestamp -1, as Kafka gives it. Each offset
- * comes with the leader epoch of its batch (of the latest epoch, for LATEST), -1 when none is known.
+ * answers them (its results are a map by partition, grouped by topic). With nothing that late, the answer is offset
+ * -1 and timestamp -1, as Kafka gives it. Each offset comes with the leader epoch of its batch (of the latest epoch,
+ * for LATEST), -1 when none is known.
  *
  * <p>Only a partition's leader answers, as in Kafka (NOT_LEADER_OR_FOLLOWER elsewhere, unless the debugging
  * replica id -2 asks): a follower's high watermark lags the leader's, and a broker that has not taken its first

@@ -28,9 +28,10 @@ import java.util.concurrent.CompletionStage;
 /**
  * OffsetFetch: the committed offset of each asked partition, -1 (with empty metadata) when there is none; a
  * null topic list (v2+) asks for everything the group committed. v1-7 ask for one group, v8+ for a batch;
- * v10 names topics by id; v7+ may require stable offsets (KIP-447). A group not coordinated here gets NOT_COORDINATOR (COORDINATOR_LOAD_IN_PROGRESS while
- * this broker loads it), which the client answers by finding its coordinator again. Each asked topic is answered
- * as asked, a topic or a partition asked twice twice, in the request's order, as Kafka answers them.
+ * v10 names topics by id; v7+ may require stable offsets (KIP-447). A group not coordinated here gets
+ * NOT_COORDINATOR (COORDINATOR_LOAD_IN_PROGRESS while this broker loads it), which the client answers by finding its
+ * coordinator again. Each asked topic is answered as asked, a topic or a partition asked twice twice, in the
+ * request's order, as Kafka answers them.
  */
 public final class OffsetFetchHandler implements ApiHandler {
 

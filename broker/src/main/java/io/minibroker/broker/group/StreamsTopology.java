@@ -49,10 +49,9 @@ record StreamsTopology(int epoch, SortedMap<String, Subtopology> subtopologies) 
         return inputs;
     }
 
-    /** Every topic the topology names, sorted: what a change of partitions of bumps the group epoch. */
     /**
      * Kafka's requiredTopics: the source, repartition source and changelog topics, those the group's metadata hash
-     * covers.
+     * covers; sorted, and a new set each time.
      */
     Set<String> requiredTopics() {
         Set<String> topics = new TreeSet<>();
@@ -64,14 +63,10 @@ record StreamsTopology(int epoch, SortedMap<String, Subtopology> subtopologies) 
         return topics;
     }
 
+    /** Every topic the topology names, sorted: the required ones and the repartition sinks. */
     Set<String> topics() {
-        Set<String> topics = new TreeSet<>();
-        for (Subtopology subtopology : subtopologies.values()) {
-            topics.addAll(subtopology.sourceTopics());
-            topics.addAll(subtopology.repartitionSinkTopics());
-            subtopology.repartitionSourceTopics().forEach(topic -> topics.add(topic.name()));
-            subtopology.stateChangelogTopics().forEach(topic -> topics.add(topic.name()));
-        }
+        Set<String> topics = requiredTopics();
+        subtopologies.values().forEach(subtopology -> topics.addAll(subtopology.repartitionSinkTopics()));
         return topics;
     }
 }
