@@ -44,6 +44,11 @@ public final class ConsumerGroupDescribeHandler implements ApiHandler {
         ConsumerGroupDescribeResponseView response = new ConsumerGroupDescribeResponseView();
         for (String groupId : new ConsumerGroupDescribeRequestView(request.body()).groupIds()) {
             DescribedGroup described = response.addGroup().groupId(groupId).groupState("").assignorName("");
+            if (groupId.isEmpty()) {
+                // Kafka's group coordinator service, before it looks for the group's coordinator: no message.
+                described.errorCode(Errors.INVALID_GROUP_ID.code());
+                continue;
+            }
             Errors notHere = coordinator.coordinatorError(groupId);
             if (notHere != Errors.NONE) {
                 described.errorCode(notHere.code());
@@ -76,7 +81,8 @@ public final class ConsumerGroupDescribeHandler implements ApiHandler {
                     .instanceId(member.instanceId).rackId(member.rackId).memberEpoch(member.memberEpoch)
                     .clientId(member.clientId).clientHost(member.clientHost)
                     .subscribedTopicNames(member.subscribedTopicNames)
-                    .subscribedTopicRegex(member.subscribedTopicRegex);
+                    // "" for a member without one, as Kafka's member (and its record) has it
+                    .subscribedTopicRegex(member.subscribedTopicRegex == null ? "" : member.subscribedTopicRegex);
             fill(entry.assignment(), member.assignedPartitions);
             fill(entry.targetAssignment(), group.targetOf(member.memberId));
             if (version >= 1) {

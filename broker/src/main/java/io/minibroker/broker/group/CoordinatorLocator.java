@@ -13,14 +13,25 @@ import java.util.Set;
 @FunctionalInterface
 public interface CoordinatorLocator {
 
-    /** A coordinator's address, or an error (COORDINATOR_NOT_AVAILABLE) and no address. */
+    /** A coordinator's address, or an error (COORDINATOR_NOT_AVAILABLE, ...) and no address. */
     record Coordinator(Errors error, int nodeId, String host, int port) {
         static Coordinator notAvailable() {
-            return new Coordinator(Errors.COORDINATOR_NOT_AVAILABLE, -1, "", -1);
+            return failed(Errors.COORDINATOR_NOT_AVAILABLE);
+        }
+
+        static Coordinator failed(Errors error) {
+            return new Coordinator(error, -1, "", -1);
         }
     }
 
     Coordinator locate(String key, String listenerName);
+
+    /**
+     * The locators FindCoordinator asks, one per key type: groups (0), transactional ids (1) and share partitions (2,
+     * KIP-932's {@code groupId:topicId:partition}, asked by share-partition leaders for the share coordinator).
+     */
+    record ByKeyType(CoordinatorLocator groups, CoordinatorLocator transactions, CoordinatorLocator shareStates) {
+    }
 
     /**
      * Where the leaders of a coordinators' topic's partitions are ({@code __consumer_offsets}',
@@ -50,6 +61,14 @@ public interface CoordinatorLocator {
      */
     static CoordinatorLocator forTransactions(OffsetsTopicLeaders leaders, TopicAutoCreation creation) {
         return leaderOf(InternalTopics.TRANSACTION_STATE, leaders, creation);
+    }
+
+    /**
+     * Share partitions' coordinators (the share coordinator's), by the same rule over {@code __share_group_state}; the
+     * key given is the share partition's coordinator key as {@code SharePartitionKey.coordinatorKey()} writes it.
+     */
+    static CoordinatorLocator forShareStates(OffsetsTopicLeaders leaders, TopicAutoCreation creation) {
+        return leaderOf(InternalTopics.SHARE_GROUP_STATE, leaders, creation);
     }
 
     private static CoordinatorLocator leaderOf(String topic, OffsetsTopicLeaders leaders, TopicAutoCreation creation) {

@@ -8,9 +8,10 @@ import io.minibroker.protocol.message.ApiKey;
 
 /**
  * Registers the group and offset APIs (classic groups; KIP-848 consumer groups and KIP-1071 streams groups as
- * {@code group.coordinator.rebalance.protocols} names them; KIP-932 share groups' membership, and TxnOffsetCommit, the group side of transactions), all served by one coordinator;
- * FindCoordinator answers from the locators (one for groups, one for transactional ids), and offset requests check
- * their topics against {@code topics}.
+ * {@code group.coordinator.rebalance.protocols} names them; KIP-932 share groups' membership, and TxnOffsetCommit,
+ * the group side of transactions), all served by one coordinator; FindCoordinator answers from the locators (one
+ * per key type: groups, transactional ids, share partitions), and offset requests check their topics against
+ * {@code topics}.
  */
 public final class GroupApis {
 
@@ -19,7 +20,7 @@ public final class GroupApis {
 
     /** TxnOffsetCommit asks {@code offsetsCheck} of the transaction coordinator before it writes. */
     public static SupportedApis register(SupportedApis apis, BrokerConfig config, GroupCoordinator coordinator,
-                                         CoordinatorLocator locator, CoordinatorLocator transactions,
+                                         CoordinatorLocator.ByKeyType locators,
                                          TopicRegistry topics, TransactionalOffsetsCheck offsetsCheck) {
         if (config.groupProtocolEnabled("consumer")) {
             apis.add(ApiKey.CONSUMER_GROUP_HEARTBEAT, new ConsumerGroupHeartbeatHandler(coordinator))
@@ -30,7 +31,7 @@ public final class GroupApis {
             apis.add(ApiKey.STREAMS_GROUP_HEARTBEAT, (short) 0, (short) 0, new StreamsGroupHeartbeatHandler(coordinator))
                     .add(ApiKey.STREAMS_GROUP_DESCRIBE, (short) 0, (short) 0, new StreamsGroupDescribeHandler(coordinator));
         }
-        return apis.add(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(locator, transactions))
+        return apis.add(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(locators))
                 .add(ApiKey.JOIN_GROUP, new JoinGroupHandler(coordinator))
                 .add(ApiKey.SYNC_GROUP, new SyncGroupHandler(coordinator))
                 .add(ApiKey.HEARTBEAT, new HeartbeatHandler(coordinator))

@@ -485,7 +485,11 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     }
 
 
+    /** An empty group id is INVALID_GROUP_ID for the whole request, as Kafka's GroupCoordinatorService answers it. */
     CompletableFuture<OffsetDeletion> deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
+        if (groupId.isEmpty()) {
+            return CompletableFuture.completedFuture(new OffsetDeletion(Errors.INVALID_GROUP_ID, Map.of()));
+        }
         return offsetManager.deleteOffsets(groupId, partitions);
     }
 

@@ -116,13 +116,17 @@ final class ShareGroupOffsetsAdmin implements ShareGroupMembership {
     @Override
     public CompletionStage<OffsetsDeletion> startOffsetsDeletion(String groupId, Set<UUID> topicIds) {
         return thread.compose(() -> {
+            Errors notHere = groups.coordinatorError(groupId);
+            if (notHere != Errors.NONE) {
+                return completedFuture(new OffsetsDeletion(new Outcome(notHere, null), Map.of()));
+            }
             ShareGroup group = groups.get(groupId);
             if (group == null) {
-                return completedFuture(new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, null), Map.of()));
+                return completedFuture(notFound(groupId));
             }
             synchronized (group) {
                 if (group.isDead()) {
-                    return completedFuture(new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, null), Map.of()));
+                    return completedFuture(notFound(groupId));
                 }
                 // Here, not before: checked and written in one operation, a member cannot join in between.
                 if (group.state() != ShareGroup.State.EMPTY) {
@@ -157,6 +161,12 @@ final class ShareGroupOffsetsAdmin implements ShareGroupMembership {
                 return written(group);
             }
         });
+    }
+
+    /** Kafka's refusal of a deletion for a group id no share group has: not found, or of another type. */
+    private OffsetsDeletion notFound(String groupId) {
+        return new OffsetsDeletion(new Outcome(Errors.GROUP_ID_NOT_FOUND, types.notFound(GroupType.SHARE, groupId)),
+                Map.of());
     }
 
     /** Writes the group's changes, answering the admin API once they count; the caller holds its lock. */

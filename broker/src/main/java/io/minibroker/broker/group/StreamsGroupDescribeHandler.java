@@ -34,6 +34,11 @@ public final class StreamsGroupDescribeHandler implements ApiHandler {
         StreamsGroupDescribeResponseView response = new StreamsGroupDescribeResponseView();
         for (String groupId : new StreamsGroupDescribeRequestView(request.body()).groupIds()) {
             DescribedGroup described = response.addGroup().groupId(groupId).groupState("");
+            if (groupId.isEmpty()) {
+                // Kafka's group coordinator service, before it looks for the group's coordinator: no message.
+                described.errorCode(Errors.INVALID_GROUP_ID.code());
+                continue;
+            }
             Errors notHere = coordinator.coordinatorError(groupId);
             if (notHere != Errors.NONE) {
                 described.errorCode(notHere.code());

@@ -95,6 +95,10 @@ public final class TxnOffsetCommitHandler implements ApiHandler {
         if (partitions.offsets().isEmpty()) {
             return CompletableFuture.completedFuture(response.struct());
         }
+        if (body.groupId().isEmpty()) { // Kafka's group coordinator refuses it before any verification
+            return answer(partitions, CompletableFuture.completedFuture(partitions.every(Errors.INVALID_GROUP_ID)),
+                    version, response);
+        }
         // With verification off the write presents no guard (null), and goes in unchecked.
         CompletableFuture<VerificationGuard> verification = transactions.verifiesPartitions()
                 ? coordinator.startTransactionVerification(body.groupId(), body.producerId(), body.producerEpoch(),

@@ -14,6 +14,7 @@ import io.minibroker.broker.metadata.LocalNode;
 import io.minibroker.broker.produce.DelayedProduce;
 import io.minibroker.broker.sharegroup.GroupConfigs;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicAutoCreation;
 import io.minibroker.broker.topic.TopicDeletionListener;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -65,7 +66,8 @@ final class GroupCoordinatorApis {
      * The groups' APIs and FindCoordinator (for groups and transactions) in the table; then, on a single node, the
      * transactions loaded; the coordinator told of transaction markers, and its meters bound.
      *
-     * @param autoCreation how FindCoordinator creates {@code __consumer_offsets} and {@code __transaction_state}
+     * @param autoCreation how FindCoordinator creates {@code __consumer_offsets}, {@code __transaction_state} and
+     *                     {@code __share_group_state}
      */
     static void register(SupportedApis apis, BrokerConfig config, GroupCoordinator coordinator, ClusterLink cluster,
                          LocalNode node,
@@ -77,9 +79,14 @@ final class GroupCoordinatorApis {
         CoordinatorLocator.OffsetsTopicLeaders transactionLeaders = cluster != null
                 ? new ClusterOffsetsTopicLeaders(cluster.metadata()::current, TransactionStateTopic.NAME)
                 : CoordinatorLocator.singleNode(node, topics, TransactionStateTopic.NAME);
-        GroupApis.register(apis, config, coordinator, CoordinatorLocator.forGroups(groupLeaders, autoCreation),
-                CoordinatorLocator.forTransactions(transactionLeaders, autoCreation), topics,
-                new CoordinatorOffsetsCheck(transactions.produceCheck()));
+        CoordinatorLocator.OffsetsTopicLeaders shareStateLeaders = cluster != null
+                ? new ClusterOffsetsTopicLeaders(cluster.metadata()::current, InternalTopics.SHARE_GROUP_STATE)
+                : CoordinatorLocator.singleNode(node, topics, InternalTopics.SHARE_GROUP_STATE);
+        GroupApis.register(apis, config, coordinator, new CoordinatorLocator.ByKeyType(
+                        CoordinatorLocator.forGroups(groupLeaders, autoCreation),
+                        CoordinatorLocator.forTransactions(transactionLeaders, autoCreation),
+                        CoordinatorLocator.forShareStates(shareStateLeaders, autoCreation)),
+                topics, new CoordinatorOffsetsCheck(transactions.produceCheck()));
         if (cluster == null) {
             transactions.coordinator().loadAll();
         }

@@ -4,6 +4,7 @@ import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.RequestContext;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.AlterShareGroupOffsetsRequestView;
@@ -48,7 +49,8 @@ public final class AlterShareGroupOffsetsHandler implements ApiHandler {
         AlterShareGroupOffsetsResponseView response = new AlterShareGroupOffsetsResponseView();
         String groupId = body.groupId();
         if (groupId == null || groupId.isEmpty()) {
-            return CompletableFuture.completedFuture(response.errorCode(Errors.INVALID_GROUP_ID.code()).struct());
+            return CompletableFuture.completedFuture(response.errorCode(Errors.INVALID_GROUP_ID.code())
+                    .errorMessage(DefaultMessages.of(Errors.INVALID_GROUP_ID)).struct());
         }
         Map<SharePartitionKey, Long> resets = new LinkedHashMap<>();
         for (AlterShareGroupOffsetsRequestView.AlterShareGroupOffsetsRequestTopic topic : body.topics()) {

@@ -57,7 +57,8 @@ public final class DeleteShareGroupOffsetsHandler implements ApiHandler {
         DeleteShareGroupOffsetsResponseView response = new DeleteShareGroupOffsetsResponseView();
         String groupId = body.groupId();
         if (groupId == null || groupId.isEmpty()) {
-            return CompletableFuture.completedFuture(response.errorCode(Errors.INVALID_GROUP_ID.code()).struct());
+            return CompletableFuture.completedFuture(response.errorCode(Errors.INVALID_GROUP_ID.code())
+                    .errorMessage(DefaultMessages.of(Errors.INVALID_GROUP_ID)).struct());
         }
         Map<UUID, DeleteShareGroupOffsetsResponseView.DeleteShareGroupOffsetsResponseTopic> known =
                 new LinkedHashMap<>();

@@ -3,8 +3,10 @@ package io.minibroker.broker.share;
 import io.minibroker.broker.api.ApiHandler;
 import io.minibroker.broker.api.Failures;
 import io.minibroker.broker.api.RequestContext;
+import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
+import io.minibroker.protocol.error.DefaultMessages;
 import io.minibroker.protocol.error.Errors;
 import io.minibroker.protocol.message.Request;
 import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsRequestView;
@@ -15,6 +17,7 @@ import io.minibroker.protocol.message.view.DescribeShareGroupOffsetsResponseView
 import io.minibroker.protocol.schema.Struct;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,11 +32,15 @@ import java.util.concurrent.CompletionStage;
 /**
  * DescribeShareGroupOffsets (Admin.listShareGroupOffsets): each share partition's start offset and, from v1, its lag
  * (KIP-1226: records below the high watermark not yet finished with, the acknowledged and archived ones of the
- * window not counted). A partition without state has start offset -1; an unknown group is GROUP_ID_NOT_FOUND, an
- * unknown topic UNKNOWN_TOPIC_OR_PARTITION, as Kafka answers them. Null topics: every partition with state (those
- * the group's ShareGroupStatePartitionMetadata lists, and any this node holds). Every state is read from its share
- * coordinator as a summary (ReadShareGroupStateSummary), as Kafka's group coordinator reads it; a partition whose
- * state cannot be read is answered with the coordinator's error.
+ * window not counted). As Kafka 4.3.1's group coordinator, which asks the share coordinators whatever the group: a
+ * partition without state, of a group that does not exist or is of another type, of a topic the cluster does not
+ * know (answered with the zero topic id) or past the topic's partitions, is answered start offset -1, no error
+ * (Kafka reaches the same answer for a partition past the topic's only after its persister's retries); the topics
+ * this broker knows are answered first. Null topics: every partition with state (those the group's
+ * ShareGroupStatePartitionMetadata lists, and any this node holds), none for a group that is not a share group.
+ * Every state is read from its share coordinator as a summary (ReadShareGroupStateSummary), as Kafka's group
+ * coordinator reads it; a partition whose state cannot be read is answered with the coordinator's error. An empty
+ * group id with topics named is UNKNOWN_SERVER_ERROR for the group, as Kafka's persister fails it.
  */
 public final class DescribeShareGroupOffsetsHandler implements ApiHandler {
 
@@ -57,22 +64,24 @@ public final class DescribeShareGroupOffsetsHandler implements ApiHandler {
         for (DescribeShareGroupOffsetsRequestGroup group : new DescribeShareGroupOffsetsRequestView(request.body())
                 .groups()) {
             DescribeShareGroupOffsetsResponseGroup described = response.addGroup().groupId(group.groupId());
-            if (membership.status(group.groupId()) == ShareGroupMembership.Status.UNKNOWN) {
-                described.errorCode(Errors.GROUP_ID_NOT_FOUND.code())
-                        .errorMessage("Group " + group.groupId() + " not found.");
+            if (group.groupId().isEmpty() && group.topics() != null) {
+                described.errorCode(Errors.UNKNOWN_SERVER_ERROR.code())
+                        .errorMessage(DefaultMessages.of(Errors.UNKNOWN_SERVER_ERROR));
                 continue;
             }
-            for (Map.Entry<String, List<Integer>> topic : wanted(group).entrySet()) {
-                Optional<TopicMetadata> metadata = topics.get(topic.getKey());
-                DescribeShareGroupOffsetsResponseTopic out = described.addTopic().topicName(topic.getKey())
-                        .topicId(metadata.map(TopicMetadata::id).orElse(new UUID(0, 0)));
-                for (int partition : topic.getValue()) {
+            Map<String, List<Integer>> wanted = wanted(group);
+            List<String> knownFirst = new ArrayList<>(wanted.keySet());
+            knownFirst.sort(Comparator.comparing(name -> topics.get(name).isEmpty()));
+            for (String name : knownFirst) {
+                Optional<TopicMetadata> metadata = topics.get(name);
+                DescribeShareGroupOffsetsResponseTopic out = described.addTopic().topicName(name)
+                        .topicId(metadata.map(TopicMetadata::id).orElse(TopicIds.ZERO));
+                for (int partition : wanted.get(name)) {
                     // LeaderEpoch 0 unless the state names one: Kafka's generated default, which its group
-                    // coordinator leaves on an unknown partition and a failed read.
+                    // coordinator leaves on a partition without state and a failed read.
                     var entry = out.addPartition().partitionIndex(partition).startOffset(-1).leaderEpoch(0).lag(-1);
                     if (metadata.isEmpty() || !metadata.get().hasPartition(partition)) {
-                        entry.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
-                        continue;
+                        continue; // no state can exist
                     }
                     SharePartitionKey key = new SharePartitionKey(group.groupId(), metadata.get().id(), partition);
                     reads.add(manager.describe(key).toCompletableFuture().handle((summary, failure) -> {

@@ -15,7 +15,6 @@ import io.minibroker.broker.sharestate.ShareStateRecords.Stored;
 import io.minibroker.broker.time.BrokerClock;
 import io.minibroker.broker.topic.InternalTopics;
 import io.minibroker.broker.topic.TopicDeletionListener;
-import io.minibroker.broker.topic.TopicIds;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
 import io.minibroker.protocol.error.DefaultMessages;
@@ -187,12 +186,7 @@ public final class ShareCoordinator implements TopicDeletionListener, AutoClosea
 
     /** Kafka's partition of a share partition in {@code __share_group_state}. */
     private static int partitionFor(SharePartitionKey key, int partitions) {
-        return InternalTopics.partitionFor(coordinatorKey(key), partitions);
-    }
-
-    /** Kafka's coordinator key of a share partition, {@code groupId:topicId:partition}, which picks its partition. */
-    static String coordinatorKey(SharePartitionKey key) {
-        return key.groupId() + ":" + TopicIds.toText(key.topicId()) + ":" + key.partition();
+        return InternalTopics.partitionFor(key.coordinatorKey(), partitions);
     }
 
     /**

@@ -244,7 +244,7 @@ public final class ShareStatePersister implements Persister, AutoCloseable {
             return Target.HERE; // a single node's coordinator creates the topic itself
         }
         Optional<ClusterOffsetsTopicLeaders.Leader> leader =
-                leaders.leader(ShareCoordinator.coordinatorKey(key), listenerName);
+                leaders.leader(key.coordinatorKey(), listenerName);
         if (leader.isEmpty()) {
             creation.create(Set.of(ShareCoordinator.NAME));
             return new Target(Errors.COORDINATOR_NOT_AVAILABLE, null);

@@ -8,6 +8,11 @@ import io.minibroker.protocol.message.view.ApiVersionsRequestView;
 import io.minibroker.protocol.message.view.ApiVersionsResponseView;
 import io.minibroker.protocol.schema.Struct;
 import io.netty.buffer.Unpooled;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.ObjectSerializationCache;
+import org.apache.kafka.common.requests.AbstractResponse;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
@@ -85,6 +90,25 @@ public final class RawClient implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Sends {@code request} encoded by kafka-clients' own generated classes, as a Kafka client would put it on the
+     * wire, and reads the answer with them too: for tests that compare answers field by field with what a Kafka node
+     * gave for the same request.
+     */
+    public ApiMessage exchange(ApiKeys api, short version, ApiMessage request) throws IOException {
+        org.apache.kafka.common.requests.RequestHeader header =
+                new org.apache.kafka.common.requests.RequestHeader(api, version, "raw-client", 1);
+        ObjectSerializationCache cache = new ObjectSerializationCache();
+        short headerVersion = header.headerVersion();
+        int size = header.data().size(cache, headerVersion) + request.size(cache, version);
+        ByteBuffer frame = ByteBuffer.allocate(Integer.BYTES + size).putInt(size);
+        ByteBufferAccessor writer = new ByteBufferAccessor(frame);
+        header.data().write(writer, cache, headerVersion);
+        request.write(writer, cache, version);
+        send(frame.array());
+        return AbstractResponse.parseResponse(ByteBuffer.wrap(receiveFrame()), header).data();
     }
 
     /** The next response frame's bytes after its size prefix, for a parser of another's making. */

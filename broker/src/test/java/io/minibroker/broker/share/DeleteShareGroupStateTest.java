@@ -1,6 +1,7 @@
 package io.minibroker.broker.share;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
@@ -50,8 +51,11 @@ class DeleteShareGroupStateTest {
         broker.close(first);
         try (Admin admin = broker.admin()) {
             admin.deleteShareGroups(List.of("g")).all().get();
-            assertThatThrownBy(() -> ShareBroker.startOffset(admin, "g"))
+            assertThatThrownBy(() -> admin.describeShareGroups(List.of("g")).all().get())
                     .hasCauseInstanceOf(GroupIdNotFoundException.class);
+            // and its offsets are none (Kafka lists none, without an error, for a group that does not exist)
+            assertThat(admin.listShareGroupOffsets(Map.of("g", new ListShareGroupOffsetsSpec()))
+                    .partitionsToOffsetInfo("g").get()).isEmpty();
         }
 
         broker.produce(3); // offsets 5 to 7: the deleted group's state (start offset 5) would deliver them

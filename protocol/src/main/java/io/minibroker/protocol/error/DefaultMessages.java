@@ -32,6 +32,7 @@ public final class DefaultMessages {
                     "The request included message batch larger than the configured segment size on the server.";
             case FENCED_LEADER_EPOCH -> "The leader epoch in the request is older than the epoch on the broker.";
             case GROUP_ID_NOT_FOUND -> "The group id does not exist.";
+            case INVALID_GROUP_ID -> "The group id is invalid.";
             case FENCED_STATE_EPOCH ->
                     "The share coordinator rejected the request because the share-group state epoch did not match.";
             // A topic creation's refusals, which a streams group's heartbeat names when the refusal had no message.
