@@ -41,21 +41,6 @@ final class ShareGroupOffsetsAdmin implements ShareGroupMembership {
     }
 
     @Override
-    public Status status(String groupId) {
-        ShareGroup group = groups.get(groupId);
-        if (group == null) {
-            return Status.UNKNOWN;
-        }
-        synchronized (group) {
-            return switch (group.state()) {
-                case DEAD -> Status.UNKNOWN;
-                case EMPTY -> Status.EMPTY;
-                case STABLE -> Status.HAS_MEMBERS;
-            };
-        }
-    }
-
-    @Override
     public Map<UUID, Set<Integer>> statePartitions(String groupId) {
         ShareGroup group = groups.get(groupId);
         if (group == null) {

@@ -11,20 +11,17 @@ import java.util.function.Supplier;
 
 /**
  * What the share-group offsets admin APIs ask of the membership side ({@code group/GroupCoordinator
- * .shareGroupMembership}): whether a share group exists and has members (Kafka: GROUP_ID_NOT_FOUND,
- * NON_EMPTY_GROUP), and the coordinator's part of altering and deleting its offsets. As in Kafka, a group exists
- * only once the coordinator knows it, whatever share sessions or share state the data side has.
+ * .shareGroupMembership}): the partitions a share group has state for, and the coordinator's part of altering and
+ * deleting its offsets, which refuses a group that does not exist or has members (Kafka: GROUP_ID_NOT_FOUND,
+ * NON_EMPTY_GROUP). As in Kafka, a group exists only once the coordinator knows it, whatever share sessions or share
+ * state the data side has.
  */
 public interface ShareGroupMembership {
-
-    enum Status { UNKNOWN, EMPTY, HAS_MEMBERS }
 
     /** The coordinator's answer: NONE, or the error (with Kafka's message) the whole request gets. */
     record Outcome(Errors error, String message) {
         public static final Outcome NONE = new Outcome(Errors.NONE, null);
     }
-
-    Status status(String groupId);
 
     /**
      * AlterShareGroupOffsets at the coordinator, before the data side resets the partitions (Kafka's
@@ -67,11 +64,6 @@ public interface ShareGroupMembership {
     /** One that answers with {@code membership}'s, made after this one (the coordinator after the data side). */
     static ShareGroupMembership deferred(Supplier<ShareGroupMembership> membership) {
         return new ShareGroupMembership() {
-            @Override
-            public Status status(String groupId) {
-                return membership.get().status(groupId);
-            }
-
             @Override
             public CompletionStage<Outcome> alterOffsets(String groupId, Map<UUID, Set<Integer>> partitions,
                                                          IntFunction<CompletionStage<Void>> reset) {

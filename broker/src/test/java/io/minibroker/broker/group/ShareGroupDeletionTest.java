@@ -68,21 +68,21 @@ class ShareGroupDeletionTest {
             return CompletableFuture.failedFuture(new LogException(Errors.COORDINATOR_NOT_AVAILABLE, "no coordinator"));
         });
         assertThat(coordinator.delete("g").get()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
-        assertThat(membership.status("g")).isEqualTo(ShareGroupMembership.Status.EMPTY);
+        assertThat(coordinator.shareGroup("g").state()).isEqualTo(ShareGroup.State.EMPTY);
 
         coordinator.deleteShareStateWith((groupId, partitions) -> {
             asked.add(partitions);
             return CompletableFuture.failedFuture(new IllegalStateException("not a log error"));
         });
         assertThat(coordinator.delete("g").get()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR);
-        assertThat(membership.status("g")).isEqualTo(ShareGroupMembership.Status.EMPTY);
+        assertThat(coordinator.shareGroup("g").state()).isEqualTo(ShareGroup.State.EMPTY);
 
         coordinator.deleteShareStateWith((groupId, partitions) -> {
             asked.add(partitions);
             return CompletableFuture.completedFuture(null);
         });
         assertThat(coordinator.delete("g").get()).isEqualTo(Errors.NONE);
-        assertThat(membership.status("g")).isEqualTo(ShareGroupMembership.Status.UNKNOWN);
+        assertThat(coordinator.shareGroup("g")).as("deleted").isNull();
         // The first deletion moved the topic to deleting (record 15 written before the share coordinator is asked):
         // nothing is initialized any more, and the later ones ask for every partition of it, as Kafka's do.
         assertThat(initializedWhenAsked).containsExactly(Map.of());
