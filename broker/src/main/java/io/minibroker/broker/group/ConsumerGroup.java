@@ -36,9 +36,8 @@ final class ConsumerGroup {
      * their replicas' racks): a change of it changes the group's {@link #metadataHash} and bumps the group epoch.
      */
     record SubscribedTopic(UUID id, String name, int partitions, long hash) {
-        static SubscribedTopic of(TopicMetadata topic, ReplicaRacks racks) {
-            return new SubscribedTopic(topic.id(), topic.name(), topic.partitions(),
-                    MetadataHash.ofTopic(topic, racks.of(topic)));
+        static SubscribedTopic of(TopicMetadata topic, TopicHashCache hashes) {
+            return new SubscribedTopic(topic.id(), topic.name(), topic.partitions(), hashes.of(topic));
         }
     }
 

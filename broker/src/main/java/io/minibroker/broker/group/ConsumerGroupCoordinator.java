@@ -53,13 +53,13 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
     private final boolean authorizerEnabled;
 
     ConsumerGroupCoordinator(BrokerConfig config, ConsumerGroups groups, ClassicGroups classicGroups,
-                             OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, ReplicaRacks racks,
+                             OffsetsTopic log, CoordinatorThread thread, TopicRegistry topics, TopicHashCache hashes,
                              BrokerClock clock, ClassicGroupCoordinator membership, ConsumerGroupTimings timings) {
         this.groups = groups;
         this.classicGroups = classicGroups;
         this.log = log;
         this.thread = thread;
-        this.targets = new TargetAssignmentBuilder(topics, racks, config.get(BrokerConfig.GROUP_CONSUMER_ASSIGNORS));
+        this.targets = new TargetAssignmentBuilder(topics, hashes, config.get(BrokerConfig.GROUP_CONSUMER_ASSIGNORS));
         this.timeouts = new MemberTimeouts<>("ConsumerGroupHeartbeat", clock, this);
         this.timings = timings;
         this.maxSize = config.get(BrokerConfig.GROUP_CONSUMER_MAX_SIZE);

@@ -87,6 +87,8 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     private final StreamsGroups streamsGroups;
     private final GroupTypes types;
     private final StreamsGroupCoordinator streams;
+    /** The subscribed topics' metadata hashes, for the consumer, share and streams groups alike. */
+    private final TopicHashCache topicHashes;
 
     /**
      * A single node's coordinator: replays the offsets topic; each group comes back as its last metadata record
@@ -153,6 +155,7 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         OffsetsTopic log = offsetsTopic.apply(thread); // in a cluster, its writes complete on the thread
         this.thread = thread;
         this.offsets = new OffsetStore(log);
+        this.topicHashes = new TopicHashCache(topics::known, racks);
         this.groups = new ClassicGroups(coordinated, offsets::partitionFor);
         this.membership = new ClassicGroupCoordinator(config, groups,
                 new GroupMetadataWriter(groups, log, thread, clock), clock);
@@ -160,18 +163,18 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
         this.streamsGroups = new StreamsGroups(log);
         this.offsetManager = new OffsetMetadataManager(config, groups, consumerGroups, streamsGroups, offsets, membership.sessions(),
                 thread, clock);
-        this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, racks,
+        this.consumers = new ConsumerGroupCoordinator(config, consumerGroups, groups, log, thread, topics, topicHashes,
                 clock, membership, consumerTimings);
         this.classicMembers = new ClassicMembersOfConsumerGroups(consumers);
         this.shareGroups = new ShareGroups(groups, log);
         this.types = new GroupTypes(groups, consumerGroups, shareGroups, streamsGroups);
         this.shareStates = new ShareGroupStateInitializer(config, shareGroups, thread, topics, clock);
-        this.shares = new ShareGroupCoordinator(config, shareGroups, types, thread, topics, racks, clock,
+        this.shares = new ShareGroupCoordinator(config, shareGroups, types, thread, topics, topicHashes, clock,
                 shareTimings, shareStates);
         this.shareDeletion = new ShareGroupDeletion(shareGroups, thread, topics);
         this.shareOffsets = new ShareGroupOffsetsAdmin(shareGroups, types, thread, topics, shareStates);
         this.streams = new StreamsGroupCoordinator(config, streamsGroups, groups, membership, types, thread, topics,
-                racks, clock);
+                topicHashes, clock);
         this.loader = new GroupLoader(groups, offsets, membership, thread, consumerGroups, consumers, shareGroups,
                 shares, streamsGroups, streams);
     }
@@ -496,12 +499,13 @@ public final class GroupCoordinator implements ReplicaManager.LeadershipListener
     /**
      * Topics were deleted: every group's commits of their partitions go, with tombstones in the partitions of
      * {@code __consumer_offsets} this broker coordinates, and every share group's record 15 forgets them, as Kafka's
-     * GroupCoordinatorService.onMetadataUpdate has its shards do (onTopicsDeleted, maybeCleanupShareGroupState);
-     * queued on the coordinator's thread, so the caller (a single node's {@code disk-io}, a cluster broker's image
-     * thread) does not wait.
+     * GroupCoordinatorService.onMetadataUpdate has its shards do (onTopicsDeleted, maybeCleanupShareGroupState), and
+     * their hashes are forgotten; queued on the coordinator's thread, so the caller (a single node's {@code disk-io}, a
+     * cluster broker's image thread) does not wait.
      */
     @Override
     public void onTopicsDeleted(Collection<TopicMetadata> deleted) {
+        thread.run(() -> topicHashes.forget(deleted));
         Map<String, UUID> byName = new HashMap<>();
         deleted.forEach(topic -> byName.put(topic.name(), topic.id())); // a name twice: the later deletion's id
         offsetManager.onTopicsDeleted(byName);

@@ -8,10 +8,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
-import java.util.function.Function;
 
 /**
  * KIP-1101's metadata hash, the value Kafka 4.3.1 keeps in a consumer group's metadata record (Utils.computeTopicHash
@@ -50,30 +46,37 @@ final class MetadataHash {
         return hash.getAsLong();
     }
 
-    /**
-     * A group's hash over the topics of these names that {@code lookup} finds (a share group's subscribed topics, a
-     * streams group's required ones: Kafka's ModernGroup and StreamsGroup computeMetadataHash).
-     */
-    static long ofTopicNames(Collection<String> names, Function<String, Optional<TopicMetadata>> lookup,
-                             ReplicaRacks racks) {
-        Map<String, ConsumerGroup.SubscribedTopic> found = new TreeMap<>();
-        for (String name : names) {
-            if (!found.containsKey(name)) {
-                lookup.apply(name).ifPresent(topic -> found.put(name, ConsumerGroup.SubscribedTopic.of(topic, racks)));
-            }
-        }
-        return ofGroup(found.values());
-    }
-
     /** A group's hash over its subscribed topics that exist ({@link ConsumerGroup.SubscribedTopic#hash}). */
     static long ofGroup(Collection<ConsumerGroup.SubscribedTopic> topics) {
-        if (topics.isEmpty()) {
-            return 0;
-        }
         List<ConsumerGroup.SubscribedTopic> byName = new ArrayList<>(topics);
         byName.sort(Comparator.comparing(ConsumerGroup.SubscribedTopic::name));
-        HashStream64 hash = Hashing.xxh3_64().hashStream();
-        byName.forEach(topic -> hash.putLong(topic.hash()));
-        return hash.getAsLong();
+        GroupHash hash = new GroupHash();
+        byName.forEach(topic -> hash.add(topic.hash()));
+        return hash.value();
+    }
+
+    /**
+     * A group's hash taken topic by topic, in the order of their names: XXH3-64 over their hashes, 0 if none. Kept and
+     * {@link #reset} for the next group by a caller that computes many, one at a time.
+     */
+    static final class GroupHash {
+
+        private final HashStream64 stream = Hashing.xxh3_64().hashStream();
+        private boolean empty = true;
+
+        GroupHash reset() {
+            stream.reset();
+            empty = true;
+            return this;
+        }
+
+        void add(long topicHash) {
+            stream.putLong(topicHash);
+            empty = false;
+        }
+
+        long value() {
+            return empty ? 0 : stream.getAsLong();
+        }
     }
 }

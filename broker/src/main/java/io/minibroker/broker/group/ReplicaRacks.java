@@ -22,6 +22,15 @@ interface ReplicaRacks {
     List<List<String>> of(TopicMetadata topic);
 
     /**
+     * What the racks are read from now: as long as it is the same object, {@link #of} answers the same for a topic of
+     * the same name, id and partition count, so that {@link TopicHashCache} may keep a topic's hash. By default these
+     * racks themselves, for racks that never change (a single node's {@code broker.rack}, read once at its start).
+     */
+    default Object source() {
+        return this;
+    }
+
+    /**
      * A single node's: it holds the only replica of every partition, so each partition's racks are its own
      * {@code broker.rack}, or none.
      */
@@ -41,31 +50,40 @@ interface ReplicaRacks {
      * does not have yet has none), and the racks of the brokers the image registers, live or fenced.
      */
     static ReplicaRacks fromImage(Supplier<ClusterMetadata> images) {
-        return topic -> {
-            ClusterMetadata image = images.get();
-            Map<Integer, String> rackOf = new HashMap<>();
-            for (List<ClusterMetadata.BrokerNode> brokers : List.of(image.brokers(), image.fencedBrokers())) {
-                for (ClusterMetadata.BrokerNode broker : brokers) {
-                    if (broker.rack() != null) {
-                        rackOf.put(broker.id(), broker.rack());
-                    }
-                }
+        return new ReplicaRacks() {
+            /** The image itself: immutable, a replica moved or a broker's rack changed comes in another one. */
+            @Override
+            public Object source() {
+                return images.get();
             }
-            List<List<String>> partitions = new ArrayList<>(topic.partitions());
-            for (int partition = 0; partition < topic.partitions(); partition++) {
-                partitions.add(new ArrayList<>());
-            }
-            image.topic(topic.name()).ifPresent(known -> known.partitions().forEach(partition -> {
-                if (partition.index() < topic.partitions()) {
-                    for (int replica : partition.replicas()) {
-                        String rack = rackOf.get(replica);
-                        if (rack != null) {
-                            partitions.get(partition.index()).add(rack);
+
+            @Override
+            public List<List<String>> of(TopicMetadata topic) {
+                ClusterMetadata image = images.get();
+                Map<Integer, String> rackOf = new HashMap<>();
+                for (List<ClusterMetadata.BrokerNode> brokers : List.of(image.brokers(), image.fencedBrokers())) {
+                    for (ClusterMetadata.BrokerNode broker : brokers) {
+                        if (broker.rack() != null) {
+                            rackOf.put(broker.id(), broker.rack());
                         }
                     }
                 }
-            }));
-            return partitions;
+                List<List<String>> partitions = new ArrayList<>(topic.partitions());
+                for (int partition = 0; partition < topic.partitions(); partition++) {
+                    partitions.add(new ArrayList<>());
+                }
+                image.topic(topic.name()).ifPresent(known -> known.partitions().forEach(partition -> {
+                    if (partition.index() < topic.partitions()) {
+                        for (int replica : partition.replicas()) {
+                            String rack = rackOf.get(replica);
+                            if (rack != null) {
+                                partitions.get(partition.index()).add(rack);
+                            }
+                        }
+                    }
+                }));
+                return partitions;
+            }
         };
     }
 }

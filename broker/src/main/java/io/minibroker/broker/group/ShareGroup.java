@@ -1,10 +1,13 @@
 package io.minibroker.broker.group;
 
 import java.nio.ByteBuffer;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -31,6 +34,11 @@ final class ShareGroup {
     final Map<String, ShareGroupMember> members = new LinkedHashMap<>();
     /** Each member's target assignment, at {@link #assignmentEpoch}. */
     final Map<String, Map<UUID, Set<Integer>>> targetAssignment = new HashMap<>();
+    /**
+     * The topic names its members subscribe to, sorted ({@link #subscriptionsChanged}): what a heartbeat looks up,
+     * not gathered from every member each time.
+     */
+    SortedSet<String> subscribedTopicNames = Collections.emptySortedSet();
     /** The subscribed topics' partition counts, by topic id, as the last target assignment saw them. */
     Map<UUID, Integer> subscribedPartitions = Map.of();
     /**
@@ -67,6 +75,13 @@ final class ShareGroup {
 
     Map<UUID, Set<Integer>> targetOf(String memberId) {
         return targetAssignment.getOrDefault(memberId, Map.of());
+    }
+
+    /** Gathers {@link #subscribedTopicNames} again: a member came, went, or subscribes to other topics. */
+    void subscriptionsChanged() {
+        SortedSet<String> names = new TreeSet<>();
+        members.values().forEach(member -> names.addAll(member.subscribedTopicNames));
+        subscribedTopicNames = names;
     }
 
     /** The share partitions the group has state for, an empty set made now if it had none. */

@@ -31,21 +31,19 @@ final class ShareGroupAssignor {
     static final String NAME = "simple";
 
     private final TopicRegistry topics;
-    /** The subscribed partitions' replicas' racks, which the group's {@link MetadataHash} covers. */
-    private final ReplicaRacks racks;
+    /** The subscribed topics' {@link MetadataHash}es, which the group's covers. */
+    private final TopicHashCache hashes;
 
-    ShareGroupAssignor(TopicRegistry topics, ReplicaRacks racks) {
+    ShareGroupAssignor(TopicRegistry topics, TopicHashCache hashes) {
         this.topics = topics;
-        this.racks = racks;
+        this.hashes = hashes;
     }
 
     /** The subscribed topics that exist now, by id, with their partition counts. */
     Map<UUID, Integer> subscribedPartitions(ShareGroup group) {
         Map<UUID, Integer> partitions = new TreeMap<>();
-        for (ShareGroupMember member : group.members.values()) {
-            for (String name : member.subscribedTopicNames) {
-                topics.known(name).ifPresent(topic -> partitions.put(topic.id(), topic.partitions()));
-            }
+        for (String name : group.subscribedTopicNames) {
+            topics.known(name).ifPresent(topic -> partitions.put(topic.id(), topic.partitions()));
         }
         return partitions;
     }
@@ -55,9 +53,7 @@ final class ShareGroupAssignor {
      * (ModernGroup.computeMetadataHash over its subscribed topic names).
      */
     long metadataHash(ShareGroup group) {
-        List<String> subscribed = new ArrayList<>();
-        group.members.values().forEach(member -> subscribed.addAll(member.subscribedTopicNames));
-        return MetadataHash.ofTopicNames(subscribed, topics::known, racks);
+        return hashes.ofTopicNames(group.subscribedTopicNames);
     }
 
     /**

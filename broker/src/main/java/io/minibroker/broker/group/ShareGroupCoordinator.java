@@ -53,12 +53,12 @@ final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, S
     private final int maxSize;
 
     ShareGroupCoordinator(BrokerConfig config, ShareGroups groups, GroupTypes types, CoordinatorThread thread,
-                          TopicRegistry topics, ReplicaRacks racks, BrokerClock clock, ShareGroupTimings timings,
+                          TopicRegistry topics, TopicHashCache hashes, BrokerClock clock, ShareGroupTimings timings,
                           ShareGroupStateInitializer states) {
         this.groups = groups;
         this.types = types;
         this.thread = thread;
-        this.assignor = new ShareGroupAssignor(topics, racks);
+        this.assignor = new ShareGroupAssignor(topics, hashes);
         this.timeouts = new MemberTimeouts<>("ShareGroupHeartbeat", clock, this);
         this.timings = timings;
         this.states = states;
@@ -177,8 +177,11 @@ final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, S
         Map<UUID, Set<Integer>> assignedBefore = member.assignedPartitions;
         if (request.subscribedTopicNames() != null) {
             List<String> names = request.subscribedTopicNames().stream().distinct().sorted().toList();
-            bump |= !names.equals(member.subscribedTopicNames);
-            member.subscribedTopicNames = names;
+            if (!names.equals(member.subscribedTopicNames)) {
+                member.subscribedTopicNames = names;
+                group.subscriptionsChanged();
+                bump = true;
+            }
         }
         if (request.rackId() != null) {
             member.rackId = request.rackId();
@@ -270,6 +273,7 @@ final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, S
      * (Kafka's initializedAssignmentPending): those the next heartbeat assigns, bumping the group epoch for them.
      */
     private void recomputeSubscription(ShareGroup group) {
+        group.subscriptionsChanged();
         group.subscribedPartitions = assignor.subscribedPartitions(group);
         group.assignmentPending = !ShareGroupAssignor.targetIsCurrent(group);
     }

@@ -76,8 +76,8 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
 
     private final CoordinatorThread thread;
     private final TopicRegistry topics;
-    /** The required topics' partitions' replicas' racks, which the group's {@link MetadataHash} covers. */
-    private final ReplicaRacks racks;
+    /** The required topics' {@link MetadataHash}es, which the group's covers. */
+    private final TopicHashCache hashes;
     private final MemberTimeouts<StreamsGroup, StreamsGroupMember> timeouts;
     private final EmptyGroupRemoval<StreamsGroup> removal;
     private final int maxSize;
@@ -87,14 +87,14 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
 
     StreamsGroupCoordinator(BrokerConfig config, StreamsGroups groups, ClassicGroups classicGroups,
                             ClassicGroupCoordinator classicMembership, GroupTypes types, CoordinatorThread thread,
-                            TopicRegistry topics, ReplicaRacks racks, BrokerClock clock) {
+                            TopicRegistry topics, TopicHashCache hashes, BrokerClock clock) {
         this.groups = groups;
         this.classicGroups = classicGroups;
         this.classicMembership = classicMembership;
         this.types = types;
         this.thread = thread;
         this.topics = topics;
-        this.racks = racks;
+        this.hashes = hashes;
         this.timeouts = new MemberTimeouts<>("StreamsGroupHeartbeat", clock, this);
         this.maxSize = config.get(BrokerConfig.GROUP_STREAMS_MAX_SIZE);
         this.settings = StreamsGroupSettings.of(config);
@@ -365,7 +365,7 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
         Map<String, Integer> partitions = partitionCounts(topology);
         // As Kafka: the required topics' hash not the group's (read back with it after a load) reconfigures the
         // topology and bumps the epoch; the partition counts, compared as before, cover the repartition sinks too.
-        long hash = MetadataHash.ofTopicNames(topology.requiredTopics(), topics::known, racks);
+        long hash = hashes.ofTopicNames(topology.requiredTopics());
         boolean metadataChanged = hash != group.metadataHash || !partitions.equals(group.topicPartitions);
         StreamsConfiguredTopology configured = group.configuredTopology;
         if (metadataChanged || configured == null) {

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
@@ -53,8 +54,8 @@ record StreamsTopology(int epoch, SortedMap<String, Subtopology> subtopologies) 
      * Kafka's requiredTopics: the source, repartition source and changelog topics, those the group's metadata hash
      * covers; sorted, and a new set each time.
      */
-    Set<String> requiredTopics() {
-        Set<String> topics = new TreeSet<>();
+    SortedSet<String> requiredTopics() {
+        SortedSet<String> topics = new TreeSet<>();
         for (Subtopology subtopology : subtopologies.values()) {
             topics.addAll(subtopology.sourceTopics());
             subtopology.repartitionSourceTopics().forEach(topic -> topics.add(topic.name()));

@@ -30,14 +30,14 @@ import java.util.function.Predicate;
 final class TargetAssignmentBuilder {
 
     private final TopicRegistry topics;
-    /** The subscribed partitions' replicas' racks, which their topics' {@link MetadataHash} covers. */
-    private final ReplicaRacks racks;
+    /** The subscribed topics' {@link MetadataHash}es. */
+    private final TopicHashCache hashes;
     private final Map<String, ConsumerGroupAssignor> assignors;
     private final ConsumerGroupAssignor defaultAssignor;
 
-    TargetAssignmentBuilder(TopicRegistry topics, ReplicaRacks racks, List<String> assignorNames) {
+    TargetAssignmentBuilder(TopicRegistry topics, TopicHashCache hashes, List<String> assignorNames) {
         this.topics = topics;
-        this.racks = racks;
+        this.hashes = hashes;
         Map<String, ConsumerGroupAssignor> byName = new LinkedHashMap<>();
         for (String name : assignorNames) {
             ConsumerGroupAssignor assignor = ConsumerGroupAssignor.named(name);
@@ -126,7 +126,7 @@ final class TargetAssignmentBuilder {
         }
         Map<String, ConsumerGroup.SubscribedTopic> metadata = new TreeMap<>();
         for (String name : names) {
-            topics.known(name).ifPresent(topic -> metadata.put(name, ConsumerGroup.SubscribedTopic.of(topic, racks)));
+            topics.known(name).ifPresent(topic -> metadata.put(name, ConsumerGroup.SubscribedTopic.of(topic, hashes)));
         }
         group.subscribedNames = names;
         return metadata;

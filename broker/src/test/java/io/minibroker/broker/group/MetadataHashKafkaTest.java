@@ -5,6 +5,9 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,8 +48,25 @@ class MetadataHashKafkaTest {
         assertThat(MetadataHash.ofGroup(List.of())).as("no subscribed topic exists").isZero();
     }
 
+    @Test
+    void aGroupsHashOverTopicNamesIsKafkasTooThoughTheCacheIsReused() {
+        TopicHashCache hashes = cache(RACKS);
+        assertThat(hashes.ofTopicNames(new TreeSet<>(Set.of("payments", "orders", "unknown"))))
+                .isEqualTo(7950526388021563961L);
+        assertThat(hashes.ofTopicNames(new TreeSet<>(Set.of("unknown")))).as("no subscribed topic exists").isZero();
+        assertThat(cache(NO_RACKS).ofTopicNames(new TreeSet<>(Set.of("orders", "payments"))))
+                .isEqualTo(-7577936967404423066L);
+        assertThat(hashes.ofTopicNames(new TreeSet<>(Set.of("orders", "payments")))).as("the first again")
+                .isEqualTo(7950526388021563961L);
+    }
+
     private static ConsumerGroup.SubscribedTopic subscribed(TopicMetadata topic,
                                                             Map<String, List<List<String>>> racks) {
-        return ConsumerGroup.SubscribedTopic.of(topic, t -> racks.get(t.name()));
+        return ConsumerGroup.SubscribedTopic.of(topic, cache(racks));
+    }
+
+    private static TopicHashCache cache(Map<String, List<List<String>>> racks) {
+        Map<String, TopicMetadata> topics = Map.of(ORDERS.name(), ORDERS, PAYMENTS.name(), PAYMENTS);
+        return new TopicHashCache(name -> Optional.ofNullable(topics.get(name)), topic -> racks.get(topic.name()));
     }
 }
