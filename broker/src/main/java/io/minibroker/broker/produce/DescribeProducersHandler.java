@@ -47,7 +47,7 @@ public final class DescribeProducersHandler implements ApiHandler {
             String name = topic.name();
             TopicResponse topicResponse = response.addTopic().name(name);
             Optional<TopicMetadata> metadata = topics.get(name);
-            String invalidName = TopicRegistry.invalidNameAsValidated(name);
+            String invalidName = TopicRegistry.invalidName(name);
             boolean unknown = invalidName == null && topics.known(name).isEmpty();
             for (int index : topic.partitionIndexes()) {
                 PartitionResponse result = topicResponse.addPartition().partitionIndex(index);

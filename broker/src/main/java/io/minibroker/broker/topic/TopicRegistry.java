@@ -509,49 +509,23 @@ public final class TopicRegistry implements DeletableTopics, ConfigurableTopics,
     private record ClusterTopics(Map<String, TopicMetadata> byName, Map<UUID, TopicMetadata> byId) {
     }
 
-    /** The rule of Kafka's for topic names that a name breaks (the first, in Kafka's order). */
-    private enum NameFault { EMPTY, DOTS, TOO_LONG, ILLEGAL_CHARACTER }
-
-    /** Which of Kafka's rules {@code name} breaks; null if legal. */
-    private static NameFault nameFault(String name) {
+    /**
+     * Kafka's rules for topic names (its Topic.validate, the first rule broken, in its order), in the words Kafka
+     * 4.3.1 answers every API with (topic creation, the configs requests, DescribeProducers): null if legal.
+     */
+    public static String invalidName(String name) {
+        String invalid = "Topic name is invalid: ";
         if (name == null || name.isEmpty()) {
-            return NameFault.EMPTY;
+            return invalid + "the empty string is not allowed";
         }
         if (name.equals(".") || name.equals("..")) {
-            return NameFault.DOTS;
+            return invalid + "'" + name + "' is not allowed";
         }
         if (name.length() > MAX_NAME_LENGTH) {
-            return NameFault.TOO_LONG;
+            return invalid + "the length of '" + name + "' is longer than the max allowed length " + MAX_NAME_LENGTH;
         }
-        return LEGAL_NAME.matcher(name).matches() ? null : NameFault.ILLEGAL_CHARACTER;
-    }
-
-    /** Kafka's rules for topic names, in the words its topic creation answers; null if legal. */
-    public static String invalidName(String name) {
-        NameFault fault = nameFault(name);
-        return fault == null ? null : switch (fault) {
-            case EMPTY -> "Topic name is illegal, it can't be empty";
-            case DOTS -> "Topic name cannot be \".\" or \"..\"";
-            case TOO_LONG -> "Topic name is illegal, it can't be longer than " + MAX_NAME_LENGTH
-                    + " characters, topic name: " + name;
-            case ILLEGAL_CHARACTER -> "Topic name \"" + name + "\" is illegal, it contains a character other than"
-                    + " ASCII alphanumerics, '.', '_' and '-'";
-        };
-    }
-
-    /**
-     * The same rules in the words of Kafka's Topic.validate, which the APIs that check a name as they read it
-     * (DescribeProducers) answer; null if legal.
-     */
-    public static String invalidNameAsValidated(String name) {
-        NameFault fault = nameFault(name);
-        return fault == null ? null : "Topic name is invalid: " + switch (fault) {
-            case EMPTY -> "the empty string is not allowed";
-            case DOTS -> "'" + name + "' is not allowed";
-            case TOO_LONG -> "the length of '" + name + "' is longer than the max allowed length " + MAX_NAME_LENGTH;
-            case ILLEGAL_CHARACTER -> "'" + name + "' contains one or more characters other than ASCII alphanumerics,"
-                    + " '.', '_' and '-'";
-        };
+        return LEGAL_NAME.matcher(name).matches() ? null : invalid + "'" + name
+                + "' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'";
     }
 
     /** Kafka refuses names that differ from an existing one only by '.' versus '_' (they share metric names). */

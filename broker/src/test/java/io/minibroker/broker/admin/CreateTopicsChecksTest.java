@@ -67,6 +67,15 @@ class CreateTopicsChecksTest {
         assertThat(topics.get("__cluster_metadata")).isEmpty();
     }
 
+    /** An invalid name in the words a Kafka 4.3.1 node answered (session 26), not the older Kafka's. */
+    @Test
+    void anInvalidNameGetsKafkasMessage() {
+        assertThat(create(topic("bad name", 1, 1), topic("..", 1, 1))).containsExactly(
+                tuple("bad name", Errors.INVALID_TOPIC_EXCEPTION.code(), "Topic name is invalid: 'bad name' contains"
+                        + " one or more characters other than ASCII alphanumerics, '.', '_' and '-'"),
+                tuple("..", Errors.INVALID_TOPIC_EXCEPTION.code(), "Topic name is invalid: '..' is not allowed"));
+    }
+
     @Test
     void countsAndAssignmentsGetKafkasCodesAndMessages() {
         assertThat(create(topic("t", 0, 0))).containsExactly(tuple("t", Errors.INVALID_REPLICATION_FACTOR.code(),

@@ -67,8 +67,8 @@ class DescribeConfigsEdgesTest {
     void badNamesGetKafkasErrors() {
         DescribeConfigsResult illegal = describe(TOPIC, "bad name", null);
         assertThat(illegal.errorCode()).isEqualTo(Errors.INVALID_TOPIC_EXCEPTION.code());
-        assertThat(illegal.errorMessage()).isEqualTo("Topic name \"bad name\" is illegal, it contains a character"
-                + " other than ASCII alphanumerics, '.', '_' and '-'");
+        assertThat(illegal.errorMessage()).isEqualTo("Topic name is invalid: 'bad name' contains one or more"
+                + " characters other than ASCII alphanumerics, '.', '_' and '-'");
         DescribeConfigsResult unknown = describe(TOPIC, "absent", null);
         assertThat(unknown.errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
         assertThat(unknown.errorMessage()).as("the empty string, as a Kafka 4.3.1 node sent it").isEmpty();
