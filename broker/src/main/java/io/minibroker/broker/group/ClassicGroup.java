@@ -247,11 +247,13 @@ final class ClassicGroup {
     }
 
     /**
-     * The topics the members subscribe to, read from their metadata for the group's protocol, as Kafka's
-     * computeSubscribedTopics: none at all if any member's metadata is not a subscription.
+     * Whether the members consume {@code topic}, as Kafka's ClassicGroup.isSubscribedToTopic answers it: from their
+     * subscriptions when every member's can be read, else (a member's metadata that is no subscription, no protocol
+     * chosen yet) yes for a group of the consumer protocol type and no for any other.
      */
-    Set<String> subscribedTopics() {
-        return knownSubscribedTopics().orElse(Set.of());
+    boolean isSubscribedToTopic(String topic) {
+        return knownSubscribedTopics().map(topics -> topics.contains(topic))
+                .orElse(ConsumerSubscription.PROTOCOL_TYPE.equals(protocolType));
     }
 
     /** The topics the members subscribe to; empty if any member's metadata is not a subscription (unknown). */

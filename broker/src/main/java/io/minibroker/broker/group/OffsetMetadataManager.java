@@ -291,8 +291,9 @@ final class OffsetMetadataManager {
 
     /**
      * OffsetDelete, as Kafka's coordinator answers it: GROUP_ID_NOT_FOUND for a group it does not know; for a
-     * group with members, GROUP_SUBSCRIBED_TO_TOPIC for the partitions of topics its consumers subscribe to (a
-     * streams group's: its topology's input topics), and NON_EMPTY_GROUP for the whole request if it is a classic
+     * group with members, GROUP_SUBSCRIBED_TO_TOPIC for the partitions of topics its consumers subscribe to (every
+     * topic while a classic consumer group's subscriptions cannot all be read; a streams group's: its topology's
+     * input topics), and NON_EMPTY_GROUP for the whole request if it is a classic
      * group of another protocol type; every other partition's commit is
      * deleted with a tombstone. Written on the coordinator's thread; the answer waits for the write.
      */
@@ -300,17 +301,16 @@ final class OffsetMetadataManager {
         Function<Errors, OffsetDeletion> error = failed -> new OffsetDeletion(failed, Map.of());
         if (streamsGroups.get(groupId) != null) {
             return deletion(groupId, error, streamsGroups::get, StreamsGroup::isDead,
-                    group -> deleteCommits(groupId, partitions, group.subscribedTopics()));
+                    group -> deleteCommits(groupId, partitions, group.subscribedTopics()::contains));
         }
         return deletion(groupId, error, groups::get, group -> group.state() == GroupState.DEAD, group -> {
-            Set<String> subscribed = Set.of();
-            if (!group.members.isEmpty()) {
-                if (!ConsumerSubscription.PROTOCOL_TYPE.equals(group.protocolType)) {
-                    return Deletion.answered(new OffsetDeletion(Errors.NON_EMPTY_GROUP, Map.of()));
-                }
-                subscribed = group.subscribedTopics();
+            if (group.members.isEmpty()) {
+                return deleteCommits(groupId, partitions, topic -> false);
             }
-            return deleteCommits(groupId, partitions, subscribed);
+            if (!ConsumerSubscription.PROTOCOL_TYPE.equals(group.protocolType)) {
+                return Deletion.answered(new OffsetDeletion(Errors.NON_EMPTY_GROUP, Map.of()));
+            }
+            return deleteCommits(groupId, partitions, group::isSubscribedToTopic);
         });
     }
 
@@ -319,11 +319,11 @@ final class OffsetMetadataManager {
      * GROUP_SUBSCRIBED_TO_TOPIC; the caller holds the group's lock.
      */
     private Deletion<OffsetDeletion> deleteCommits(String groupId, Collection<TopicPartition> partitions,
-                                                   Set<String> subscribed) {
+                                                   Predicate<String> subscribed) {
         Map<TopicPartition, Errors> answers = new LinkedHashMap<>();
         List<TopicPartition> deleted = new ArrayList<>();
         for (TopicPartition partition : partitions) {
-            boolean consumed = subscribed.contains(partition.topic());
+            boolean consumed = subscribed.test(partition.topic());
             answers.put(partition, consumed ? Errors.GROUP_SUBSCRIBED_TO_TOPIC : Errors.NONE);
             if (!consumed && offsets.hasCommit(groupId, partition)) {
                 deleted.add(partition);

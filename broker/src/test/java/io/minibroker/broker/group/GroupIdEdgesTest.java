@@ -6,6 +6,8 @@ import io.minibroker.broker.server.Eventually;
 import io.minibroker.broker.server.TestBrokers;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
+import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.AlterShareGroupOffsetsRequestData;
 import org.apache.kafka.common.message.AlterShareGroupOffsetsResponseData;
@@ -23,6 +25,8 @@ import org.apache.kafka.common.message.DescribeShareGroupOffsetsResponseData.Des
 import org.apache.kafka.common.message.DescribeShareGroupOffsetsResponseData.DescribeShareGroupOffsetsResponsePartition;
 import org.apache.kafka.common.message.DescribeShareGroupOffsetsResponseData.DescribeShareGroupOffsetsResponseTopic;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
+import org.apache.kafka.common.message.JoinGroupRequestData;
+import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData.Coordinator;
 import org.apache.kafka.common.message.OffsetDeleteRequestData;
@@ -34,6 +38,7 @@ import org.apache.kafka.common.message.TxnOffsetCommitResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,8 +53,8 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The group APIs asked about an empty group id, a group that does not exist or is of another type, and FindCoordinator
- * with each key type, answered as a Kafka 4.3.1 single node (KRaft, broker and controller in one process) answered
+ * The group APIs asked about an empty group id, a group that does not exist or is of another type, a classic group
+ * whose member's metadata is no subscription, and FindCoordinator with each key type, answered as a Kafka 4.3.1 single node (KRaft, broker and controller in one process) answered
  * the same requests, sent side by side to it and to minibroker with kafka-clients' own request classes on
  * 2026-11-29 (session 26): codes, messages and the fields Kafka leaves at their defaults.
  */
@@ -68,7 +73,7 @@ class GroupIdEdgesTest {
 
     @BeforeEach
     void start() throws Exception {
-        broker = TestBrokers.start(logDir, Map.of());
+        broker = TestBrokers.start(logDir, Map.of("group.initial.rebalance.delay.ms", "0"));
         admin = TestBrokers.admin(broker);
         admin.createTopics(List.of(new NewTopic("t", 1, (short) 1))).all().get();
         topicId = admin.describeTopics(List.of("t")).allTopicNames().get().get("t").topicId();
@@ -262,6 +267,49 @@ class GroupIdEdgesTest {
                 deleteShareOffsets("c"));
         assertThat(consumer.errorCode() + " " + consumer.errorMessage())
                 .isEqualTo("69 Group c is not a share group.");
+    }
+
+    /**
+     * OffsetDelete of a classic group with members refuses the topics they consume, GROUP_SUBSCRIBED_TO_TOPIC; as
+     * Kafka's ClassicGroup.isSubscribedToTopic, a consumer-protocol group whose member's metadata is no subscription
+     * (here empty bytes, as the side-by-side probe joined) consumes every topic, as far as the coordinator knows.
+     */
+    @Test
+    void offsetDeleteTakesAnUnreadableSubscriptionForEveryTopic() throws Exception {
+        awaitCoordinator((byte) 0, "unreadable");
+        joinClassicGroup("unreadable", new byte[0]);
+        assertThat(deleteOffsetOfT("unreadable")).isEqualTo(Errors.GROUP_SUBSCRIBED_TO_TOPIC.code());
+
+        awaitCoordinator((byte) 0, "readable");
+        byte[] subscribedToU = Utils.toArray(ConsumerProtocol.serializeSubscription(
+                new ConsumerPartitionAssignor.Subscription(List.of("u"))));
+        joinClassicGroup("readable", subscribedToU);
+        assertThat(deleteOffsetOfT("readable")).as("t is not consumed").isEqualTo(Errors.NONE.code());
+    }
+
+    private void joinClassicGroup(String groupId, byte[] metadata) throws Exception {
+        JoinGroupRequestData.JoinGroupRequestProtocolCollection protocols =
+                new JoinGroupRequestData.JoinGroupRequestProtocolCollection();
+        protocols.add(new JoinGroupRequestData.JoinGroupRequestProtocol().setName("range").setMetadata(metadata));
+        JoinGroupRequestData join = new JoinGroupRequestData().setGroupId(groupId).setMemberId("")
+                .setProtocolType("consumer").setSessionTimeoutMs(30_000).setRebalanceTimeoutMs(30_000)
+                .setProtocols(protocols);
+        var first = (JoinGroupResponseData) exchange(ApiKeys.JOIN_GROUP, (short) 9, join);
+        assertThat(first.errorCode()).isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        var joined = (JoinGroupResponseData) exchange(ApiKeys.JOIN_GROUP, (short) 9,
+                join.duplicate().setMemberId(first.memberId()));
+        assertThat(joined.errorCode()).isZero();
+    }
+
+    private short deleteOffsetOfT(String groupId) throws Exception {
+        OffsetDeleteRequestData.OffsetDeleteRequestTopicCollection topics =
+                new OffsetDeleteRequestData.OffsetDeleteRequestTopicCollection();
+        topics.add(new OffsetDeleteRequestData.OffsetDeleteRequestTopic().setName("t").setPartitions(List.of(
+                new OffsetDeleteRequestData.OffsetDeleteRequestPartition().setPartitionIndex(0))));
+        var response = (OffsetDeleteResponseData) exchange(ApiKeys.OFFSET_DELETE, (short) 0,
+                new OffsetDeleteRequestData().setGroupId(groupId).setTopics(topics));
+        assertThat(response.errorCode()).isZero();
+        return response.topics().iterator().next().partitions().iterator().next().errorCode();
     }
 
     /** A member subscribed by names describes its regex as "", as Kafka's member record holds it, not null. */
