@@ -75,11 +75,10 @@ final class OffsetMetadataManager {
      * Validates and stores a commit on the coordinator's thread (the append may fsync), completing with each
      * partition's error; metadata longer than {@code offset.metadata.max.bytes} refuses only its partition.
      * Validation, the one batch written for the request and the in-memory update happen under the group's lock.
+     * The group id "" is a group like any other here, as Kafka's GroupCoordinatorService refuses only a null one for
+     * commits (and fetches), unlike the membership requests.
      */
     CompletableFuture<Map<TopicPartition, Errors>> commitOffsets(OffsetCommit commit) {
-        if (commit.groupId().isEmpty()) {
-            return CompletableFuture.completedFuture(everyPartition(commit, Errors.INVALID_GROUP_ID));
-        }
         Errors notHere = groups.coordinatorError(commit.groupId());
         if (notHere != Errors.NONE) {
             return CompletableFuture.completedFuture(everyPartition(commit, notHere));

@@ -15,6 +15,10 @@ import org.apache.kafka.common.message.ConsumerGroupDescribeRequestData;
 import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData;
+import org.apache.kafka.common.message.DeleteGroupsRequestData;
+import org.apache.kafka.common.message.DeleteGroupsResponseData;
+import org.apache.kafka.common.message.DescribeGroupsRequestData;
+import org.apache.kafka.common.message.DescribeGroupsResponseData;
 import org.apache.kafka.common.message.DeleteShareGroupOffsetsRequestData;
 import org.apache.kafka.common.message.DeleteShareGroupOffsetsResponseData;
 import org.apache.kafka.common.message.DescribeShareGroupOffsetsRequestData;
@@ -29,8 +33,12 @@ import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData.Coordinator;
+import org.apache.kafka.common.message.OffsetCommitRequestData;
+import org.apache.kafka.common.message.OffsetCommitResponseData;
 import org.apache.kafka.common.message.OffsetDeleteRequestData;
 import org.apache.kafka.common.message.OffsetDeleteResponseData;
+import org.apache.kafka.common.message.OffsetFetchRequestData;
+import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.message.StreamsGroupDescribeRequestData;
 import org.apache.kafka.common.message.StreamsGroupDescribeResponseData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
@@ -232,6 +240,33 @@ class GroupIdEdgesTest {
         assertThat(named.errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
         assertThat(named.errorMessage()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.message());
         assertThat(named.topics()).isEmpty();
+    }
+
+    /**
+     * Kafka's GroupCoordinatorService refuses only a null group id for OffsetCommit and OffsetFetch: "" commits as a
+     * simple group (Empty, described and deleted as any other), as the node answered at every version (v2-v9).
+     */
+    @Test
+    void anEmptyGroupIdCommitsAndFetchesAsAnyOther() throws Exception {
+        awaitCoordinator((byte) 0, "");
+        var committed = (OffsetCommitResponseData) exchange(ApiKeys.OFFSET_COMMIT, (short) 9,
+                new OffsetCommitRequestData().setGroupId("").setGenerationIdOrMemberEpoch(-1).setMemberId("")
+                        .setTopics(List.of(new OffsetCommitRequestData.OffsetCommitRequestTopic().setName("t")
+                                .setPartitions(List.of(new OffsetCommitRequestData.OffsetCommitRequestPartition()
+                                        .setPartitionIndex(0).setCommittedOffset(7))))));
+        assertThat(committed.topics().get(0).partitions().get(0).errorCode()).isZero();
+        var fetched = (OffsetFetchResponseData) exchange(ApiKeys.OFFSET_FETCH, (short) 9,
+                new OffsetFetchRequestData().setGroups(List.of(new OffsetFetchRequestData.OffsetFetchRequestGroup()
+                        .setGroupId("").setTopics(null))));
+        assertThat(fetched.groups().get(0).topics())
+                .flatExtracting(OffsetFetchResponseData.OffsetFetchResponseTopics::partitions)
+                .extracting(OffsetFetchResponseData.OffsetFetchResponsePartitions::committedOffset).containsExactly(7L);
+        var described = (DescribeGroupsResponseData) exchange(ApiKeys.DESCRIBE_GROUPS, (short) 5,
+                new DescribeGroupsRequestData().setGroups(List.of("")));
+        assertThat(described.groups().get(0).groupState()).isEqualTo("Empty");
+        var deleted = (DeleteGroupsResponseData) exchange(ApiKeys.DELETE_GROUPS, (short) 2,
+                new DeleteGroupsRequestData().setGroupsNames(List.of("")));
+        assertThat(deleted.results().iterator().next().errorCode()).isZero();
     }
 
     /**
