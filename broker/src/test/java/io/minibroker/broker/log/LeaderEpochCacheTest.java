@@ -132,6 +132,79 @@ class LeaderEpochCacheTest {
         }
     }
 
+    /**
+     * A single node's leadership: the epoch is answered at once but not written, so opening many partitions costs no
+     * checkpoint write each; the epoch's first batch makes it pending, and the caller has it written before it
+     * acknowledges the batch. Closed without a batch, the file stays empty, and the next start assigns it again.
+     */
+    @Test
+    void anEpochAssignedInMemoryIsAnsweredAtOnceAndWrittenWithItsFirstBatch() throws IOException {
+        Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
+        try (PartitionLog log = openLog(dir)) {
+            log.assignLeaderEpochInMemory(0);
+            assertThat(log.leaderEpochs()).containsExactly(Map.entry(0, 0L));
+            assertThat(log.latestEpoch()).isZero();
+            assertThat(log.epochForOffset(0)).isZero();
+            assertThat(log.endOffsetForEpoch(0)).isEqualTo(new EpochEnd(0, 0));
+            assertThat(log.leaderEpochCheckpointPending()).as("nothing to write for the epoch alone").isFalse();
+        }
+        assertThat(Files.readString(file)).as("a clean close writes nothing either").isEmpty();
+        try (PartitionLog log = openLog(dir)) {
+            assertThat(log.leaderEpochs()).isEmpty();
+            log.assignLeaderEpochInMemory(0);
+            ByteBuf batch = batch("e0", 2, T0);
+            try {
+                log.appendUnflushed(batch, 0);
+            } finally {
+                batch.release();
+            }
+            assertThat(log.leaderEpochCheckpointPending()).as("the first batch of the epoch").isTrue();
+            log.writeLeaderEpochCheckpoint();
+            assertThat(Files.readString(file)).isEqualTo("0\n1\n0 0\n");
+            append(log, 0, 1);
+            assertThat(log.leaderEpochCheckpointPending()).as("a later batch of it").isFalse();
+        }
+    }
+
+    /**
+     * A crash after the epoch was assigned in memory and a batch of it appended, its checkpoint not yet written: the
+     * epoch is read back from the batch, as any epoch above the recovery point. Without the batch, nothing of the
+     * epoch is lost that a restart would not drop anyway (Kafka's LogLoader cuts an entry at the log end).
+     */
+    @Test
+    void aCrashBeforeTheFirstBatchOfAnEpochAssignedInMemoryWasCheckpointedLosesNothing() throws IOException {
+        Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
+        PartitionLog crashed = openLog(dir);
+        crashed.assignLeaderEpochInMemory(0);
+        ByteBuf batch = batch("e0", 3, T0);
+        try {
+            crashed.appendUnflushed(batch, 0);
+        } finally {
+            batch.release();
+        }
+        assertThat(Files.readString(file)).isEmpty();
+
+        try (PartitionLog recovered = TestLogs.open(dir, TP, LogConfig.defaults(), new MutableClock(T0),
+                crashed.recoveryPoint(), 0, false)) {
+            assertThat(recovered.leaderEpochs()).containsExactly(Map.entry(0, 0L));
+        }
+        crashed.close();
+    }
+
+    /** A truncation at the log end drops an epoch assigned in memory there, as one assigned and written. */
+    @Test
+    void aTruncationDropsAnEpochAssignedInMemoryAtTheLogEnd() throws IOException {
+        LeaderEpochCache cache = LeaderEpochCache.empty(dir);
+        cache.assign(0, 0);
+        cache.flush();
+        cache.assignInMemory(2, 5);
+        assertThat(cache.flushPending()).isFalse();
+        cache.truncateFromEnd(5);
+        assertThat(cache.entries()).containsExactly(Map.entry(0, 0L));
+        assertThat(cache.assign(2, 5)).as("a batch of the dropped epoch starts it anew").isTrue();
+        assertThat(cache.entries()).containsExactly(Map.entry(0, 0L), Map.entry(2, 5L));
+    }
+
     @Test
     void aNewLogsCheckpointIsCreatedEmptyAsKafkasAndReadsAsNoEpochs() throws IOException {
         Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
