@@ -98,6 +98,16 @@ class LeaderEpochCacheTest {
         }
     }
 
+    /** A leader's append on an event loop: the checkpoint of a new epoch is left to the caller. */
+    private static void appendUnflushed(PartitionLog log, int epoch, int records) {
+        ByteBuf batch = batch("e" + epoch, records, T0);
+        try {
+            log.appendUnflushed(batch, epoch);
+        } finally {
+            batch.release();
+        }
+    }
+
     @Test
     void aLogKeepsItsEpochsThroughAppendsTruncationAndRestart() throws IOException {
         try (PartitionLog log = openLog(dir)) {
@@ -152,12 +162,7 @@ class LeaderEpochCacheTest {
         try (PartitionLog log = openLog(dir)) {
             assertThat(log.leaderEpochs()).isEmpty();
             log.assignLeaderEpochInMemory(0);
-            ByteBuf batch = batch("e0", 2, T0);
-            try {
-                log.appendUnflushed(batch, 0);
-            } finally {
-                batch.release();
-            }
+            appendUnflushed(log, 0, 2);
             assertThat(log.leaderEpochCheckpointPending()).as("the first batch of the epoch").isTrue();
             log.writeLeaderEpochCheckpoint();
             assertThat(Files.readString(file)).isEqualTo("0\n1\n0 0\n");
@@ -176,12 +181,7 @@ class LeaderEpochCacheTest {
         Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
         PartitionLog crashed = openLog(dir);
         crashed.assignLeaderEpochInMemory(0);
-        ByteBuf batch = batch("e0", 3, T0);
-        try {
-            crashed.appendUnflushed(batch, 0);
-        } finally {
-            batch.release();
-        }
+        appendUnflushed(crashed, 0, 3);
         assertThat(Files.readString(file)).isEmpty();
 
         try (PartitionLog recovered = TestLogs.open(dir, TP, LogConfig.defaults(), new MutableClock(T0),
@@ -245,12 +245,7 @@ class LeaderEpochCacheTest {
             throws IOException {
         Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
         try (PartitionLog log = openLog(dir)) {
-            ByteBuf batch = batch("e3", 2, T0);
-            try {
-                log.appendUnflushed(batch, 3);
-            } finally {
-                batch.release();
-            }
+            appendUnflushed(log, 3, 2);
             assertThat(log.leaderEpochCheckpointPending()).isTrue();
             assertThat(Files.readString(file)).as("as the log was created").isEmpty();
 
@@ -266,12 +261,7 @@ class LeaderEpochCacheTest {
         PartitionLog crashed = openLog(dir);
         append(crashed, 1, 2); // checkpointed: the test's append waits on the disk
         crashed.flush();
-        ByteBuf batch = batch("e4", 3, T0);
-        try {
-            crashed.appendUnflushed(batch, 4); // its epoch never reaches the checkpoint: the broker "crashes"
-        } finally {
-            batch.release();
-        }
+        appendUnflushed(crashed, 4, 3); // its epoch never reaches the checkpoint: the broker "crashes"
         Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
         assertThat(Files.readString(file)).isEqualTo("0\n1\n1 0\n");
 
