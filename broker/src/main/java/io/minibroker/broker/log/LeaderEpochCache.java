@@ -20,7 +20,9 @@ import java.util.TreeMap;
  *
  * <p>Changes are made in memory and written by a separate {@link #flush}, so that a leader's append on an event
  * loop never waits for the fsync: its {@link PartitionLog} writes at once only on threads that may wait, and
- * leaves a leader append's new epoch to the produce's disk work. The ordering kept is Kafka's: the checkpoint has
+ * leaves a leader append's new epoch to the produce's disk work. One entry is not even a change to write: the epoch
+ * a single node leads in from its log end before any batch of it ({@link #assignInMemory}), which is written with
+ * that epoch's first batch (or with any other change before it). The ordering kept is Kafka's: the checkpoint has
  * every epoch of the records acknowledged (Kafka's assign writes synchronously before the append returns; here
  * the produce is answered only after the write) and of the records below the recovery point (a log flush writes
  * the checkpoint before it fsyncs the segments); the epochs of records above the recovery point that a crash
@@ -52,6 +54,12 @@ public final class LeaderEpochCache {
      */
     private volatile long changes;
     private volatile long written = -1;
+    /**
+     * The latest epoch when it was {@link #assignInMemory assigned in memory} and no batch of it was appended since,
+     * else {@link #UNDEFINED_EPOCH}: its entry is not counted in {@link #changes} until the first batch makes it one
+     * the checkpoint must hold.
+     */
+    private int assignedWithoutBatch = UNDEFINED_EPOCH;
     private final Object fileLock = new Object();
 
     private LeaderEpochCache(Path path) {
@@ -110,23 +118,66 @@ public final class LeaderEpochCache {
     }
 
     /**
-     * Records that {@code epoch} starts at {@code startOffset}, if it is newer than the latest epoch known. Entries
-     * starting at or after it are stale (a log that was truncated without them) and go. Returns whether it changed.
+     * Records that {@code epoch} starts at {@code startOffset}, if it is newer than the latest epoch known (a batch's
+     * epoch, or a leader's): a change to write. Entries starting at or after it are stale (a log that was truncated
+     * without them) and go. The first batch of an epoch {@link #assignInMemory assigned in memory} keeps that entry's
+     * start (the log end it was assigned at, where the batch is) and makes it a change to write. Returns whether the
+     * entries to write changed.
      */
     synchronized boolean assign(int epoch, long startOffset) {
-        if (epoch < 0 || (!epochs.isEmpty() && epoch <= epochs.lastKey())) {
+        if (epoch >= 0 && epoch == assignedWithoutBatch) {
+            assignedWithoutBatch = UNDEFINED_EPOCH;
+            changes++;
+            return true;
+        }
+        if (put(epoch, startOffset) < 0) {
             return false;
         }
-        epochs.values().removeIf(start -> start >= startOffset);
-        epochs.put(epoch, startOffset);
+        assignedWithoutBatch = UNDEFINED_EPOCH; // no longer the latest: written with this change
         changes++;
         return true;
+    }
+
+    /**
+     * A single node leads in {@code epoch} from {@code logEndOffset}, before any batch of it: the entry is made as
+     * {@link #assign} makes it, so that the epoch is answered at once (Kafka assigns it as its replica becomes
+     * leader), but is not a change to write by itself. Kafka's synchronous write of it buys nothing that outlives a
+     * restart: its LogLoader drops an entry starting at the log end (truncateFromEnd), and a new leader assigns its
+     * epoch again. Here the epoch's first batch makes it a change, written before the batch is acknowledged.
+     */
+    synchronized void assignInMemory(int epoch, long logEndOffset) {
+        int dropped = put(epoch, logEndOffset);
+        if (dropped < 0) {
+            return;
+        }
+        if (dropped > 0) {
+            changes++; // stale entries the checkpoint may hold went
+        }
+        assignedWithoutBatch = epoch;
+    }
+
+    /**
+     * Puts {@code epoch} at {@code startOffset} if it is newer than the latest, dropping the entries from there on:
+     * how many it dropped, -1 if it is not newer.
+     */
+    private int put(int epoch, long startOffset) {
+        if (epoch < 0 || (!epochs.isEmpty() && epoch <= epochs.lastKey())) {
+            return -1;
+        }
+        int before = epochs.size();
+        epochs.values().removeIf(start -> start >= startOffset);
+        int dropped = before - epochs.size();
+        epochs.put(epoch, startOffset);
+        return dropped;
     }
 
     /** The log was truncated to end at {@code endOffset}: epochs starting there or later go. */
     synchronized void truncateFromEnd(long endOffset) {
         if (epochs.values().removeIf(start -> start >= endOffset)) {
             changes++;
+            if (!epochs.containsKey(assignedWithoutBatch)) {
+                assignedWithoutBatch = UNDEFINED_EPOCH;
+            }
         }
     }
 
@@ -156,6 +207,7 @@ public final class LeaderEpochCache {
             epochs.clear();
             changes++;
         }
+        assignedWithoutBatch = UNDEFINED_EPOCH;
     }
 
     /** The latest epoch, or {@link #UNDEFINED_EPOCH} if none is known. */

@@ -90,9 +90,8 @@ final class LogWriter {
                                 "cannot index the aborted transaction ending at " + batch.baseOffset(), e);
                     }
                 }
-                if (batch.partitionLeaderEpoch() > epochCache.latestEpoch()) {
-                    epochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset()); // a new epoch's first batch
-                }
+                // A new epoch's first batch, or the first of one its leader began in memory: a checkpoint to write.
+                epochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
                 nextOffset = batch.lastOffset() + 1;
                 if (batch.maxTimestamp() > maxTimestamp) {
                     maxTimestamp = batch.maxTimestamp();

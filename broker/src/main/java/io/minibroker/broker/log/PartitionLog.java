@@ -141,6 +141,16 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /**
+     * {@link #assignLeaderEpoch} without the write, for a single node, which leads each log from the moment it opens
+     * or creates it: a start on 10,000 partitions must not wait for 10,000 fsyncs. The epoch is answered at once, and
+     * the checkpoint takes it with the epoch's first batch, before that batch is acknowledged (see
+     * {@link LeaderEpochCache#assignInMemory}); one lost meanwhile is assigned again at the next start.
+     */
+    public synchronized void assignLeaderEpochInMemory(int epoch) {
+        epochCache.assignInMemory(epoch, offsets.logEndOffset());
+    }
+
+    /**
      * Whether a leader's append started an epoch the {@code leader-epoch-checkpoint} does not have yet: the
      * caller has {@link #writeLeaderEpochCheckpoint} run off the event loop before it acknowledges the records.
      */

@@ -67,6 +67,7 @@ import io.minibroker.broker.security.SaslListeners;
 import io.minibroker.broker.security.SaslSession;
 import io.minibroker.broker.security.SslEngineFactory;
 import io.minibroker.broker.time.BrokerClock;
+import io.minibroker.broker.topic.SingleNodeLeaderEpochs;
 import io.minibroker.broker.topic.TopicCreation;
 import io.minibroker.broker.topic.TopicMetadata;
 import io.minibroker.broker.topic.TopicRegistry;
@@ -217,6 +218,9 @@ public final class Broker implements AutoCloseable {
             // Once the directories are locked: a broker already using one keeps its meta.properties as it is.
             broker.topics = TopicRegistry.open(config, clock.wallClock(), dirs -> MetaProperties.ensure(dirs,
                     config.get(BrokerConfig.CLUSTER_ID), config.get(BrokerConfig.NODE_ID)));
+            if (!config.inCluster()) { // a cluster's replicas start their epochs as the image makes them leaders
+                broker.topics.logs().addListener(new SingleNodeLeaderEpochs());
+            }
             broker.dynamicConfigs = config.inCluster() ? BrokerConfigOverrides.mirror(broker::applyDynamicConfigs)
                     : BrokerConfigOverrides.open(config.logDirs().get(0), broker::applyDynamicConfigs);
             broker.applyDynamicConfigs();

@@ -98,6 +98,16 @@ class LeaderEpochCacheTest {
         }
     }
 
+    /** A leader's append on an event loop: the checkpoint of a new epoch is left to the caller. */
+    private static void appendUnflushed(PartitionLog log, int epoch, int records) {
+        ByteBuf batch = batch("e" + epoch, records, T0);
+        try {
+            log.appendUnflushed(batch, epoch);
+        } finally {
+            batch.release();
+        }
+    }
+
     @Test
     void aLogKeepsItsEpochsThroughAppendsTruncationAndRestart() throws IOException {
         try (PartitionLog log = openLog(dir)) {
@@ -130,6 +140,69 @@ class LeaderEpochCacheTest {
             append(log, 2, 1);
             assertThat(log.leaderEpochs()).containsExactly(Map.entry(0, 0L), Map.entry(2, 5L));
         }
+    }
+
+    /**
+     * A single node's leadership: the epoch is answered at once but not written, so opening many partitions costs no
+     * checkpoint write each; the epoch's first batch makes it pending, and the caller has it written before it
+     * acknowledges the batch. Closed without a batch, the file stays empty, and the next start assigns it again.
+     */
+    @Test
+    void anEpochAssignedInMemoryIsAnsweredAtOnceAndWrittenWithItsFirstBatch() throws IOException {
+        Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
+        try (PartitionLog log = openLog(dir)) {
+            log.assignLeaderEpochInMemory(0);
+            assertThat(log.leaderEpochs()).containsExactly(Map.entry(0, 0L));
+            assertThat(log.latestEpoch()).isZero();
+            assertThat(log.epochForOffset(0)).isZero();
+            assertThat(log.endOffsetForEpoch(0)).isEqualTo(new EpochEnd(0, 0));
+            assertThat(log.leaderEpochCheckpointPending()).as("nothing to write for the epoch alone").isFalse();
+        }
+        assertThat(Files.readString(file)).as("a clean close writes nothing either").isEmpty();
+        try (PartitionLog log = openLog(dir)) {
+            assertThat(log.leaderEpochs()).isEmpty();
+            log.assignLeaderEpochInMemory(0);
+            appendUnflushed(log, 0, 2);
+            assertThat(log.leaderEpochCheckpointPending()).as("the first batch of the epoch").isTrue();
+            log.writeLeaderEpochCheckpoint();
+            assertThat(Files.readString(file)).isEqualTo("0\n1\n0 0\n");
+            append(log, 0, 1);
+            assertThat(log.leaderEpochCheckpointPending()).as("a later batch of it").isFalse();
+        }
+    }
+
+    /**
+     * A crash after the epoch was assigned in memory and a batch of it appended, its checkpoint not yet written: the
+     * epoch is read back from the batch, as any epoch above the recovery point. Without the batch, nothing of the
+     * epoch is lost that a restart would not drop anyway (Kafka's LogLoader cuts an entry at the log end).
+     */
+    @Test
+    void aCrashBeforeTheFirstBatchOfAnEpochAssignedInMemoryWasCheckpointedLosesNothing() throws IOException {
+        Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
+        PartitionLog crashed = openLog(dir);
+        crashed.assignLeaderEpochInMemory(0);
+        appendUnflushed(crashed, 0, 3);
+        assertThat(Files.readString(file)).isEmpty();
+
+        try (PartitionLog recovered = TestLogs.open(dir, TP, LogConfig.defaults(), new MutableClock(T0),
+                crashed.recoveryPoint(), 0, false)) {
+            assertThat(recovered.leaderEpochs()).containsExactly(Map.entry(0, 0L));
+        }
+        crashed.close();
+    }
+
+    /** A truncation at the log end drops an epoch assigned in memory there, as one assigned and written. */
+    @Test
+    void aTruncationDropsAnEpochAssignedInMemoryAtTheLogEnd() throws IOException {
+        LeaderEpochCache cache = LeaderEpochCache.empty(dir);
+        cache.assign(0, 0);
+        cache.flush();
+        cache.assignInMemory(2, 5);
+        assertThat(cache.flushPending()).isFalse();
+        cache.truncateFromEnd(5);
+        assertThat(cache.entries()).containsExactly(Map.entry(0, 0L));
+        assertThat(cache.assign(2, 5)).as("a batch of the dropped epoch starts it anew").isTrue();
+        assertThat(cache.entries()).containsExactly(Map.entry(0, 0L), Map.entry(2, 5L));
     }
 
     @Test
@@ -172,12 +245,7 @@ class LeaderEpochCacheTest {
             throws IOException {
         Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
         try (PartitionLog log = openLog(dir)) {
-            ByteBuf batch = batch("e3", 2, T0);
-            try {
-                log.appendUnflushed(batch, 3);
-            } finally {
-                batch.release();
-            }
+            appendUnflushed(log, 3, 2);
             assertThat(log.leaderEpochCheckpointPending()).isTrue();
             assertThat(Files.readString(file)).as("as the log was created").isEmpty();
 
@@ -193,12 +261,7 @@ class LeaderEpochCacheTest {
         PartitionLog crashed = openLog(dir);
         append(crashed, 1, 2); // checkpointed: the test's append waits on the disk
         crashed.flush();
-        ByteBuf batch = batch("e4", 3, T0);
-        try {
-            crashed.appendUnflushed(batch, 4); // its epoch never reaches the checkpoint: the broker "crashes"
-        } finally {
-            batch.release();
-        }
+        appendUnflushed(crashed, 4, 3); // its epoch never reaches the checkpoint: the broker "crashes"
         Path file = dir.resolve(TP.dirName()).resolve(LeaderEpochCache.FILE_NAME);
         assertThat(Files.readString(file)).isEqualTo("0\n1\n1 0\n");
 
