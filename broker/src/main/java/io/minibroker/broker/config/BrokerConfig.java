@@ -229,14 +229,17 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS =
             intKey("producer.id.expiration.check.interval.ms", 600_000, 1);
     public static final ConfigKey<Double> LOG_CLEANER_MIN_CLEANABLE_RATIO = new ConfigKey<>(
-            "log.cleaner.min.cleanable.ratio", Double::valueOf, 0.5, v -> v >= 0 && v <= 1, "a number in [0, 1]");
+            "log.cleaner.min.cleanable.ratio", Double::valueOf, 0.5, v -> v >= 0 && v <= 1,
+            "Not a number of type DOUBLE", v -> v < 0 ? "Value must be at least 0" : "Value must be no more than 1");
     /**
-     * A list of compact and delete. Empty (or blank) is taken, as by Kafka 4.3: every topic without its own policy then neither deletes nor
-     * compacts (Kafka's "infinite retention"); a policy named twice counts once, as Kafka 4.3 parses this key.
+     * A list of compact and delete. Empty (or blank) is taken, as by Kafka 4.3: every topic without its own policy
+     * then neither deletes nor compacts (Kafka's "infinite retention"); a policy named twice counts once, as Kafka 4.3
+     * parses this key. A refusal shows the whole value where Kafka's names the item it refused.
      */
     public static final ConfigKey<List<String>> LOG_CLEANUP_POLICY = new ConfigKey<>("log.cleanup.policy",
             text -> ConfigKey.parseNames(text).stream().distinct().toList(), List.of("delete"),
-            policies -> List.of("compact", "delete").containsAll(policies), "a list of compact, delete");
+            policies -> List.of("compact", "delete").containsAll(policies), "",
+            policies -> "String must be one of: compact, delete"); // Kafka's ValidList, which names the item refused
     public static final ConfigKey<String> COMPRESSION_TYPE = oneOf("compression.type",
             BrokerCompressionType.PRODUCER.configName(), BrokerCompressionType.configNames());
 

@@ -93,8 +93,8 @@ public final class DynamicBrokerConfig {
     /**
      * Why these values cannot be this broker's dynamic configs ({@code perBroker}) or the cluster default, in
      * Kafka's words and order; null if they can. Refused: a config that only a restart changes (one this broker
-     * reads, or one Kafka names so), a key or trust store without a listener prefix, a value this broker would not
-     * start with, and a per-broker config at the cluster default.
+     * reads, or one Kafka names so), a key or trust store without a listener prefix, a per-broker config at the
+     * cluster default, and a value this broker would not start with.
      */
     public static String invalidReason(Map<String, String> props, boolean perBroker) {
         Set<String> nonDynamic = new HashSet<>();
@@ -125,6 +125,10 @@ public final class DynamicBrokerConfig {
             return "These security configs can be dynamically updated only per-listener using the listener prefix: "
                     + list(unprefixedSecurity);
         }
+        if (!perBroker && !perBrokerOnly.isEmpty()) {
+            return "Cannot update these configs at default cluster level, broker id must be specified: "
+                    + list(perBrokerOnly);
+        }
         for (Map.Entry<String, String> entry : props.entrySet()) {
             Matcher listener = LISTENER_CONFIG.matcher(entry.getKey());
             String problem = invalidValue(listener.matches() ? listener.group(1) : entry.getKey(), entry.getValue());
@@ -132,14 +136,16 @@ public final class DynamicBrokerConfig {
                 return problem;
             }
         }
-        return !perBroker && !perBrokerOnly.isEmpty()
-                ? "Cannot update these configs at default cluster level, broker id must be specified: "
-                + list(perBrokerOnly) : null;
+        return null;
     }
 
-    /** A config this broker reads from its file (so only a restart changes it, unless Kafka makes it dynamic). */
+    /**
+     * A config this broker reads from its file, or one of Kafka's (so only a restart changes it, unless Kafka makes it
+     * dynamic); any other name is stored as given, as Kafka stores a name its KafkaConfig does not define.
+     */
     private static boolean isKnown(String name) {
-        return BrokerConfig.knownKeys().containsKey(name) || SslKeys.isSslKey(name);
+        return BrokerConfig.knownKeys().containsKey(name) || SslKeys.isSslKey(name)
+                || KafkaBrokerKeys.of(name).isPresent(); // a key of Kafka's this broker does not read (broker.id)
     }
 
     /**
@@ -151,12 +157,18 @@ public final class DynamicBrokerConfig {
         if (key == null) {
             return DynamicKeyTypes.invalid(name, value);
         }
+        Object parsed;
         try {
-            key.parse(value);
-            return null;
+            parsed = key.parse(value);
         } catch (ConfigException e) {
             return e.getMessage(); // Kafka's shape: Invalid value <value> for configuration <name>: <why>
         }
+        if (key == BrokerConfig.MAX_CONNECTIONS && Integer.valueOf(0).equals(parsed)) {
+            // Kafka's connection quotas refuse it as they reconfigure, wrapped as its other reconfigurations' are
+            return "Invalid value org.apache.kafka.common.config.ConfigException: Invalid max.connections 0 for"
+                    + " configuration Invalid dynamic configuration";
+        }
+        return null;
     }
 
     /** Names as Kafka 4.3's messages print them: {@code [a, b]}, in a hash set's order as there. */

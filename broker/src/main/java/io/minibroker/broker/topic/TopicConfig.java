@@ -246,10 +246,10 @@ public final class TopicConfig {
                 switch (key) {
                     case CLEANUP_POLICY -> {
                         for (String policy : listItems(value)) {
-                            requireOneOf(key, value, policy, CLEANUP_POLICIES);
+                            requireOneOf(key, policy, CLEANUP_POLICIES);
                         }
                     }
-                    case MESSAGE_TIMESTAMP_TYPE -> requireOneOf(key, value, value, TIMESTAMP_TYPES);
+                    case MESSAGE_TIMESTAMP_TYPE -> requireOneOf(key, value, TIMESTAMP_TYPES);
                     case RETENTION_BYTES -> parseLong(key, value);
                     case RETENTION_MS -> requireAtLeast(key, parseLong(key, value), -1);
                     case SEGMENT_MS, FLUSH_MESSAGES, MAX_COMPACTION_LAG_MS ->
@@ -262,7 +262,10 @@ public final class TopicConfig {
                          MIN_COMPACTION_LAG_MS, FILE_DELETE_DELAY_MS, SEGMENT_JITTER_MS ->
                             requireAtLeast(key, parseLong(key, value), 0);
                     case LOCAL_RETENTION_MS, LOCAL_RETENTION_BYTES -> requireAtLeast(key, parseLong(key, value), -2);
-                    case MIN_CLEANABLE_DIRTY_RATIO -> requireBetween(key, value, parseDouble(key, value), 0, 1);
+                    case MIN_CLEANABLE_DIRTY_RATIO -> {
+                        double ratio = parseDouble(key, value);
+                        requireBetween(key, Double.toString(ratio), ratio, 0, 1);
+                    }
                     case COMPRESSION_GZIP_LEVEL -> {
                         int level = parseInt(key, value);
                         if (level != -1 && (level < 1 || level > 9)) {
@@ -270,7 +273,7 @@ public final class TopicConfig {
                         }
                     }
                     case COMPRESSION_LZ4_LEVEL -> requireBetween(key, value, parseInt(key, value), 1, 17);
-                    case COMPRESSION_ZSTD_LEVEL -> requireBetween(key, value, parseInt(key, value), -131072, 22);
+                    case COMPRESSION_ZSTD_LEVEL -> requireBetween(key, value, parseInt(key, value), -131_072, 22);
                     case LEADER_REPLICATION_THROTTLED_REPLICAS, FOLLOWER_REPLICATION_THROTTLED_REPLICAS -> {
                         if (!THROTTLED_REPLICAS.matcher(value.replace(" ", "")).matches()) {
                             throw invalid(key, "[" + String.join(", ", listItems(value)) + "]", key
@@ -353,19 +356,26 @@ public final class TopicConfig {
         }
     }
 
-    private static void requireBetween(String key, String value, double parsed, long min, long max) {
+    /**
+     * ConfigDef's Range check; {@code shown} is the value as Kafka's message prints the parsed value (a DOUBLE's as
+     * Java prints a double: "-5.0").
+     */
+    private static void requireBetween(String key, String shown, double parsed, long min, long max) {
         if (parsed < min) {
-            throw invalid(key, value, "Value must be no less than " + min);
+            throw invalid(key, shown, "Value must be at least " + min);
         }
         if (!(parsed <= max)) {
-            throw invalid(key, value, "Value must be no more than " + max);
+            throw invalid(key, shown, "Value must be no more than " + max);
         }
     }
 
-    /** {@code item} of {@code value} among {@code allowed}, listed in Kafka's order in the refusal. */
-    private static void requireOneOf(String key, String value, String item, List<String> allowed) {
+    /**
+     * {@code item} (a value, or one item of a list's) among {@code allowed}, listed in Kafka's order in the refusal,
+     * which names the item refused, as Kafka's ValidString and ValidList do.
+     */
+    private static void requireOneOf(String key, String item, List<String> allowed) {
         if (!allowed.contains(item)) {
-            throw invalid(key, value, "String must be one of: " + String.join(", ", allowed));
+            throw invalid(key, item, "String must be one of: " + String.join(", ", allowed));
         }
     }
 

@@ -151,7 +151,22 @@ class DynamicBrokerConfigsTest {
                             + "per-listener using the listener prefix: [ssl.keystore.location]");
             assertRefused(() -> set(admin, CLUSTER_DEFAULT, AlterConfigOp.OpType.SET, "message.max.bytes", "-1"),
                     InvalidRequestException.class,
-                    "Invalid value -1 for configuration message.max.bytes: must be an integer >= 0");
+                    "Invalid value -1 for configuration message.max.bytes: Value must be at least 0");
+            // Kafka's ConfigDef words, as a Kafka 4.3.1 node answered the same alterations (session 26)
+            assertRefused(() -> set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "message.max.bytes", "abc"),
+                    InvalidRequestException.class,
+                    "Invalid value abc for configuration message.max.bytes: Not a number of type INT");
+            assertRefused(() -> set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "compression.type", "abc"),
+                    InvalidRequestException.class, "Invalid value abc for configuration compression.type: String"
+                            + " must be one of: uncompressed, zstd, lz4, snappy, gzip, producer");
+            assertRefused(() -> set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "broker.id", "1"),
+                    InvalidRequestException.class, "Cannot update these configs dynamically: [broker.id]");
+            assertRefused(() -> set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "max.connections", "0"),
+                    InvalidRequestException.class, "Invalid value org.apache.kafka.common.config.ConfigException:"
+                            + " Invalid max.connections 0 for configuration Invalid dynamic configuration");
+            assertRefused(() -> set(admin, CLUSTER_DEFAULT, AlterConfigOp.OpType.SET, "listeners", "abc"),
+                    InvalidRequestException.class, "Cannot update these configs at default cluster level, broker id"
+                            + " must be specified: [listeners]");
             assertRefused(() -> set(admin, THIS_BROKER, AlterConfigOp.OpType.APPEND, "log.retention.ms", "1"),
                     InvalidConfigurationException.class,
                     "Config value append is not allowed for config key: log.retention.ms");

@@ -122,6 +122,7 @@ class TopicConfigTest {
                 {"segment.ms", "0", "Invalid value 0 for configuration segment.ms: Value must be at least 1"},
                 {"min.cleanable.dirty.ratio", "1.5",
                         "Invalid value 1.5 for configuration min.cleanable.dirty.ratio: Value must be no more than 1"},
+                {"min.cleanable.dirty.ratio", "1", null},
                 {"min.cleanable.dirty.ratio", "x",
                         "Invalid value x for configuration min.cleanable.dirty.ratio: Not a number of type DOUBLE"},
                 {"compression.type", "bogus", "Invalid value bogus for configuration compression.type: String must be"
@@ -143,6 +144,15 @@ class TopicConfigTest {
                         "Invalid value 23 for configuration compression.zstd.level: Value must be no more than 22"},
                 {"min.compaction.lag.ms", "-1",
                         "Invalid value -1 for configuration min.compaction.lag.ms: Value must be at least 0"},
+                // as a Kafka 4.3.1 node answered them (session 26): the item a list refuses, a DOUBLE as parsed
+                {"cleanup.policy", "delete,compact,foo",
+                        "Invalid value foo for configuration cleanup.policy: String must be one of: compact, delete"},
+                {"min.cleanable.dirty.ratio", "-5",
+                        "Invalid value -5.0 for configuration min.cleanable.dirty.ratio: Value must be at least 0"},
+                {"min.cleanable.dirty.ratio", "2147483648", "Invalid value 2.147483648E9 for configuration"
+                        + " min.cleanable.dirty.ratio: Value must be no more than 1"},
+                {"compression.lz4.level", "0",
+                        "Invalid value 0 for configuration compression.lz4.level: Value must be at least 1"},
         };
         for (String[] c : cases) {
             assertThat(TopicConfig.invalidReason(Map.of(c[0], c[1]))).as(c[0] + "=" + c[1]).isEqualTo(c[2]);
