@@ -29,7 +29,9 @@ import static java.util.concurrent.CompletableFuture.completedFuture;
  * ({@link MemberTimeouts}).
  *
  * <p>As for consumer groups, every change is written to {@code __consumer_offsets} ({@link ShareGroups#write}) on
- * the coordinator's thread under the group's lock, and the heartbeat answered once the write counts. A group id
+ * the coordinator's thread under the group's lock, and the heartbeat answered once the write counts. Unlike
+ * consumer groups ({@link ConsumerGroupCoordinator}) and Kafka, a write refused at its append is not rolled back:
+ * it is answered with its error, and the change stays in memory, written with the group's next one. A group id
  * names one group: an id a group of another type holds is refused here ({@link GroupTypes}), as the other
  * protocols refuse an id a share group holds.
  *

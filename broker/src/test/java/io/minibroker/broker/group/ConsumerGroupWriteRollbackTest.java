@@ -1,0 +1,176 @@
+package io.minibroker.broker.group;
+
+import io.minibroker.broker.server.Broker;
+import io.minibroker.broker.server.TestBrokers;
+import io.minibroker.protocol.error.Errors;
+import io.minibroker.protocol.message.ApiKey;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupDescribeResponseView;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatRequestView;
+import io.minibroker.protocol.message.view.ConsumerGroupHeartbeatResponseView;
+import io.minibroker.protocol.message.view.CreateTopicsRequestView;
+import io.minibroker.purgatory.time.ManualClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A consumer group's write that {@code __consumer_offsets} refuses at its append (here a batch over the topic's
+ * {@code max.message.bytes}, RECORD_LIST_TOO_LARGE, answered UNKNOWN_SERVER_ERROR as Kafka maps it): as Kafka's
+ * coordinator runtime reverts its state to the last written offset, the group is as it was before the change, on
+ * the wire and for its members' retries and timeouts.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ConsumerGroupWriteRollbackTest {
+
+    private static final int SESSION_MS = 45_000;
+
+    @TempDir
+    Path logDir;
+    private final ManualClock clock = new ManualClock();
+    private Broker broker;
+    private GroupWireClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        broker = TestBrokers.start(logDir, Map.of(), clock);
+        client = new GroupWireClient(broker.boundPort("PLAINTEXT"));
+        CreateTopicsRequestView create = new CreateTopicsRequestView().timeoutMs(10_000);
+        create.addTopic().name("t").numPartitions(4).replicationFactor((short) 1);
+        create.addTopic().name("u").numPartitions(2).replicationFactor((short) 1);
+        client.call(ApiKey.CREATE_TOPICS, 7, create.struct());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        client.close();
+        broker.close();
+    }
+
+    @Test
+    void aJoinWhoseWriteIsRefusedIsNoMemberAndItsRetryJoins() throws Exception {
+        assertThat(heartbeat(join("g", "m1")).memberEpoch()).isEqualTo(2);
+        refuseWrites();
+
+        assertThat(heartbeat(join("g", "m2")).errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+
+        ConsumerGroupDescribeResponseView.DescribedGroup group = describe("g");
+        assertThat(group.groupEpoch()).isEqualTo(2);
+        assertThat(group.assignmentEpoch()).isEqualTo(2);
+        assertThat(group.members()).extracting(ConsumerGroupDescribeResponseView.Member::memberId)
+                .containsExactly("m1");
+
+        acceptWrites();
+        ConsumerGroupHeartbeatResponseView retried = heartbeat(join("g", "m2"));
+        assertThat(retried.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(retried.memberEpoch()).as("the group epoch bumped once, by the join that counted").isEqualTo(3);
+        assertThat(describe("g").members()).extracting(ConsumerGroupDescribeResponseView.Member::memberId)
+                .containsExactlyInAnyOrder("m1", "m2");
+    }
+
+    @Test
+    void aNewGroupWhoseFirstWriteIsRefusedIsNoGroup() throws Exception {
+        heartbeat(join("other", "m0")); // __consumer_offsets is there to configure
+        refuseWrites();
+
+        assertThat(heartbeat(join("g", "m1")).errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+
+        assertThat(describe("g").errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        acceptWrites();
+        assertThat(heartbeat(join("g", "m1")).memberEpoch()).isEqualTo(2);
+    }
+
+    @Test
+    void anEpochBumpWhoseWriteIsRefusedIsNotBumped() throws Exception {
+        assertThat(heartbeat(join("g", "m1")).memberEpoch()).isEqualTo(2);
+        refuseWrites();
+
+        ConsumerGroupHeartbeatResponseView refused = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(2).subscribedTopicNames(List.of("t", "u")));
+        assertThat(refused.errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+
+        ConsumerGroupDescribeResponseView.DescribedGroup group = describe("g");
+        assertThat(group.groupEpoch()).isEqualTo(2);
+        assertThat(group.members()).singleElement().satisfies(member -> {
+            assertThat(member.memberEpoch()).isEqualTo(2);
+            assertThat(member.subscribedTopicNames()).containsExactly("t");
+        });
+
+        acceptWrites();
+        ConsumerGroupHeartbeatResponseView retried = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m1").memberEpoch(2).subscribedTopicNames(List.of("t", "u")));
+        assertThat(retried.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(retried.memberEpoch()).isEqualTo(3);
+    }
+
+    @Test
+    void aMemberWhoseLeaveIsRefusedStaysAndItsSessionRuns() throws Exception {
+        heartbeat(join("g", "m1"));
+        assertThat(heartbeat(join("g", "m2")).memberEpoch()).isEqualTo(3);
+        refuseWrites();
+
+        ConsumerGroupHeartbeatResponseView leave = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
+                .memberId("m2").memberEpoch(ConsumerGroupMember.LEAVE_GROUP_MEMBER_EPOCH));
+        assertThat(leave.errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+        ConsumerGroupDescribeResponseView.DescribedGroup group = describe("g");
+        assertThat(group.groupEpoch()).isEqualTo(3);
+        assertThat(group.members()).extracting(ConsumerGroupDescribeResponseView.Member::memberId)
+                .containsExactlyInAnyOrder("m1", "m2");
+
+        acceptWrites();
+        // m1 heartbeats on; m2, silent since its refused leave, is fenced when its session runs out.
+        clock.advance(SESSION_MS - 1);
+        assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").memberEpoch(2))
+                .errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(describe("g").members()).hasSize(2);
+        clock.advance(1);
+        waitUntilMembers("g", 1);
+        assertThat(describe("g").members()).extracting(ConsumerGroupDescribeResponseView.Member::memberId)
+                .containsExactly("m1");
+    }
+
+    private ConsumerGroupHeartbeatResponseView heartbeat(ConsumerGroupHeartbeatRequestView request)
+            throws IOException {
+        return new ConsumerGroupHeartbeatResponseView(client.call(ApiKey.CONSUMER_GROUP_HEARTBEAT, 1,
+                request.struct()));
+    }
+
+    private static ConsumerGroupHeartbeatRequestView join(String groupId, String memberId) {
+        return new ConsumerGroupHeartbeatRequestView().groupId(groupId).memberId(memberId).memberEpoch(0)
+                .rebalanceTimeoutMs(30_000).subscribedTopicNames(List.of("t")).topicPartitions(List.of());
+    }
+
+    private ConsumerGroupDescribeResponseView.DescribedGroup describe(String groupId) throws IOException {
+        ConsumerGroupDescribeRequestView request = new ConsumerGroupDescribeRequestView().groupIds(List.of(groupId));
+        return new ConsumerGroupDescribeResponseView(client.call(ApiKey.CONSUMER_GROUP_DESCRIBE, 1,
+                request.struct())).groups().get(0);
+    }
+
+    /** The fencing is handed to the coordinator's thread: it is observed, not timed. */
+    private void waitUntilMembers(String groupId, int count) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (describe(groupId).members().size() != count) {
+            assertThat(System.nanoTime()).isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Every group batch is larger than this: the offsets topic refuses each at its append. */
+    private void refuseWrites() throws IOException {
+        assertThat(client.alterOffsetsTopic(Map.of("max.message.bytes", "32"))).isEqualTo(Errors.NONE.code());
+    }
+
+    private void acceptWrites() throws IOException {
+        assertThat(client.alterOffsetsTopic(Map.of())).isEqualTo(Errors.NONE.code());
+    }
+}
