@@ -12,7 +12,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -666,30 +665,24 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
             }
             return;
         }
-        Map<String, ConsumerGroupMember> current = new HashMap<>(group.members);
+        List<ConsumerGroupMember> members = RolledBackMembers.of(group.members, before.members,
+                member -> ConsumerGroupRecords.isAsWritten(group, member), (now, member) -> {
+                    if (now != null) {
+                        endTimeouts(now);
+                        member.describableTopics = now.describableTopics;
+                    } else if (authorizerEnabled) { // its rights as a load gives them (see restore)
+                        member.describableTopics = targets.heldTopics(before, member);
+                    }
+                    startTimeouts(group, member);
+                }, this::endTimeouts);
         group.members.clear();
         group.staticMembers.clear();
+        members.forEach(group::add);
         group.targetAssignment.clear();
         group.targetAssignment.putAll(before.targetAssignment);
         group.groupEpoch = before.groupEpoch;
         group.assignmentEpoch = before.assignmentEpoch;
         group.metadataHash = before.metadataHash;
-        for (ConsumerGroupMember member : before.allMembers()) {
-            ConsumerGroupMember now = current.remove(member.memberId);
-            if (now != null && ConsumerGroupRecords.isAsWritten(group, now)) {
-                group.add(now);
-                continue;
-            }
-            if (now != null) {
-                endTimeouts(now);
-                member.describableTopics = now.describableTopics;
-            } else if (authorizerEnabled) { // its rights as a load gives them (see restore)
-                member.describableTopics = targets.heldTopics(before, member);
-            }
-            group.add(member);
-            startTimeouts(group, member);
-        }
-        current.values().forEach(this::endTimeouts);
         group.subscriptionMetadata = targets.subscriptionMetadata(group, targets.resolveRegexes(group));
         LOG.info("Group {}: a refused write rolled back, to group epoch {}", group.groupId, group.groupEpoch);
     }

@@ -145,10 +145,7 @@ final class ConsumerGroupRecords {
      */
     static ConsumerGroup rebuild(String groupId, Map<ByteBuffer, byte[]> records) {
         Replay replay = new Replay();
-        records.forEach((key, value) -> {
-            ByteBuf keyBytes = Unpooled.wrappedBuffer(key.duplicate());
-            replay.apply(keyBytes.readShort(), keyBytes, Unpooled.wrappedBuffer(value));
-        });
+        ReplayedRecords.replay(records, replay::apply);
         return replay.groups().get(groupId);
     }
 

@@ -6,6 +6,7 @@ import io.netty.buffer.Unpooled;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +81,21 @@ final class ShareGroupRecords {
             records.put(key(STATE_PARTITION_METADATA, group.groupId, null), statePartitions(group.statePartitions));
         }
         return records;
+    }
+
+    /** The group as its records give it (what a load gives), or null if they hold none; by key bytes. */
+    static ShareGroup rebuild(String groupId, Map<ByteBuffer, byte[]> records) {
+        Replay replay = new Replay();
+        ReplayedRecords.replay(records, replay::apply);
+        return replay.groups().get(groupId);
+    }
+
+    /** Whether the member's own records (its subscription, its epochs and partitions) are as the group wrote them. */
+    static boolean isAsWritten(ShareGroup group, ShareGroupMember member) {
+        return Arrays.equals(group.written.get(key(MEMBER_METADATA, group.groupId, member.memberId)),
+                memberMetadata(member))
+                && Arrays.equals(group.written.get(key(CURRENT_MEMBER_ASSIGNMENT, group.groupId, member.memberId)),
+                currentValue(member));
     }
 
     /**

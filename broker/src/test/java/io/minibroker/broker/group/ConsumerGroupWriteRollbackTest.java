@@ -60,7 +60,7 @@ class ConsumerGroupWriteRollbackTest {
     @Test
     void aJoinWhoseWriteIsRefusedIsNoMemberAndItsRetryJoins() throws Exception {
         assertThat(heartbeat(join("g", "m1")).memberEpoch()).isEqualTo(2);
-        refuseWrites();
+        client.refuseOffsetsTopicWrites();
 
         assertThat(heartbeat(join("g", "m2")).errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
 
@@ -70,7 +70,7 @@ class ConsumerGroupWriteRollbackTest {
         assertThat(group.members()).extracting(ConsumerGroupDescribeResponseView.Member::memberId)
                 .containsExactly("m1");
 
-        acceptWrites();
+        client.acceptOffsetsTopicWrites();
         ConsumerGroupHeartbeatResponseView retried = heartbeat(join("g", "m2"));
         assertThat(retried.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(retried.memberEpoch()).as("the group epoch bumped once, by the join that counted").isEqualTo(3);
@@ -81,19 +81,19 @@ class ConsumerGroupWriteRollbackTest {
     @Test
     void aNewGroupWhoseFirstWriteIsRefusedIsNoGroup() throws Exception {
         heartbeat(join("other", "m0")); // __consumer_offsets is there to configure
-        refuseWrites();
+        client.refuseOffsetsTopicWrites();
 
         assertThat(heartbeat(join("g", "m1")).errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
 
         assertThat(describe("g").errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
-        acceptWrites();
+        client.acceptOffsetsTopicWrites();
         assertThat(heartbeat(join("g", "m1")).memberEpoch()).isEqualTo(2);
     }
 
     @Test
     void anEpochBumpWhoseWriteIsRefusedIsNotBumped() throws Exception {
         assertThat(heartbeat(join("g", "m1")).memberEpoch()).isEqualTo(2);
-        refuseWrites();
+        client.refuseOffsetsTopicWrites();
 
         ConsumerGroupHeartbeatResponseView refused = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
                 .memberId("m1").memberEpoch(2).subscribedTopicNames(List.of("t", "u")));
@@ -106,7 +106,7 @@ class ConsumerGroupWriteRollbackTest {
             assertThat(member.subscribedTopicNames()).containsExactly("t");
         });
 
-        acceptWrites();
+        client.acceptOffsetsTopicWrites();
         ConsumerGroupHeartbeatResponseView retried = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
                 .memberId("m1").memberEpoch(2).subscribedTopicNames(List.of("t", "u")));
         assertThat(retried.errorCode()).isEqualTo(Errors.NONE.code());
@@ -117,7 +117,7 @@ class ConsumerGroupWriteRollbackTest {
     void aMemberWhoseLeaveIsRefusedStaysAndItsSessionRuns() throws Exception {
         heartbeat(join("g", "m1"));
         assertThat(heartbeat(join("g", "m2")).memberEpoch()).isEqualTo(3);
-        refuseWrites();
+        client.refuseOffsetsTopicWrites();
 
         ConsumerGroupHeartbeatResponseView leave = heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g")
                 .memberId("m2").memberEpoch(ConsumerGroupMember.LEAVE_GROUP_MEMBER_EPOCH));
@@ -127,7 +127,7 @@ class ConsumerGroupWriteRollbackTest {
         assertThat(group.members()).extracting(ConsumerGroupDescribeResponseView.Member::memberId)
                 .containsExactlyInAnyOrder("m1", "m2");
 
-        acceptWrites();
+        client.acceptOffsetsTopicWrites();
         // m1 heartbeats on; m2, silent since its refused leave, is fenced when its session runs out.
         clock.advance(SESSION_MS - 1);
         assertThat(heartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1").memberEpoch(2))
@@ -163,14 +163,5 @@ class ConsumerGroupWriteRollbackTest {
             assertThat(System.nanoTime()).isLessThan(deadline);
             Thread.onSpinWait();
         }
-    }
-
-    /** Every group batch is larger than this: the offsets topic refuses each at its append. */
-    private void refuseWrites() throws IOException {
-        assertThat(client.alterOffsetsTopic(Map.of("max.message.bytes", "32"))).isEqualTo(Errors.NONE.code());
-    }
-
-    private void acceptWrites() throws IOException {
-        assertThat(client.alterOffsetsTopic(Map.of())).isEqualTo(Errors.NONE.code());
     }
 }

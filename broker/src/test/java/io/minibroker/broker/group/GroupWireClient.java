@@ -79,6 +79,22 @@ final class GroupWireClient implements AutoCloseable {
         return call(ApiKey.ALTER_CONFIGS, 2, request).getStructs("Responses").get(0).getInt16("ErrorCode");
     }
 
+    /** Every group batch is larger than this: {@code __consumer_offsets} refuses each at its append. */
+    void refuseOffsetsTopicWrites() throws IOException {
+        expectNone(alterOffsetsTopic(Map.of("max.message.bytes", "32")));
+    }
+
+    /** The offsets topic's overrides gone: writes are taken again. */
+    void acceptOffsetsTopicWrites() throws IOException {
+        expectNone(alterOffsetsTopic(Map.of()));
+    }
+
+    private static void expectNone(short error) {
+        if (error != 0) {
+            throw new IllegalStateException("AlterConfigs of __consumer_offsets answered error " + error);
+        }
+    }
+
     /** {@link #describedState} as a condition to wait on. */
     boolean stateIs(String groupId, String state) {
         try {
