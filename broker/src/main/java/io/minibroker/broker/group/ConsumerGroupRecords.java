@@ -154,10 +154,9 @@ final class ConsumerGroupRecords {
      * {@link ConsumerGroup#written} has them.
      */
     static boolean isAsWritten(ConsumerGroup group, ConsumerGroupMember member) {
-        return Arrays.equals(group.written.get(key(MEMBER_METADATA, group.groupId, member.memberId)),
-                memberMetadata(member))
-                && Arrays.equals(group.written.get(key(CURRENT_MEMBER_ASSIGNMENT, group.groupId, member.memberId)),
-                currentValue(member));
+        return changed(group.written, Map.of(key(MEMBER_METADATA, group.groupId, member.memberId),
+                memberMetadata(member), key(CURRENT_MEMBER_ASSIGNMENT, group.groupId, member.memberId),
+                currentValue(member))).isEmpty();
     }
 
     /** Whether the key is one of a member's records, not one of the group's epochs. */

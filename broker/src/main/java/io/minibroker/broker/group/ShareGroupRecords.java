@@ -6,7 +6,6 @@ import io.netty.buffer.Unpooled;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,10 +91,9 @@ final class ShareGroupRecords {
 
     /** Whether the member's own records (its subscription, its epochs and partitions) are as the group wrote them. */
     static boolean isAsWritten(ShareGroup group, ShareGroupMember member) {
-        return Arrays.equals(group.written.get(key(MEMBER_METADATA, group.groupId, member.memberId)),
-                memberMetadata(member))
-                && Arrays.equals(group.written.get(key(CURRENT_MEMBER_ASSIGNMENT, group.groupId, member.memberId)),
-                currentValue(member));
+        return ConsumerGroupRecords.changed(group.written, Map.of(key(MEMBER_METADATA, group.groupId,
+                member.memberId), memberMetadata(member), key(CURRENT_MEMBER_ASSIGNMENT, group.groupId,
+                member.memberId), currentValue(member))).isEmpty();
     }
 
     /**
