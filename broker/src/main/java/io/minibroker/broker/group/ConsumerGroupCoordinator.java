@@ -591,7 +591,9 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
                         member.memberEpoch, why);
                 if (!migration.downgradeWithout(group, member)) {
                     removeMember(group, member);
-                    write(group);
+                    if (write(group).isCompletedExceptionally()) { // refused at its append: rolled back
+                        timeouts.retryRemoval(group, group.members.get(member.memberId));
+                    }
                 }
             }
         });
@@ -651,8 +653,9 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
     /**
      * Puts the group back as its records last appended give it ({@link ConsumerGroup#written}), what a load of the
      * log would give: a member whose join was refused is no member, an epoch whose bump was refused is not bumped, a
-     * member whose leave or fencing was refused is back. A member its records leave as it is keeps its timeouts; one
-     * the rollback changes or brings back gets fresh ones, as a load gives them; one it drops has them ended. A group
+     * member whose leave or fencing was refused is back (a fencing is tried again soon:
+     * {@link MemberTimeouts#retryRemoval}). A member its records leave as it is keeps its timeouts; one the rollback
+     * changes or brings back gets fresh ones, as a load gives them; one it drops has them ended. A group
      * none of whose records was written is forgotten, as Kafka's would never have been; but one that took a classic
      * group's id keeps its change, written with its next one, as before: Kafka's rollback would bring the classic
      * group back, which is gone from memory here. The caller holds the group's lock.

@@ -293,7 +293,9 @@ final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, S
                 }
                 LOG.info("Removing member {} of share group {}: its {} expired", member.memberId, group.groupId, why);
                 removeMember(group, member);
-                groups.write(group);
+                if (groups.write(group).isCompletedExceptionally()) { // refused at its append: rolled back
+                    timeouts.retryRemoval(group, group.members.get(member.memberId));
+                }
             }
         });
     }
@@ -316,7 +318,8 @@ final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, S
      * A write of the group refused at its append: the group is put back as its records last appended give it, what
      * a load gives (its state partitions, record 15, included), as for consumer groups
      * ({@link ConsumerGroupCoordinator}): a member whose join was refused is no member, one whose leave or expiry
-     * was refused is back with a fresh session, an epoch whose bump was refused is not bumped. A group none of whose
+     * was refused is back with a fresh session (an expiry is tried again: {@link MemberTimeouts#retryRemoval}), an
+     * epoch whose bump was refused is not bumped. A group none of whose
      * records was written is forgotten, as Kafka's would never have been. The caller holds its lock.
      */
     private void rollBack(ShareGroup group) {

@@ -205,6 +205,52 @@ class GroupWriteRollbackTest {
                 .containsExactly("m1");
     }
 
+    @Test
+    void aConsumerGroupFencingWhoseWriteIsRefusedIsTriedAgainHalfASecondLater() throws Exception {
+        consumerHeartbeat(consumerJoin("g", "m1", "t"));
+        assertThat(consumerHeartbeat(consumerJoin("g", "m2", "u")).memberEpoch()).isEqualTo(3); // nothing to revoke
+        clock.advance(1000);
+        assertThat(consumerHeartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("m1")
+                .memberEpoch(2)).errorCode()).isEqualTo(Errors.NONE.code());
+        client.refuseOffsetsTopicWrites();
+
+        clock.advance(SESSION_MS - 1000); // m2's session runs out; its fencing is refused
+        assertThat(consumerHeartbeat(new ConsumerGroupHeartbeatRequestView().groupId("g").memberId("nobody")
+                .memberEpoch(1)).errorCode()).as("answered on the coordinator's thread, after the fencing")
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(describeConsumer("g").members()).hasSize(2);
+
+        client.acceptOffsetsTopicWrites();
+        clock.advance(MemberTimeouts.RETRY_BACKOFF_MS);
+        waitUntil(() -> describeConsumer("g").members().size() == 1);
+        assertThat(describeConsumer("g").members()).extracting(ConsumerGroupDescribeResponseView.Member::memberId)
+                .containsExactly("m1");
+    }
+
+    @Test
+    void aShareGroupExpiryWhoseWriteIsRefusedIsTriedAgainHalfASecondLater() throws Exception {
+        shareHeartbeat(shareJoin("g", "m1"));
+        shareHeartbeat(shareJoin("g", "m2"));
+        clock.advance(1000);
+        int m1Epoch = describeShare("g").members().stream().filter(member -> member.memberId().equals("m1"))
+                .findFirst().orElseThrow().memberEpoch();
+        assertThat(shareHeartbeat(new ShareGroupHeartbeatRequestView().groupId("g").memberId("m1")
+                .memberEpoch(m1Epoch)).errorCode()).isEqualTo(Errors.NONE.code());
+        client.refuseOffsetsTopicWrites();
+
+        clock.advance(SESSION_MS - 1000); // m2's session runs out; its removal is refused
+        assertThat(shareHeartbeat(new ShareGroupHeartbeatRequestView().groupId("g").memberId("nobody")
+                .memberEpoch(1)).errorCode()).as("answered on the coordinator's thread, after the removal")
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(describeShare("g").members()).hasSize(2);
+
+        client.acceptOffsetsTopicWrites();
+        clock.advance(MemberTimeouts.RETRY_BACKOFF_MS);
+        waitUntil(() -> describeShare("g").members().size() == 1);
+        assertThat(describeShare("g").members()).extracting(ShareGroupDescribeResponseView.Member::memberId)
+                .containsExactly("m1");
+    }
+
     private ConsumerGroupHeartbeatResponseView consumerHeartbeat(ConsumerGroupHeartbeatRequestView request)
             throws IOException {
         return new ConsumerGroupHeartbeatResponseView(client.call(ApiKey.CONSUMER_GROUP_HEARTBEAT, 1,
@@ -212,8 +258,12 @@ class GroupWriteRollbackTest {
     }
 
     private static ConsumerGroupHeartbeatRequestView consumerJoin(String groupId, String memberId) {
+        return consumerJoin(groupId, memberId, "t");
+    }
+
+    private static ConsumerGroupHeartbeatRequestView consumerJoin(String groupId, String memberId, String topic) {
         return new ConsumerGroupHeartbeatRequestView().groupId(groupId).memberId(memberId).memberEpoch(0)
-                .rebalanceTimeoutMs(30_000).subscribedTopicNames(List.of("t")).topicPartitions(List.of());
+                .rebalanceTimeoutMs(30_000).subscribedTopicNames(List.of(topic)).topicPartitions(List.of());
     }
 
     private ConsumerGroupDescribeResponseView.DescribedGroup describeConsumer(String groupId) throws IOException {
