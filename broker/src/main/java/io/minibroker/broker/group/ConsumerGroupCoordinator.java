@@ -31,8 +31,13 @@ import java.util.function.LongSupplier;
  *
  * <p>Every change is written to {@code __consumer_offsets} ({@link ConsumerGroupRecords}) on the coordinator's
  * thread under the group's lock, and the heartbeat is answered once the write counts, as Kafka's runtime answers
- * after its write commits. A failed write is answered with the write's error; unlike Kafka, whose timeline data
- * structures roll the change back, the change stays in memory and is written with the next one.
+ * after its write commits. A write the log refuses at its append (NOT_ENOUGH_REPLICAS, a batch over
+ * {@code max.message.bytes}, not the leader) is answered with the write's error and the group is rolled back to
+ * its records as last appended ({@link #rollBack}), as Kafka's CoordinatorRuntime, whose failed append reverts its
+ * state machine to the snapshot at the last written offset (revertLastWrittenOffset) and fails every write of the
+ * batch. Here each change is its own batch, appended before the next change runs, so the failed write is the only
+ * one to undo; the writes appended before it stay, counted or not. A write appended but not replicated in time
+ * (the write timeout) is answered with its error and rolled back nowhere, as in Kafka: its records are in the log.
  */
 final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGroup, ConsumerGroupMember> {
 
@@ -586,7 +591,9 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
                         member.memberEpoch, why);
                 if (!migration.downgradeWithout(group, member)) {
                     removeMember(group, member);
-                    write(group);
+                    if (write(group).isCompletedExceptionally()) { // refused at its append: rolled back
+                        timeouts.retryRemoval(group, group.members.get(member.memberId));
+                    }
                 }
             }
         });
@@ -625,14 +632,62 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
         return changes != null ? append(group, changes, () -> group.written.putAll(changes)) : write(group);
     }
 
-    /** Appends the group's changed records as one batch; once they count, {@code written} runs under its lock. */
-    private CompletableFuture<Long> append(ConsumerGroup group, Map<ByteBuffer, byte[]> changes, Runnable written) {
-        return log.writeIfAny(group.groupId, changes).thenApply(offset -> {
-            synchronized (group) {
-                written.run();
+    /**
+     * Appends the group's changed records as one batch; the caller holds the group's lock. Once appended,
+     * {@code appended} takes them as written (Kafka's last written offset: what the next write is diffed against,
+     * and what a refused one is rolled back to), whether or not they come to count; refused at the append, the
+     * group is rolled back.
+     */
+    private CompletableFuture<Long> append(ConsumerGroup group, Map<ByteBuffer, byte[]> changes, Runnable appended) {
+        CompletableFuture<Long> counted;
+        try {
+            counted = log.writeRecords(group.groupId, changes);
+        } catch (LogException refused) {
+            rollBack(group);
+            return CompletableFuture.failedFuture(refused);
+        }
+        appended.run();
+        return counted;
+    }
+
+    /**
+     * Puts the group back as its records last appended give it ({@link ConsumerGroup#written}), what a load of the
+     * log would give: a member whose join was refused is no member, an epoch whose bump was refused is not bumped, a
+     * member whose leave or fencing was refused is back (a fencing is tried again soon:
+     * {@link MemberTimeouts#retryRemoval}). A member its records leave as it is keeps its timeouts; one the rollback
+     * changes or brings back gets fresh ones, as a load gives them; one it drops has them ended. A group
+     * none of whose records was written is forgotten, as Kafka's would never have been; but one that took a classic
+     * group's id keeps its change, written with its next one, as before: Kafka's rollback would bring the classic
+     * group back, which is gone from memory here. The caller holds the group's lock.
+     */
+    private void rollBack(ConsumerGroup group) {
+        ConsumerGroup before = ConsumerGroupRecords.rebuild(group.groupId, group.written);
+        if (before == null) {
+            if (!group.replacesClassicGroup) {
+                unload(group);
             }
-            return offset;
-        });
+            return;
+        }
+        List<ConsumerGroupMember> members = RolledBackMembers.of(group.members, before.members,
+                member -> ConsumerGroupRecords.isAsWritten(group, member), (now, member) -> {
+                    if (now != null) {
+                        endTimeouts(now);
+                        member.describableTopics = now.describableTopics;
+                    } else if (authorizerEnabled) { // its rights as a load gives them (see restore)
+                        member.describableTopics = targets.heldTopics(before, member);
+                    }
+                    startTimeouts(group, member);
+                }, this::endTimeouts);
+        group.members.clear();
+        group.staticMembers.clear();
+        members.forEach(group::add);
+        group.targetAssignment.clear();
+        group.targetAssignment.putAll(before.targetAssignment);
+        group.groupEpoch = before.groupEpoch;
+        group.assignmentEpoch = before.assignmentEpoch;
+        group.metadataHash = before.metadataHash;
+        group.subscriptionMetadata = targets.subscriptionMetadata(group, targets.resolveRegexes(group));
+        LOG.info("Group {}: a refused write rolled back, to group epoch {}", group.groupId, group.groupEpoch);
     }
 
     /**
@@ -687,11 +742,16 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
                     targets.resolveRegexes(group));
             groups.restored(group);
             for (ConsumerGroupMember member : group.allMembers()) {
-                sessionAlive(group, member);
-                if (member.state == MemberState.UNREVOKED_PARTITIONS) {
-                    timeouts.revoking(group, member, member.rebalanceTimeoutMs);
-                }
+                startTimeouts(group, member);
             }
+        }
+    }
+
+    /** A member as loaded: its session starts afresh, and its rebalance timeout if it is revoking. */
+    private void startTimeouts(ConsumerGroup group, ConsumerGroupMember member) {
+        sessionAlive(group, member);
+        if (member.state == MemberState.UNREVOKED_PARTITIONS) {
+            timeouts.revoking(group, member, member.rebalanceTimeoutMs);
         }
     }
 

@@ -139,6 +139,26 @@ final class ConsumerGroupRecords {
         return changes;
     }
 
+    /**
+     * The group as its records give it (what a replay of them gives, a load), or null if they hold none:
+     * {@code records} as {@link ConsumerGroup#written} keeps them, by key bytes.
+     */
+    static ConsumerGroup rebuild(String groupId, Map<ByteBuffer, byte[]> records) {
+        Replay replay = new Replay();
+        ReplayedRecords.replay(records, replay::apply);
+        return replay.groups().get(groupId);
+    }
+
+    /**
+     * Whether the member's own records (its subscription, its epochs and partitions) are as
+     * {@link ConsumerGroup#written} has them.
+     */
+    static boolean isAsWritten(ConsumerGroup group, ConsumerGroupMember member) {
+        return changed(group.written, Map.of(key(MEMBER_METADATA, group.groupId, member.memberId),
+                memberMetadata(member), key(CURRENT_MEMBER_ASSIGNMENT, group.groupId, member.memberId),
+                currentValue(member))).isEmpty();
+    }
+
     /** Whether the key is one of a member's records, not one of the group's epochs. */
     static boolean isMemberRecord(ByteBuffer key) {
         short type = key.getShort(0);

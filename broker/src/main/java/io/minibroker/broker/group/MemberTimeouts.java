@@ -28,6 +28,9 @@ final class MemberTimeouts<G, M extends TimedMember> {
         void expired(G group, M member, LongSupplier current, long token, String why);
     }
 
+    /** Kafka's coordinator timer's retry backoff for a timeout's write that failed. */
+    static final int RETRY_BACKOFF_MS = 500;
+
     private final Purgatory<TokenTimeout> purgatory;
     private final Expiry<G, M> expiry;
 
@@ -41,6 +44,18 @@ final class MemberTimeouts<G, M extends TimedMember> {
         long token = ++member.sessionToken;
         purgatory.checkAndComplete(member);
         watch(group, member, sessionTimeoutMs, () -> member.sessionToken, token, "session timeout");
+    }
+
+    /**
+     * The member's removal by a timeout was refused at its append and rolled back, the member with it: as Kafka's
+     * coordinator timer tries a failed write again after its retry backoff (CoordinatorTimerImpl, 500 ms), its
+     * session now runs out that much later, unless it heartbeats meanwhile. {@code member} is the one the group now
+     * holds under its id (null: none). The caller holds the group's lock.
+     */
+    void retryRemoval(G group, M member) {
+        if (member != null) {
+            heartbeat(group, member, RETRY_BACKOFF_MS);
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.minibroker.broker.group;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -13,7 +14,21 @@ import java.util.Map;
  */
 final class ReplayedRecords {
 
+    /** Where a replay hands a record: its type, its key after the type, its value (null: a tombstone). */
+    @FunctionalInterface
+    interface Sink {
+        void apply(short type, ByteBuf key, ByteBuf value);
+    }
+
     private final Map<String, Map<ByteBuffer, byte[]>> byGroup = new HashMap<>();
+
+    /** Replays one group's records as a group keeps them ({@code written}: by key bytes, none a tombstone). */
+    static void replay(Map<ByteBuffer, byte[]> records, Sink sink) {
+        records.forEach((key, value) -> {
+            ByteBuf keyBytes = Unpooled.wrappedBuffer(key.duplicate());
+            sink.apply(keyBytes.readShort(), keyBytes, Unpooled.wrappedBuffer(value));
+        });
+    }
 
     /** A record of the group's: a copy of {@code value}'s readable bytes, its reader index left where it is. */
     void put(String groupId, ByteBuffer key, ByteBuf value) {

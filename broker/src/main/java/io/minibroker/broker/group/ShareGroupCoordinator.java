@@ -29,7 +29,10 @@ import static java.util.concurrent.CompletableFuture.completedFuture;
  * ({@link MemberTimeouts}).
  *
  * <p>As for consumer groups, every change is written to {@code __consumer_offsets} ({@link ShareGroups#write}) on
- * the coordinator's thread under the group's lock, and the heartbeat answered once the write counts. A group id
+ * the coordinator's thread under the group's lock, and the heartbeat answered once the write counts. A write refused
+ * at its append is answered with its error and the group rolled back to its records as last appended
+ * ({@link #rollBack}), as Kafka's coordinator runtime reverts a failed append; one appended but not replicated in
+ * time is rolled back nowhere, as in Kafka. A group id
  * names one group: an id a group of another type holds is refused here ({@link GroupTypes}), as the other
  * protocols refuse an id a share group holds.
  *
@@ -63,6 +66,7 @@ final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, S
         this.timings = timings;
         this.states = states;
         this.maxSize = config.get(BrokerConfig.GROUP_SHARE_MAX_SIZE);
+        groups.rollsBackWith(this::rollBack);
     }
 
     // ----------------------------------------------------------------------------------------------- Heartbeat
@@ -130,13 +134,15 @@ final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, S
                 groups.forgetIfUnwritten(group); // a first join refused: no group was made
                 return completedFuture(response);
             }
-            Map<UUID, Set<Integer>> initializing = leaving ? Map.of() : states.startInitializing(group);
+            Map<UUID, Set<Integer>> listed = leaving ? Map.of() : states.startInitializing(group);
             int stateEpoch = group.groupEpoch;
             ShareGroup heartbeated = group;
-            return groups.write(group).handle((written, failure) -> {
+            CompletableFuture<Long> write = groups.write(group);
+            // Refused at its append, the write was rolled back, the partitions it listed as initializing with it.
+            Map<UUID, Set<Integer>> initializing = write.isCompletedExceptionally() ? Map.of() : listed;
+            return write.handle((written, failure) -> {
                 if (failure != null) {
-                    // Nothing asked for: as Kafka's failed write leaves nothing initializing, the next heartbeat
-                    // asks again (the rest of the change stays in memory, written with the next one).
+                    // Appended but not replicated in time: nothing asked for, the next heartbeat asks again.
                     if (!initializing.isEmpty()) {
                         thread.run(() -> states.notInitializing(heartbeated, initializing));
                     }
@@ -287,7 +293,9 @@ final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, S
                 }
                 LOG.info("Removing member {} of share group {}: its {} expired", member.memberId, group.groupId, why);
                 removeMember(group, member);
-                groups.write(group);
+                if (groups.write(group).isCompletedExceptionally()) { // refused at its append: rolled back
+                    timeouts.retryRemoval(group, group.members.get(member.memberId));
+                }
             }
         });
     }
@@ -304,6 +312,40 @@ final class ShareGroupCoordinator implements MemberTimeouts.Expiry<ShareGroup, S
                 timeouts.heartbeat(group, member, timings.sessionTimeoutMs(group.groupId));
             }
         }
+    }
+
+    /**
+     * A write of the group refused at its append: the group is put back as its records last appended give it, what
+     * a load gives (its state partitions, record 15, included), as for consumer groups
+     * ({@link ConsumerGroupCoordinator}): a member whose join was refused is no member, one whose leave or expiry
+     * was refused is back with a fresh session (an expiry is tried again: {@link MemberTimeouts#retryRemoval}), an
+     * epoch whose bump was refused is not bumped. A group none of whose
+     * records was written is forgotten, as Kafka's would never have been. The caller holds its lock.
+     */
+    private void rollBack(ShareGroup group) {
+        ShareGroup before = ShareGroupRecords.rebuild(group.groupId, group.written);
+        if (before == null) {
+            unload(group);
+            return;
+        }
+        List<ShareGroupMember> members = RolledBackMembers.of(group.members, before.members,
+                member -> ShareGroupRecords.isAsWritten(group, member), (now, member) -> {
+                    if (now != null) {
+                        timeouts.end(now);
+                    }
+                    timeouts.heartbeat(group, member, timings.sessionTimeoutMs(group.groupId));
+                }, timeouts::end);
+        group.members.clear();
+        members.forEach(member -> group.members.put(member.memberId, member));
+        group.targetAssignment.clear();
+        group.targetAssignment.putAll(before.targetAssignment);
+        group.groupEpoch = before.groupEpoch;
+        group.assignmentEpoch = before.assignmentEpoch;
+        group.metadataHash = before.metadataHash;
+        group.statePartitions = before.statePartitions;
+        states.replayed(group);
+        recomputeSubscription(group);
+        LOG.info("Share group {}: a refused write rolled back, to group epoch {}", group.groupId, group.groupEpoch);
     }
 
     /** Forgets a group whose partition this broker no longer leads; its members' sessions end. */

@@ -82,6 +82,20 @@ final class ShareGroupRecords {
         return records;
     }
 
+    /** The group as its records give it (what a load gives), or null if they hold none; by key bytes. */
+    static ShareGroup rebuild(String groupId, Map<ByteBuffer, byte[]> records) {
+        Replay replay = new Replay();
+        ReplayedRecords.replay(records, replay::apply);
+        return replay.groups().get(groupId);
+    }
+
+    /** Whether the member's own records (its subscription, its epochs and partitions) are as the group wrote them. */
+    static boolean isAsWritten(ShareGroup group, ShareGroupMember member) {
+        return ConsumerGroupRecords.changed(group.written, Map.of(key(MEMBER_METADATA, group.groupId,
+                member.memberId), memberMetadata(member), key(CURRENT_MEMBER_ASSIGNMENT, group.groupId,
+                member.memberId), currentValue(member))).isEmpty();
+    }
+
     /**
      * ShareGroupStatePartitionMetadataValue v0 (flexible): InitializingTopics and InitializedTopics (each a topic's
      * id, name and partitions), then DeletingTopics (id and name).

@@ -2,6 +2,8 @@ package io.minibroker.broker.group;
 
 import io.minibroker.protocol.error.Errors;
 
+import io.minibroker.broker.log.LogException;
+
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,15 +56,39 @@ final class ShareGroups {
         return classicGroups.coordinatorError(groupId);
     }
 
-    /** Writes what changed since the group's last write, as one batch; the caller holds its lock. */
+    /**
+     * What puts a group back as its records last appended give it, when a write is refused at its append (the
+     * membership's, which owns the members' timeouts).
+     */
+    @FunctionalInterface
+    interface RollBack {
+        void rollBack(ShareGroup group);
+    }
+
+    /** Set once, by the membership, before any write. */
+    private RollBack rollBack = group -> {
+    };
+
+    void rollsBackWith(RollBack rollBack) {
+        this.rollBack = rollBack;
+    }
+
+    /**
+     * Writes what changed since the group's last write, as one batch; the caller holds its lock. Once appended, the
+     * records are the group's written ones (Kafka's last written offset), whether or not they come to count; refused
+     * at the append, the group is rolled back to them, as Kafka's coordinator runtime reverts a failed append.
+     */
     CompletableFuture<Long> write(ShareGroup group) {
         Map<ByteBuffer, byte[]> now = ShareGroupRecords.snapshot(group);
-        return log.writeChanges(group.groupId, group.written, now).thenApply(offset -> {
-            synchronized (group) {
-                group.written = now;
-            }
-            return offset;
-        });
+        CompletableFuture<Long> counted;
+        try {
+            counted = log.writeRecords(group.groupId, ConsumerGroupRecords.diff(group.written, now));
+        } catch (LogException refused) {
+            rollBack.rollBack(group);
+            return CompletableFuture.failedFuture(refused);
+        }
+        group.written = now;
+        return counted;
     }
 
     /**

@@ -41,7 +41,10 @@ import static java.util.concurrent.CompletableFuture.completedFuture;
  * ({@link MemberTimeouts}).
  *
  * <p>Every change is written to {@code __consumer_offsets} ({@link StreamsGroupRecords}) and the heartbeat answered
- * once it counts, so that a restart or a move of the coordinator keeps the group and its members carry on.
+ * once it counts, so that a restart or a move of the coordinator keeps the group and its members carry on. Unlike
+ * consumer and share groups ({@link ConsumerGroupCoordinator}, {@link ShareGroupCoordinator}) and Kafka, a write
+ * refused at its append is not rolled back: it is answered with its error, and the change stays in memory, written
+ * with the group's next one.
  *
  * <p>A group's heartbeat interval, session timeout and standbys are its group configs ({@code streams.*}), else the
  * broker's keys ({@link StreamsGroupSettings}). Static members are refused, as Kafka 4.3 refuses them.
@@ -263,7 +266,7 @@ final class StreamsGroupCoordinator implements MemberTimeouts.Expiry<StreamsGrou
             return completedFuture(response);
         }
         // Answered once its records count, as Kafka's coordinator answers a write; a failed write leaves the change
-        // in memory, written with the group's next one.
+        // in memory, written with the group's next one (Kafka, and consumer and share groups here, roll it back).
         StreamsGroupHeartbeat.Response answer = response;
         return written.handle((offset, failure) -> failure == null ? answer
                 : StreamsGroupHeartbeat.Response.error(CoordinatorWriteErrors.answerFor(failure), null));

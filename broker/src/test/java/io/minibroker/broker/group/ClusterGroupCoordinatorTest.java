@@ -193,6 +193,48 @@ class ClusterGroupCoordinatorTest {
         assertThat(coordinator.group(GROUP)).isEmpty();
     }
 
+    /**
+     * As Kafka's runtime reverts a failed append to its last written offset: a consumer group's write refused at its
+     * append (NOT_LEADER_OR_FOLLOWER: the leadership moved before the coordinator heard of it) rolls the group back
+     * to its last appended write, not to its last replicated one: m1's join, appended and not replicated, stays.
+     */
+    @Test
+    void aConsumerGroupWriteRefusedAtItsAppendRollsBackToTheLastAppendedOne() throws Exception {
+        lead(0);
+        coordinator.consumerGroupHeartbeat(consumerJoin("m1"));
+        await(() -> offsetsLog().logEndOffset() > 0, "m1's join to be appended");
+        leading = false;
+
+        assertThat(coordinator.consumerGroupHeartbeat(consumerJoin("m2")).get().error())
+                .isEqualTo(Errors.NOT_COORDINATOR);
+        ConsumerGroup group = coordinator.consumerGroup(GROUP);
+        synchronized (group) {
+            assertThat(group.members.keySet()).containsExactly("m1");
+            assertThat(group.groupEpoch).isEqualTo(2);
+        }
+
+        leading = true;
+        replicateAll();
+        CompletableFuture<ConsumerGroupHeartbeat.Response> retried = coordinator.consumerGroupHeartbeat(
+                consumerJoin("m2"));
+        await(() -> !retried.isDone() && offsetsLog().logEndOffset() > offsetsLog().highWatermark(),
+                "m2's join to be appended");
+        replicateAll();
+        assertThat(retried.get().memberEpoch()).as("one bump, by the join that counted").isEqualTo(3);
+    }
+
+    /** As Kafka's runtime, a write appended but not replicated in time is answered with its error, not rolled back. */
+    @Test
+    void aConsumerGroupWriteNotReplicatedInTimeIsNotRolledBack() throws Exception {
+        lead(0);
+        assertThat(coordinator.consumerGroupHeartbeat(consumerJoin("m1")).get().error())
+                .as("after offsets.commit.timeout.ms").isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        ConsumerGroup group = coordinator.consumerGroup(GROUP);
+        synchronized (group) {
+            assertThat(group.members.keySet()).containsExactly("m1");
+        }
+    }
+
     @Test
     void aRecordTheReplayCannotReadDoesNotLeaveThePartitionLoading() throws Exception {
         ByteBuf key = Unpooled.buffer().writeShort(2).writeShort(GROUP.length())
@@ -301,6 +343,12 @@ class ClusterGroupCoordinatorTest {
         Map<TopicPartition, OffsetStore.CommittedOffset> offsets = new LinkedHashMap<>();
         offsets.put(new TopicPartition("orders", 0), new OffsetStore.CommittedOffset(offset, -1, ""));
         return coordinator.commitOffsets(new OffsetCommit(groupId, -1, "", null, offsets, (short) 9));
+    }
+
+    /** A ConsumerGroupHeartbeat v1 joining the group, subscribed to orders. */
+    private static ConsumerGroupHeartbeat.Request consumerJoin(String memberId) {
+        return new ConsumerGroupHeartbeat.Request(GROUP, memberId, 0, null, null, 30_000, List.of("orders"), null,
+                null, Map.of(), "client", "/127.0.0.1", (short) 1, topic -> true);
     }
 
     /** A JoinGroup v3 (no MEMBER_ID_REQUIRED round) of a consumer with one protocol. */

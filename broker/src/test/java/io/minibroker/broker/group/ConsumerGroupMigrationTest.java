@@ -610,22 +610,20 @@ class ConsumerGroupMigrationTest {
     }
 
     /**
-     * A consumer group none of whose writes counted and with no commits has nothing in the log: DeleteGroups forgets
-     * it without writing (an empty batch used to be refused INVALID_RECORD). Kafka, which rolls a refused write
-     * back, would have no such group to delete.
+     * A consumer group whose first write is refused was never made, as Kafka rolls the refused write back: the
+     * member's leave finds no group, and DeleteGroups has none to delete.
      */
     @Test
-    void aConsumerGroupThatNeverWroteIsDeletedWithoutAWrite() throws Exception {
-        groupId = "g".repeat(1000); // even the leave's two records (the group's epochs) are over message.max.bytes
+    void aConsumerGroupWhoseFirstWriteIsRefusedIsNoGroup() throws Exception {
+        groupId = "g".repeat(1000); // even the group's two epoch records are over message.max.bytes
         start(Map.of("message.max.bytes", "2000"));
         createTopic();
         assertThat(heartbeat("m1", 0).errorCode()).as("the join's records refused")
                 .isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
-        assertThat(heartbeat("m1", -1).errorCode()).as("the leave's records refused")
-                .isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
+        assertThat(heartbeat("m1", -1).errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
         Struct delete = ApiKey.DELETE_GROUPS.request().newMessage().set("GroupsNames", List.of(groupId));
         assertThat(client.call(ApiKey.DELETE_GROUPS, 2, delete).getStructs("Results").get(0).getInt16("ErrorCode"))
-                .isEqualTo(Errors.NONE.code());
+                .isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
         assertThat(client.describedState(groupId)).isEqualTo("Dead");
     }
 

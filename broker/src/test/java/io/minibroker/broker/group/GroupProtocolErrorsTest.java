@@ -591,13 +591,13 @@ class GroupProtocolErrorsTest {
         client.call(ApiKey.CREATE_TOPICS, 7, createTopic("precious", 1));
         simpleCommit("stubborn", "precious", 11L);
         // A batch of one tombstone is larger than this: the offsets topic refuses the delete's write.
-        assertThat(alterOffsetsTopic(Map.of("max.message.bytes", "32"))).isEqualTo(Errors.NONE.code());
+        assertThat(client.alterOffsetsTopic(Map.of("max.message.bytes", "32"))).isEqualTo(Errors.NONE.code());
 
         assertThat(deleteGroup("stubborn")).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
         assertThat(describedState("stubborn")).isEqualTo("Empty");
         assertThat(committedOffset("stubborn", "precious")).isEqualTo(11L);
 
-        assertThat(alterOffsetsTopic(Map.of())).isEqualTo(Errors.NONE.code());
+        assertThat(client.alterOffsetsTopic(Map.of())).isEqualTo(Errors.NONE.code());
         assertThat(deleteGroup("stubborn")).isEqualTo(Errors.NONE.code());
         assertThat(committedOffset("stubborn", "precious")).isEqualTo(-1L);
     }
@@ -605,15 +605,6 @@ class GroupProtocolErrorsTest {
     private short deleteGroup(String groupId) throws IOException {
         Struct delete = ApiKey.DELETE_GROUPS.request().newMessage().set("GroupsNames", List.of(groupId));
         return client.call(ApiKey.DELETE_GROUPS, 2, delete).getStructs("Results").get(0).getInt16("ErrorCode");
-    }
-
-    /** Replaces the offsets topic's config overrides (AlterConfigs); answers the error code. */
-    private short alterOffsetsTopic(Map<String, String> overrides) throws IOException {
-        Struct request = ApiKey.ALTER_CONFIGS.request().newMessage().set("ValidateOnly", false);
-        Struct resource = request.addElement("Resources").set("ResourceType", (byte) 2)
-                .set("ResourceName", "__consumer_offsets");
-        overrides.forEach((name, value) -> resource.addElement("Configs").set("Name", name).set("Value", value));
-        return client.call(ApiKey.ALTER_CONFIGS, 2, request).getStructs("Responses").get(0).getInt16("ErrorCode");
     }
 
     private void simpleCommit(String groupId, String topic, long offset) throws IOException {

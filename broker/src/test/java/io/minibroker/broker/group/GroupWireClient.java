@@ -14,6 +14,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A blocking one-request-at-a-time Kafka connection for group tests that play a member by hand: one that
@@ -67,6 +68,31 @@ final class GroupWireClient implements AutoCloseable {
     private Struct describe(String groupId) throws IOException {
         Struct request = ApiKey.DESCRIBE_GROUPS.request().newMessage().set("Groups", List.of(groupId));
         return call(ApiKey.DESCRIBE_GROUPS, 5, request).getStructs("Groups").get(0);
+    }
+
+    /** Replaces the offsets topic's config overrides (AlterConfigs); answers the error code. */
+    short alterOffsetsTopic(Map<String, String> overrides) throws IOException {
+        Struct request = ApiKey.ALTER_CONFIGS.request().newMessage().set("ValidateOnly", false);
+        Struct resource = request.addElement("Resources").set("ResourceType", (byte) 2)
+                .set("ResourceName", "__consumer_offsets");
+        overrides.forEach((name, value) -> resource.addElement("Configs").set("Name", name).set("Value", value));
+        return call(ApiKey.ALTER_CONFIGS, 2, request).getStructs("Responses").get(0).getInt16("ErrorCode");
+    }
+
+    /** Every group batch is larger than this: {@code __consumer_offsets} refuses each at its append. */
+    void refuseOffsetsTopicWrites() throws IOException {
+        expectNone(alterOffsetsTopic(Map.of("max.message.bytes", "32")));
+    }
+
+    /** The offsets topic's overrides gone: writes are taken again. */
+    void acceptOffsetsTopicWrites() throws IOException {
+        expectNone(alterOffsetsTopic(Map.of()));
+    }
+
+    private static void expectNone(short error) {
+        if (error != 0) {
+            throw new IllegalStateException("AlterConfigs of __consumer_offsets answered error " + error);
+        }
     }
 
     /** {@link #describedState} as a condition to wait on. */
