@@ -185,9 +185,16 @@ public final class BrokerConfig {
      */
     public static final ConfigKey<Long> LOG_ROLL_JITTER_MS = longKey("log.roll.jitter.ms", null, 0);
     public static final ConfigKey<Integer> LOG_ROLL_JITTER_HOURS = intKey("log.roll.jitter.hours", 0, 0);
-    public static final ConfigKey<Long> LOG_RETENTION_MS = longKey("log.retention.ms", null, -1);
-    public static final ConfigKey<Integer> LOG_RETENTION_MINUTES = intKey("log.retention.minutes", null, -1);
-    public static final ConfigKey<Integer> LOG_RETENTION_HOURS = intKey("log.retention.hours", 168, -1);
+    /**
+     * Retention: Kafka's ConfigDef bounds none of the three; any negative value means forever, and zero is refused
+     * ({@link #logRetentionMs}, checked with the others at start and as a dynamic change).
+     */
+    public static final ConfigKey<Long> LOG_RETENTION_MS = ConfigKey.anyLongKey("log.retention.ms", null);
+    public static final ConfigKey<Integer> LOG_RETENTION_MINUTES = ConfigKey.anyIntKey("log.retention.minutes", null);
+    public static final ConfigKey<Integer> LOG_RETENTION_HOURS = ConfigKey.anyIntKey("log.retention.hours", 168);
+    /** Kafka's KafkaConfig refusal of a retention of zero, however given (its words, a Scala require's). */
+    public static final String ZERO_RETENTION = "requirement failed: log.retention.ms must be unlimited (-1) or,"
+            + " greater than or equal to 1";
     public static final ConfigKey<Long> LOG_RETENTION_BYTES = longKey("log.retention.bytes", -1L, -1);
     public static final ConfigKey<Long> LOG_RETENTION_CHECK_INTERVAL_MS =
             longKey("log.retention.check.interval.ms", 300_000L, 1);
@@ -773,15 +780,13 @@ public final class BrokerConfig {
                 .map(Path::of).toList();
     }
 
-    /** {@code log.retention.ms}, else minutes, else hours, as in Kafka; -1 means forever. */
+    /** {@code log.retention.ms}, else minutes, else hours, as in Kafka; -1 (any negative value) means forever. */
     public long logRetentionMs() {
         Long ms = get(LOG_RETENTION_MS);
-        if (ms != null) {
-            return ms;
-        }
         Integer minutes = get(LOG_RETENTION_MINUTES);
-        long fromMinutes = minutes != null ? minutes * 60_000L : get(LOG_RETENTION_HOURS) * 3_600_000L;
-        return fromMinutes < 0 ? -1 : fromMinutes;
+        long retention = ms != null ? ms
+                : minutes != null ? minutes * 60_000L : get(LOG_RETENTION_HOURS) * 3_600_000L;
+        return retention < 0 ? -1 : retention;
     }
 
     /** {@code log.roll.ms}, else {@code log.roll.hours}. */
@@ -803,6 +808,9 @@ public final class BrokerConfig {
     }
 
     private void checkConsistency() {
+        if (logRetentionMs() == 0) {
+            throw new ConfigException(ZERO_RETENTION);
+        }
         if (logDirs().isEmpty()) {
             throw new ConfigException(LOG_DIRS.name(), get(LOG_DIRS), "must name at least one directory");
         }

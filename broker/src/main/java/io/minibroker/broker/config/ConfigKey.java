@@ -43,6 +43,16 @@ public record ConfigKey<T>(String name, Function<String, T> parser, T defaultVal
                 v -> v < min ? "Value must be at least " + min : "Value must be no more than " + max);
     }
 
+    /** An INT Kafka's ConfigDef bounds nowhere (its meaning may still be checked with the other keys). */
+    static ConfigKey<Integer> anyIntKey(String name, Integer defaultValue) {
+        return new ConfigKey<>(name, Integer::valueOf, defaultValue, v -> true, "Not a number of type INT", v -> null);
+    }
+
+    /** A LONG Kafka's ConfigDef bounds nowhere (its meaning may still be checked with the other keys). */
+    static ConfigKey<Long> anyLongKey(String name, Long defaultValue) {
+        return new ConfigKey<>(name, Long::valueOf, defaultValue, v -> true, "Not a number of type LONG", v -> null);
+    }
+
     static ConfigKey<Long> longKey(String name, Long defaultValue, long min) {
         return new ConfigKey<>(name, Long::valueOf, defaultValue, v -> v >= min, "Not a number of type LONG",
                 v -> "Value must be at least " + min);

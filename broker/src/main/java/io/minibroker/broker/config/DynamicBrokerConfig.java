@@ -163,6 +163,9 @@ public final class DynamicBrokerConfig {
         } catch (ConfigException e) {
             return e.getMessage(); // Kafka's shape: Invalid value <value> for configuration <name>: <why>
         }
+        if (key == BrokerConfig.LOG_RETENTION_MS && Long.valueOf(0).equals(parsed)) {
+            return BrokerConfig.ZERO_RETENTION; // Kafka's KafkaConfig check of the whole, run on the change
+        }
         if (key == BrokerConfig.MAX_CONNECTIONS && Integer.valueOf(0).equals(parsed)) {
             // Kafka's connection quotas refuse it as they reconfigure, wrapped as its other reconfigurations' are
             return "Invalid value org.apache.kafka.common.config.ConfigException: Invalid max.connections 0 for"

@@ -159,6 +159,9 @@ class DynamicBrokerConfigsTest {
             assertRefused(() -> set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "compression.type", "abc"),
                     InvalidRequestException.class, "Invalid value abc for configuration compression.type: String"
                             + " must be one of: uncompressed, zstd, lz4, snappy, gzip, producer");
+            assertRefused(() -> set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "log.retention.ms", "0"),
+                    InvalidRequestException.class,
+                    "requirement failed: log.retention.ms must be unlimited (-1) or, greater than or equal to 1");
             assertRefused(() -> set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "broker.id", "1"),
                     InvalidRequestException.class, "Cannot update these configs dynamically: [broker.id]");
             assertRefused(() -> set(admin, THIS_BROKER, AlterConfigOp.OpType.SET, "max.connections", "0"),

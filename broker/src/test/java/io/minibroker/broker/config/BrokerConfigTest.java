@@ -36,6 +36,24 @@ class BrokerConfigTest {
         assertThat(config.get(BrokerConfig.DELETE_RECORDS_PURGATORY_PURGE_INTERVAL_REQUESTS)).isEqualTo(1);
     }
 
+    /**
+     * As Kafka 4.3.1's KafkaConfig (compared on a node, session 26): any negative retention means forever, however
+     * given, and a retention of zero is refused in its words.
+     */
+    @Test
+    void retentionTakesAnyNegativeAsForeverAndRefusesZero() {
+        assertThat(BrokerConfig.of(Map.of("log.retention.ms", "-5")).logRetentionMs()).isEqualTo(-1);
+        assertThat(BrokerConfig.of(Map.of("log.retention.hours", "-3")).logRetentionMs()).isEqualTo(-1);
+        assertThat(BrokerConfig.of(Map.of("log.retention.minutes", "2")).logRetentionMs()).isEqualTo(120_000);
+        for (String key : List.of("log.retention.ms", "log.retention.minutes", "log.retention.hours")) {
+            assertThatThrownBy(() -> BrokerConfig.of(Map.of(key, "0"))).as(key).isInstanceOf(ConfigException.class)
+                    .hasMessage("requirement failed: log.retention.ms must be unlimited (-1) or, greater than or"
+                            + " equal to 1");
+        }
+        assertThatThrownBy(() -> BrokerConfig.of(Map.of("log.retention.ms", "abc")))
+                .hasMessage("Invalid value abc for configuration log.retention.ms: Not a number of type LONG");
+    }
+
     @Test
     void theRebalanceProtocolsTakeShareAsKafka43DoesAndStillRequireClassic() {
         BrokerConfig withShare = BrokerConfig.of(Map.of("group.coordinator.rebalance.protocols", "classic,consumer,share"));
