@@ -639,15 +639,7 @@ final class ConsumerGroupCoordinator implements MemberTimeouts.Expiry<ConsumerGr
      * group is rolled back.
      */
     private CompletableFuture<Long> append(ConsumerGroup group, Map<ByteBuffer, byte[]> changes, Runnable appended) {
-        CompletableFuture<Long> counted;
-        try {
-            counted = log.writeRecords(group.groupId, changes);
-        } catch (LogException refused) {
-            rollBack(group);
-            return CompletableFuture.failedFuture(refused);
-        }
-        appended.run();
-        return counted;
+        return log.appendOrRollBack(group.groupId, changes, appended, () -> rollBack(group));
     }
 
     /**

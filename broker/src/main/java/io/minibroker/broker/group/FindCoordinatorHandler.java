@@ -52,22 +52,21 @@ public final class FindCoordinatorHandler implements ApiHandler {
         byte keyType = request.version() >= 1 ? body.keyType() : GROUP_KEY;
         boolean batched = request.version() >= BATCHED_FROM_VERSION;
         List<String> keys = batched ? body.coordinatorKeys() : List.of(body.key());
+        boolean unknownKeyType = keyType < GROUP_KEY || keyType > SHARE_KEY; // the whole request fails
         FindCoordinatorResponseView response = new FindCoordinatorResponseView();
         for (String key : keys) {
-            Coordinator coordinator = keyType < GROUP_KEY || keyType > SHARE_KEY
-                    ? Coordinator.failed(Errors.INVALID_REQUEST)
+            Coordinator coordinator = unknownKeyType ? Coordinator.failed(Errors.INVALID_REQUEST)
                     : find(keyType, key, request.version(), context.listenerName());
             if (!batched) {
                 response.errorCode(coordinator.error().code()).errorMessage(singleKeyMessage(coordinator.error()))
                         .nodeId(coordinator.nodeId()).host(coordinator.host()).port(coordinator.port());
                 continue;
             }
-            boolean requestFailed = coordinator.error() == Errors.INVALID_REQUEST && keyType != SHARE_KEY;
             response.addCoordinator().key(key)
                     .nodeId(coordinator.nodeId()).host(coordinator.host())
                     .port(coordinator.port())
                     .errorCode(coordinator.error().code())
-                    .errorMessage(requestFailed ? DefaultMessages.of(coordinator.error()) : "");
+                    .errorMessage(unknownKeyType ? DefaultMessages.of(coordinator.error()) : "");
         }
         return CompletableFuture.completedFuture(response.struct());
     }

@@ -232,6 +232,25 @@ final class OffsetsTopic {
         }
     }
 
+    /**
+     * Appends a consumer or share group's changed records as one batch, as Kafka's coordinator runtime appends a
+     * write: once appended, {@code appended} runs (the records become the group's last written ones, whether or not
+     * they come to count); refused at the append, {@code refused} runs instead (the group rolled back to its last
+     * written records) and the write fails with the log's error. The caller holds the group's lock.
+     */
+    CompletableFuture<Long> appendOrRollBack(String groupId, Map<ByteBuffer, byte[]> changes, Runnable appended,
+                                             Runnable refused) {
+        CompletableFuture<Long> counted;
+        try {
+            counted = writeRecords(groupId, changes);
+        } catch (LogException e) {
+            refused.run();
+            return CompletableFuture.failedFuture(e);
+        }
+        appended.run();
+        return counted;
+    }
+
     /** Writes a consumer group's records ({@link ConsumerGroupRecords}; a null value deletes) as one batch. */
     CompletableFuture<Long> writeRecords(String groupId, Map<ByteBuffer, byte[]> records) {
         return append(groupId, () -> {

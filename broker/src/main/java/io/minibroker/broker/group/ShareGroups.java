@@ -2,8 +2,6 @@ package io.minibroker.broker.group;
 
 import io.minibroker.protocol.error.Errors;
 
-import io.minibroker.broker.log.LogException;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,15 +78,8 @@ final class ShareGroups {
      */
     CompletableFuture<Long> write(ShareGroup group) {
         Map<ByteBuffer, byte[]> now = ShareGroupRecords.snapshot(group);
-        CompletableFuture<Long> counted;
-        try {
-            counted = log.writeRecords(group.groupId, ConsumerGroupRecords.diff(group.written, now));
-        } catch (LogException refused) {
-            rollBack.rollBack(group);
-            return CompletableFuture.failedFuture(refused);
-        }
-        group.written = now;
-        return counted;
+        return log.appendOrRollBack(group.groupId, ConsumerGroupRecords.diff(group.written, now),
+                () -> group.written = now, () -> rollBack.rollBack(group));
     }
 
     /**
